@@ -1,0 +1,14 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useBranding } from './theme.tsx';
+
+/** SPEC §2: the page title is the route's translated title followed by the theme name. */
+export function usePageTitle(titleKey: string): void {
+  const { t } = useTranslation();
+  const branding = useBranding();
+  const title = t(titleKey);
+  const suffix = branding?.theme.name ?? t('common.appName');
+  useEffect(() => {
+    document.title = `${title} | ${suffix}`;
+  }, [title, suffix]);
+}

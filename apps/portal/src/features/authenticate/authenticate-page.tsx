@@ -1,0 +1,62 @@
+import type { UserIdentity } from '@keycard/contract/api';
+import { paths } from '@keycard/contract/paths';
+import { storageKeys, type UserState } from '@keycard/contract/user-state';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useBranding } from '../../app/theme.tsx';
+import { apiRequest } from '../../lib/api.ts';
+import { flowStorage, loginStateKey } from '../../lib/storage.ts';
+import { LoadingPage } from '../../ui/page.tsx';
+
+/** SPEC §4: where the user goes after the code exchange, by state. */
+export function routeForState(state: UserState, query: URLSearchParams): string {
+  switch (state) {
+    case 'MFA_REGISTRATION_RECOMMENDED':
+      return query.has('applyMfa') ? paths.mfa : paths.authenticated;
+    case 'MFA_REGISTRATION_REQUIRED':
+    case 'MFA_VERIFICATION_REQUIRED':
+      return paths.mfa;
+    case 'AUTHENTICATED':
+      return query.get('purpose') === 'for-mfa-reset' ? paths.mfaReset : paths.authenticated;
+    case 'PASSWORD_EXPIRED':
+      return paths.passwordExpired;
+    default:
+      return paths.error;
+  }
+}
+
+export function AuthenticatePage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [query] = useSearchParams();
+  const branding = useBranding();
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current || !branding) return;
+    started.current = true;
+    const code = query.get('code');
+    const state = query.get('state');
+    const expected = flowStorage.get(loginStateKey);
+    flowStorage.remove(loginStateKey);
+    // The state proves this browser started the login that produced the code.
+    if (!code || !state || state !== expected) {
+      navigate(paths.error, { replace: true });
+      return;
+    }
+    const mfaResetRedirectUri = query.get('mfaResetRedirectUri');
+    if (mfaResetRedirectUri) flowStorage.set('AUTH_X_MFA_RESET_REDIRECT_URI', mfaResetRedirectUri);
+    const deviceToken = localStorage.getItem(storageKeys.deviceId) ?? undefined;
+    apiRequest<UserIdentity>('POST', '/api/authenticate', {
+      code,
+      tenantCode: branding.tenantCode,
+      redirectUri: `${window.location.origin}${paths.authenticate}`,
+      ...(deviceToken ? { userDeviceToken: deviceToken } : {}),
+    })
+      .then((identity) => navigate(routeForState(identity.state, query), { replace: true }))
+      .catch(() => navigate(paths.error, { replace: true }));
+  }, [branding, query, navigate]);
+
+  return <LoadingPage titleKey="titles.authenticate" label={t('authenticate.loading')} />;
+}

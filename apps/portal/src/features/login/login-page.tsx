@@ -1,0 +1,198 @@
+import { paths } from '@keycard/contract/paths';
+import { isValidEmail } from '@keycard/contract/rules';
+import { storageKeys } from '@keycard/contract/user-state';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useBranding } from '../../app/theme.tsx';
+import { apiRequest } from '../../lib/api.ts';
+import { flowStorage, lastUser } from '../../lib/storage.ts';
+import { Checkbox, Notice, PasswordField, TextField } from '../../ui/fields.tsx';
+import { Page } from '../../ui/page.tsx';
+import { usePasswordLogin } from './use-password-login.ts';
+import { NotFoundPage } from '../errors/error-pages.tsx';
+import type { SessionResponse } from '@keycard/contract/api';
+
+function emailError(value: string): 'common.required' | 'common.invalidEmail' | undefined {
+  if (!value.trim()) return 'common.required';
+  return isValidEmail(value.trim()) ? undefined : 'common.invalidEmail';
+}
+
+/** Keeps iid and redirectUri from the query for the rest of the flow (AUTH_X_IID, AUTH_X_REDIRECT_URI). */
+function useFlowParams(): void {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const iid = params.get('iid');
+  const redirectUri = params.get('redirectUri');
+  useEffect(() => {
+    if (iid) flowStorage.set(storageKeys.iid, iid);
+    if (redirectUri) flowStorage.set(storageKeys.redirectUri, redirectUri);
+    if (!iid) return;
+    // An app asked to sign in while this browser already has a complete session: go on.
+    let cancelled = false;
+    apiRequest<SessionResponse>('GET', '/api/session')
+      .then((session) => {
+        if (!cancelled && session.exists && session.identity.state === 'AUTHENTICATED' && !session.identity.emailVerificationRequired) {
+          navigate(paths.authenticated, { replace: true });
+        }
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [iid, redirectUri, navigate]);
+}
+
+export function LoginPage() {
+  const { stage } = useParams();
+  useFlowParams();
+  if (stage === 'password') return <PasswordStep />;
+  return stage ? <NotFoundPage /> : <EmailStep />;
+}
+
+function LoginNotices() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  if (params.has('activateSuccess')) return <Notice tone="success">{t('login.notices.accountCreated')}</Notice>;
+  if (params.has('resetPassword')) return <Notice tone="success">{t('login.notices.resetPassword')}</Notice>;
+  if (params.has('loggedOut')) return <Notice tone="success">{t('login.notices.loggedOut')}</Notice>;
+  return null;
+}
+
+function EmailStep() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const remembered = lastUser.get();
+  const [email, setEmail] = useState(params.get('email') ?? remembered ?? '');
+  const [remember, setRemember] = useState(remembered !== null);
+  const [error, setError] = useState<string | undefined>();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const titleKey = params.has('activateSuccess') ? 'titles.accountCreated' : 'titles.login';
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const problem = emailError(email);
+    setError(problem);
+    if (problem) {
+      inputRef.current?.focus();
+      return;
+    }
+    const value = email.trim();
+    if (remember) lastUser.set(value);
+    else lastUser.clear();
+    navigate(`${paths.loginPassword}${location.search}`, { state: { email: value } });
+  }
+
+  return (
+    <Page titleKey={titleKey} heading={t('login.email.heading')}>
+      <LoginNotices />
+      <p>{t('login.email.intro')}</p>
+      <form onSubmit={submit} noValidate>
+        <TextField
+          label={t('login.email.label')}
+          type="email"
+          name="email"
+          autoComplete="username"
+          inputMode="email"
+          required
+          value={email}
+          inputRef={inputRef}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            if (error) setError(emailError(event.target.value));
+          }}
+          onBlur={() => setError(emailError(email))}
+          error={error ? t(error) : undefined}
+        />
+        <Checkbox
+          label={t('login.email.remember')}
+          name="remember"
+          checked={remember}
+          onChange={(event) => setRemember(event.target.checked)}
+        />
+        <button className="kc-button" type="submit">
+          {t('login.email.submit')}
+        </button>
+      </form>
+    </Page>
+  );
+}
+
+function PasswordStep() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const branding = useBranding();
+  const email = (location.state as { email?: string } | null)?.email;
+  const [password, setPassword] = useState('');
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const { login, error, pending } = usePasswordLogin();
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (!email) navigate(`${paths.login}${location.search}`, { replace: true });
+  }, [email, navigate, location.search]);
+  useEffect(() => {
+    if (error) inputRef.current?.focus();
+  }, [error]);
+  if (!email) return null;
+
+  const backTo = `${paths.login}${location.search}`;
+  const resetQuery = new URLSearchParams({ email });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!password) {
+      setFieldError(t('common.required'));
+      inputRef.current?.focus();
+      return;
+    }
+    setFieldError(undefined);
+    void login(email as string, password);
+  }
+
+  const helpUrl = branding?.theme.links.loginHelpUrl;
+  return (
+    <Page titleKey="titles.loginPassword" heading={t('login.password.heading')}>
+      <button type="button" className="kc-back" onClick={() => navigate(backTo, { state: { email } })}>
+        <span aria-hidden="true">←</span> {t('login.password.back')}
+      </button>
+      <div className="kc-identity">
+        <span>{t('login.password.signedInAs', { email })}</span>
+        <Link className="kc-link" to={backTo} state={{ email }}>
+          {t('login.password.change')}
+        </Link>
+      </div>
+      {error ? <Notice tone="error">{t(error === 'network' ? 'common.networkError' : 'login.errors.invalidCredentials')}</Notice> : null}
+      <form onSubmit={submit} noValidate>
+        <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+        <PasswordField
+          label={t('login.password.label')}
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          inputRef={inputRef}
+          onChange={(event) => setPassword(event.target.value)}
+          onBlur={() => setFieldError(password ? undefined : fieldError)}
+          error={fieldError}
+        />
+        <button className="kc-button" type="submit" disabled={pending}>
+          {t('login.password.submit')}
+        </button>
+      </form>
+      <div className="kc-links">
+        <Link className="kc-link" to={`${paths.resetPassword}?${resetQuery}`}>
+          {t('login.password.forgot')}
+        </Link>
+        {helpUrl ? (
+          <a className="kc-link" href={helpUrl} target="_blank" rel="noopener noreferrer">
+            {t('login.password.trouble')}
+          </a>
+        ) : null}
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,41 @@
+import type { LoginResponse } from '@keycard/contract/api';
+import { errorCodes } from '@keycard/contract/errors';
+import { paths } from '@keycard/contract/paths';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ApiRequestError, apiRequest, isNetworkError } from '../../lib/api.ts';
+import { flowStorage, loginStateKey, randomState } from '../../lib/storage.ts';
+
+export type LoginError = 'invalid' | 'network' | null;
+
+/** SPEC §8 login errors, in one table: what each code does. */
+const disabledCodes = new Set<string>([errorCodes.tooManyAttempts, errorCodes.passwordLeaked]);
+
+export function usePasswordLogin() {
+  const navigate = useNavigate();
+  const [error, setError] = useState<LoginError>(null);
+  const [pending, setPending] = useState(false);
+
+  async function login(email: string, password: string): Promise<void> {
+    setPending(true);
+    setError(null);
+    const state = randomState();
+    flowStorage.set(loginStateKey, state);
+    try {
+      const answer = await apiRequest<LoginResponse>('POST', '/api/login', { email, password, state });
+      const query = new URLSearchParams({ code: answer.code, state: answer.state });
+      navigate(`${paths.authenticate}?${query}`, { replace: true });
+    } catch (caught) {
+      setPending(false);
+      if (caught instanceof ApiRequestError && disabledCodes.has(caught.code)) {
+        navigate(paths.accountDisabled);
+      } else if (isNetworkError(caught)) {
+        setError('network');
+      } else {
+        setError('invalid');
+      }
+    }
+  }
+
+  return { login, error, pending };
+}

@@ -1,0 +1,34 @@
+import { paths } from '@keycard/contract/paths';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { RouterProvider } from 'react-router/dom';
+import './app/app.css';
+import { chooseLocale, initI18n } from './app/i18n.ts';
+import { createRouter } from './app/router.tsx';
+import { applyBranding, type Branding, BrandingProvider, loadBranding } from './app/theme.tsx';
+
+async function start(): Promise<void> {
+  const locale = chooseLocale(window.location.search, navigator.languages ?? [navigator.language]);
+  const [i18n, branding] = await Promise.all([
+    initI18n(locale),
+    loadBranding(window.location.hostname).catch((): Branding | null => null),
+  ]);
+  if (branding) applyBranding(branding.theme);
+  const router = createRouter();
+  // SPEC §8: a theme that cannot be loaded leads to the unknown error page.
+  if (!branding && !window.location.pathname.startsWith('/error')) await router.navigate(paths.error, { replace: true });
+  const root = document.getElementById('root');
+  if (!root) return;
+  createRoot(root).render(
+    <StrictMode>
+      <I18nextProvider i18n={i18n}>
+        <BrandingProvider branding={branding}>
+          <RouterProvider router={router} />
+        </BrandingProvider>
+      </I18nextProvider>
+    </StrictMode>,
+  );
+}
+
+void start();

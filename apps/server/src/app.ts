@@ -1,0 +1,97 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import type { Services } from './http/context.ts';
+import { installErrorHandling } from './http/errors.ts';
+import { portalRoutes } from './http/portal.ts';
+import { installSecurity } from './http/security.ts';
+import { loginRoutes } from './login/login.routes.ts';
+import { oidcRoutes } from './oidc/oidc.routes.ts';
+import { ProviderRegistry } from './oidc/provider-registry.ts';
+import { SqlRateLimiter } from './security/rate-limiter.ts';
+import { sessionRoutes } from './sessions/session.routes.ts';
+import { type Clock, systemClock } from './shared/clock.ts';
+import type { Secrets } from './shared/secrets.ts';
+import { tenantRoutes } from './tenants/tenant.routes.ts';
+import { TenantDirectory } from './tenants/tenant.service.ts';
+import { loadLeakedPasswords } from './accounts/password.service.ts';
+
+export const defaultPortalDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../portal/dist');
+
+export interface AppOptions {
+  config: Config;
+  database: Db;
+  secrets: Secrets;
+  clock?: Clock;
+  portalDist?: string;
+  logger?: boolean;
+}
+
+/** Paths whose values must never reach a log line. */
+const redactedPaths = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
+
+export async function createApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
+  const { config, database, secrets } = options;
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: { paths: redactedPaths, censor: '[redacted]' },
+            // Query strings carry tokens and codes (SPEC routes): log the path only.
+            serializers: {
+              req: (req) => ({ method: req.method, path: req.url.split('?')[0], host: req.host, ip: req.ip }),
+            },
+          },
+    trustProxy: config.trustProxy,
+    bodyLimit: 64 * 1024,
+    disableRequestLogging: false,
+  });
+
+  const tenants = new TenantDirectory(database.kysely);
+  const services: Services = {
+    config,
+    database,
+    db: database.kysely,
+    secrets,
+    tenants,
+    providers: new ProviderRegistry({ config, db: database.kysely, secrets, tenants, clock }),
+    limiter: new SqlRateLimiter(database.kysely),
+    clock,
+  };
+  void loadLeakedPasswords();
+
+  await app.register(fastifyCookie, { secret: secrets.cookieKeys });
+  app.decorateRequest('tenant', null);
+  app.addHook('onRequest', async (request) => {
+    const pathname = request.url;
+    if (pathname.startsWith('/api/') || pathname.startsWith('/oidc')) {
+      request.tenant = await tenants.resolveHost(request.host);
+    }
+  });
+  installSecurity(app, config);
+  installErrorHandling(app);
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await database.kysely.selectFrom('tenants').select('code').limit(1).execute();
+      return { status: 'ready', database: database.engine };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable' });
+    }
+  });
+
+  await app.register(tenantRoutes, services);
+  await app.register(loginRoutes, services);
+  await app.register(sessionRoutes, services);
+  await app.register(oidcRoutes, services);
+  await app.register(portalRoutes, { distDir: options.portalDist ?? defaultPortalDist });
+
+  return { app, services };
+}

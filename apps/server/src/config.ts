@@ -1,0 +1,109 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('localhost'),
+  DATA_DIR: z.string().min(1).default('data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL; leave unset for the embedded SQLite file')
+    .optional(),
+  PUBLIC_SCHEME: z.enum(['http', 'https']).optional(),
+  PUBLIC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+    .optional(),
+  TRUST_PROXY: bool.default(false),
+  SEED_DEMO: bool.optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().min(3).default('Keycard <no-reply@keycard.localhost>'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  LOGIN_LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  LOGIN_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  /** Embedded mode: SQLite file, generated secrets, local outbox page, demo seed. */
+  embedded: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicScheme: 'http' | 'https';
+  /** Port shown in public URLs (issuers, mail links); undefined for the scheme's default. */
+  publicPort: number | undefined;
+  cookieSecret: string | undefined;
+  encryptionKey: string | undefined;
+  trustProxy: boolean;
+  seedDemo: boolean;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  redisUrl: string | undefined;
+  logLevel: string;
+  login: { maxFailures: number; lockoutMinutes: number; ipLimitPerMinute: number };
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and checks the environment; a bad variable stops the start with its name. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const config: Config = {
+    env: e.NODE_ENV,
+    embedded: !production,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicScheme: e.PUBLIC_SCHEME ?? (production ? 'https' : 'http'),
+    publicPort: e.PUBLIC_PORT ?? (production ? undefined : e.PORT),
+    cookieSecret: e.COOKIE_SECRET,
+    encryptionKey: e.ENCRYPTION_KEY,
+    trustProxy: e.TRUST_PROXY,
+    seedDemo: e.SEED_DEMO ?? !production,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    redisUrl: e.REDIS_URL,
+    logLevel: e.LOG_LEVEL,
+    login: {
+      maxFailures: e.LOGIN_MAX_FAILURES,
+      lockoutMinutes: e.LOGIN_LOCKOUT_MINUTES,
+      ipLimitPerMinute: e.LOGIN_IP_LIMIT_PER_MINUTE,
+    },
+  };
+  if (production) {
+    const missing = [
+      !config.cookieSecret && 'COOKIE_SECRET',
+      !config.encryptionKey && 'ENCRYPTION_KEY',
+      !config.databaseUrl && 'DATABASE_URL',
+    ].filter(Boolean);
+    if (missing.length > 0) {
+      throw new ConfigError(`Invalid configuration: production needs ${missing.join(', ')}`);
+    }
+  }
+  return config;
+}
+
+/** The public origin of a login domain, e.g. http://grand-hotel.localhost:3000 */
+export function publicOrigin(config: Config, domain: string): string {
+  const defaultPort = config.publicScheme === 'https' ? 443 : 80;
+  const port = config.publicPort && config.publicPort !== defaultPort ? `:${config.publicPort}` : '';
+  return `${config.publicScheme}://${domain}${port}`;
+}

@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { openSqlite } from './node-sqlite.ts';
+import type { Database } from './schema.ts';
+import { migrateToLatest } from './migrations.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+// PostgreSQL int8 arrives as a string by default; our int8 columns hold epoch milliseconds,
+// well inside Number's safe range.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export interface DbOptions {
+  databaseUrl?: string | undefined;
+  sqliteFile?: string;
+}
+
+export async function openDatabase(options: DbOptions): Promise<Db> {
+  let kysely: Kysely<Database>;
+  let engine: Engine;
+  if (options.databaseUrl) {
+    engine = 'postgres';
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    engine = 'sqlite';
+    const file = options.sqliteFile ?? path.resolve('data', 'keycard.sqlite');
+    mkdirSync(path.dirname(file), { recursive: true });
+    const { database } = openSqlite(file);
+    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  }
+  await migrateToLatest(kysely);
+  return { kysely, engine, close: () => kysely.destroy() };
+}

@@ -1,0 +1,129 @@
+/** Times are epoch milliseconds; booleans are 0/1; JSON is text — the same on SQLite and PostgreSQL. */
+export interface Database {
+  tenants: TenantsTable;
+  tenant_domains: TenantDomainsTable;
+  oidc_clients: OidcClientsTable;
+  users: UsersTable;
+  password_history: PasswordHistoryTable;
+  sessions: SessionsTable;
+  one_time_tokens: OneTimeTokensTable;
+  oidc_payloads: OidcPayloadsTable;
+  signing_keys: SigningKeysTable;
+  rate_limits: RateLimitsTable;
+  outbox: OutboxTable;
+}
+
+export interface TenantsTable {
+  code: string;
+  alias_code: string | null;
+  login_domain: string;
+  login_client_id: string;
+  theme: string;
+  default_redirect_uri: string;
+  settings: string;
+  created_at: number;
+}
+
+export interface TenantDomainsTable {
+  domain: string;
+  tenant_code: string;
+}
+
+export interface OidcClientsTable {
+  tenant_code: string;
+  client_id: string;
+  metadata: string;
+  created_at: number;
+}
+
+export type AccountStatus = 'active' | 'pending' | 'disabled';
+
+export interface UsersTable {
+  id: string;
+  tenant_code: string;
+  email: string;
+  type: string;
+  locale: string;
+  status: AccountStatus;
+  password_hash: string | null;
+  password_changed_at: number | null;
+  email_verified: number;
+  email_verification_required: number;
+  failed_logins: number;
+  locked_until: number | null;
+  secret_question: string | null;
+  secret_answer_hash: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PasswordHistoryTable {
+  id: string;
+  user_id: string;
+  password_hash: string;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  id: string;
+  tenant_code: string;
+  user_id: string;
+  provider: string;
+  partner_code: string | null;
+  mfa_verified_at: number | null;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+}
+
+export interface OneTimeTokensTable {
+  id: string;
+  tenant_code: string;
+  user_id: string | null;
+  purpose: string;
+  data: string | null;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+}
+
+export interface OidcPayloadsTable {
+  tenant_code: string;
+  model: string;
+  id: string;
+  payload: string;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: number | null;
+  consumed_at: number | null;
+}
+
+export interface SigningKeysTable {
+  tenant_code: string;
+  kid: string;
+  sealed_jwk: string;
+  created_at: number;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: number;
+  count: number;
+  expires_at: number;
+}
+
+export interface OutboxTable {
+  id: string;
+  tenant_code: string;
+  channel: string;
+  recipient: string;
+  template: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  created_at: number;
+  sent_at: number | null;
+  last_error: string | null;
+}

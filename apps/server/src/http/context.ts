@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/database.ts';
+import type { ProviderRegistry } from '../oidc/provider-registry.ts';
+import type { RateLimiter } from '../security/rate-limiter.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Secrets } from '../shared/secrets.ts';
+import type { TenantDirectory } from '../tenants/tenant.service.ts';
+import type { TenantContext } from '../tenants/tenant.types.ts';
+
+/** What the server's features share; built once in createApp and passed explicitly. */
+export interface Services {
+  config: Config;
+  database: Db;
+  db: Kysely<Database>;
+  secrets: Secrets;
+  tenants: TenantDirectory;
+  providers: ProviderRegistry;
+  limiter: RateLimiter;
+  clock: Clock;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The tenant resolved from the Host header (null when the host is unknown). */
+    tenant: TenantContext | null;
+  }
+}

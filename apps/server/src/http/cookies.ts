@@ -1,0 +1,28 @@
+import { storageKeys } from '@keycard/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { sessionLifetimeMs } from '../sessions/session.service.ts';
+
+/** Invariant 3: the session cookie is HttpOnly, SameSite=Lax, Secure over HTTPS, host-only. */
+export function setSessionCookie(reply: FastifyReply, config: Config, token: string): void {
+  reply.setCookie(storageKeys.sessionCookie, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.publicScheme === 'https',
+    path: '/',
+    maxAge: Math.floor(sessionLifetimeMs / 1000),
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, config: Config): void {
+  reply.clearCookie(storageKeys.sessionCookie, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.publicScheme === 'https',
+    path: '/',
+  });
+}
+
+export function sessionToken(request: FastifyRequest): string | undefined {
+  return request.cookies[storageKeys.sessionCookie];
+}

@@ -1,0 +1,79 @@
+import { errorCodes } from '@keycard/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { AppError } from '../shared/errors.ts';
+
+const portalCsp = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: https:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join('; ');
+
+// Provider pages post forms that end in a redirect to an app; Chromium applies form-action
+// to that redirect, so those pages carry no form-action limit.
+const providerCsp = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: https:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function securityHeaders(config: Config, path: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-security-policy': path.startsWith('/oidc') ? providerCsp : portalCsp,
+    // Tokens ride in URLs (activation, reset, login codes): never send them on as a referrer.
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+  };
+  if (config.publicScheme === 'https') headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
+  return headers;
+}
+
+const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Invariant 5: a state-changing API call must come from the tenant's own pages. The Origin
+ * must be this very host (which resolved the tenant); without an Origin header, the
+ * browser's Fetch Metadata must say same-origin. Anything else is refused before any work.
+ */
+export function assertSameOrigin(request: FastifyRequest): void {
+  if (!unsafeMethods.has(request.method)) return;
+  const origin = request.headers.origin;
+  if (origin) {
+    let host: string | undefined;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      host = undefined;
+    }
+    if (host && host === request.host) return;
+  } else if (request.headers['sec-fetch-site'] === 'same-origin') {
+    return;
+  }
+  throw new AppError(errorCodes.forbiddenOrigin, 403, 'Cross-site requests are not allowed.');
+}
+
+export function installSecurity(app: FastifyInstance, config: Config): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const headers = securityHeaders(config, path);
+    if (path.startsWith('/oidc')) {
+      for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
+    } else {
+      reply.headers(headers);
+    }
+  });
+}

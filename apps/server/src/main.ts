@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { createApp } from './app.ts';
+import { ConfigError, loadConfig, publicOrigin } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { seedDemo } from './seed/demo.ts';
+import { loadSecrets } from './shared/secrets.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const secrets = await loadSecrets(config);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'keycard.sqlite'),
+  });
+  if (config.seedDemo) await seedDemo(database.kysely);
+  const { app, services } = await createApp({ config, database, secrets });
+
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  for (const tenant of await services.tenants.all()) {
+    app.log.info(`tenant ${tenant.code}: ${publicOrigin(config, tenant.loginDomain)}/login`);
+  }
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,149 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { storageKeys } from '@keycard/contract';
+import type { Kysely } from 'kysely';
+import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
+import { findUserById } from '../accounts/user.repository.ts';
+import { type Config, publicOrigin } from '../config.ts';
+import type { Database } from '../db/schema.ts';
+import { resolveSession } from '../sessions/session-identity.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Secrets } from '../shared/secrets.ts';
+import type { TenantDirectory } from '../tenants/tenant.service.ts';
+import type { TenantContext } from '../tenants/tenant.types.ts';
+import { createAdapterClass } from './adapter.ts';
+import { loadSigningKeys } from './keys.ts';
+import { renderProviderError, renderLogoutPage } from './pages.ts';
+
+export interface ProviderDeps {
+  config: Config;
+  db: Kysely<Database>;
+  secrets: Secrets;
+  tenants: TenantDirectory;
+  clock: Clock;
+}
+
+interface Entry {
+  provider: Provider;
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+export function issuerFor(config: Config, tenant: TenantContext): string {
+  return `${publicOrigin(config, tenant.loginDomain)}/oidc`;
+}
+
+/** One oidc-provider per tenant, built once and cached; never built per request. */
+export class ProviderRegistry {
+  readonly #deps: ProviderDeps;
+  readonly #entries = new Map<string, Promise<Entry>>();
+
+  constructor(deps: ProviderDeps) {
+    this.#deps = deps;
+  }
+
+  async get(tenant: TenantContext): Promise<Entry> {
+    let entry = this.#entries.get(tenant.code);
+    if (!entry) {
+      entry = this.#build(tenant);
+      this.#entries.set(tenant.code, entry);
+      entry.catch(() => this.#entries.delete(tenant.code));
+    }
+    return entry;
+  }
+
+  invalidate(tenantCode?: string): void {
+    if (tenantCode) this.#entries.delete(tenantCode);
+    else this.#entries.clear();
+  }
+
+  async #build(tenant: TenantContext): Promise<Entry> {
+    const { config, db, secrets, tenants, clock } = this.#deps;
+    const clients = await tenants.clients(tenant.code);
+    const keys = await loadSigningKeys(db, secrets.encryptionKey, tenant.code);
+
+    const policy = interactionPolicy.base();
+    // Invariant 1: the provider's own session is not enough. Every authorization also needs
+    // Keycard's session for the same account, with every step the tenant requires done
+    // (password, MFA, e-mail verification, an unexpired password). Otherwise the login
+    // prompt is requested: an interaction, or login_required for prompt=none.
+    policy.get('login')?.checks.add(
+      new interactionPolicy.Check(
+        'keycard_session',
+        'a complete Keycard session is required',
+        'login_required',
+        async (ctx: KoaContextWithOIDC) => {
+          const token = ctx.cookies.get(storageKeys.sessionCookie, { signed: false });
+          const resolved = await resolveSession(db, tenant, token, clock.now());
+          if (!resolved?.complete) return interactionPolicy.Check.REQUEST_PROMPT;
+          return resolved.user.id === ctx.oidc.session?.accountId
+            ? interactionPolicy.Check.NO_NEED_TO_PROMPT
+            : interactionPolicy.Check.REQUEST_PROMPT;
+        },
+      ),
+    );
+
+    const configuration: Configuration = {
+      adapter: createAdapterClass(db, tenant.code),
+      clients: clients as Configuration['clients'],
+      jwks: { keys: keys as never },
+      cookies: { keys: secrets.cookieKeys, long: { signed: true }, short: { signed: true } },
+      claims: {
+        openid: ['sub'],
+        email: ['email', 'email_verified'],
+        profile: ['locale', 'user_type'],
+      },
+      scopes: ['openid', 'offline_access', 'email', 'profile'],
+      conformIdTokenClaims: false,
+      responseTypes: ['code'],
+      pkce: { required: () => true },
+      features: {
+        devInteractions: { enabled: false },
+        revocation: { enabled: true },
+        userinfo: { enabled: true },
+        rpInitiatedLogout: {
+          enabled: true,
+          logoutSource: async (ctx, form) => {
+            ctx.body = renderLogoutPage(tenant, form);
+          },
+          postLogoutSuccessSource: async (ctx) => {
+            ctx.status = 303;
+            ctx.redirect('/login?loggedOut=true');
+          },
+        },
+      },
+      interactions: {
+        policy,
+        url: (_ctx, interaction) => `/login?iid=${encodeURIComponent(interaction.uid)}`,
+      },
+      findAccount: async (_ctx, sub) => {
+        const user = await findUserById(db, tenant.code, sub);
+        if (!user || user.status !== 'active') return undefined;
+        return {
+          accountId: user.id,
+          claims: async () => ({
+            sub: user.id,
+            email: user.email,
+            email_verified: user.email_verified === 1,
+            locale: user.locale,
+            user_type: user.type,
+          }),
+        };
+      },
+      renderError: async (ctx, out) => {
+        ctx.type = 'html';
+        ctx.body = renderProviderError(tenant, out);
+      },
+      ttl: {
+        AccessToken: 3600,
+        AuthorizationCode: 60,
+        IdToken: 3600,
+        Interaction: 3600,
+        Session: 30 * 24 * 3600,
+        Grant: 30 * 24 * 3600,
+        RefreshToken: 14 * 24 * 3600,
+      },
+    };
+    const provider = new Provider(issuerFor(config, tenant), configuration);
+    provider.proxy = config.trustProxy;
+    return { provider, handler: provider.callback() };
+  }
+}

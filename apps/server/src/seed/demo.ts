@@ -1,0 +1,94 @@
+import type { Theme } from '@keycard/contract';
+import type { Kysely } from 'kysely';
+import { createUser, findUserByEmail } from '../accounts/user.repository.ts';
+import type { Database } from '../db/schema.ts';
+import { type TenantDefinition, upsertTenant } from '../tenants/tenant.admin.ts';
+import type { TenantSettings } from '../tenants/tenant.types.ts';
+
+export const demoPassword = 'Keycard-demo-1';
+export const demoAppOrigin = 'http://localhost:3001';
+
+const demoClient = {
+  client_id: 'demo-app',
+  client_secret: 'demo-app-secret',
+  redirect_uris: [`${demoAppOrigin}/callback`],
+  post_logout_redirect_uris: [`${demoAppOrigin}/`],
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+  token_endpoint_auth_method: 'client_secret_basic',
+};
+
+function theme(name: string, slug: string, colours: Theme['colours'], help: string): Theme {
+  return {
+    name,
+    images: { favicon: `/brand/${slug}-favicon.svg`, logo: `/brand/${slug}-logo.svg` },
+    colours,
+    links: { loginHelpUrl: `${help}/login-help`, contactSupportUrl: `${help}/support` },
+  };
+}
+
+export const demoTenants: Array<TenantDefinition & { demoUser: string; settings?: Partial<TenantSettings> }> = [
+  {
+    code: 'grand-hotel',
+    aliasCode: 'gh',
+    loginDomain: 'grand-hotel.localhost',
+    aliasDomains: ['localhost'],
+    loginClientId: 'demo-app',
+    defaultRedirectUri: `${demoAppOrigin}/`,
+    theme: theme(
+      'Grand Hotel Group',
+      'grand-hotel',
+      {
+        primaryBackground: '#1f3a5f',
+        primaryForeground: '#ffffff',
+        secondaryBackground: '#f5efe6',
+        secondaryForeground: '#1a1a1a',
+        tertiaryBackground: '#7a5c2e',
+        tertiaryForeground: '#ffffff',
+      },
+      'https://help.grand-hotel.example',
+    ),
+    clients: [demoClient],
+    demoUser: 'demo@grand-hotel.test',
+  },
+  {
+    code: 'seaside',
+    aliasCode: 'sea',
+    loginDomain: 'seaside.localhost',
+    loginClientId: 'demo-app',
+    defaultRedirectUri: `${demoAppOrigin}/`,
+    theme: theme(
+      'Seaside Resorts',
+      'seaside',
+      {
+        primaryBackground: '#006d77',
+        primaryForeground: '#ffffff',
+        secondaryBackground: '#e6f4f1',
+        secondaryForeground: '#0b2e33',
+        tertiaryBackground: '#9c3d1a',
+        tertiaryForeground: '#ffffff',
+      },
+      'https://help.seaside.example',
+    ),
+    clients: [demoClient],
+    demoUser: 'demo@seaside.test',
+  },
+];
+
+/** The demo tenants, apps and users; safe to run on every start. */
+export async function seedDemo(db: Kysely<Database>): Promise<void> {
+  for (const tenant of demoTenants) {
+    await upsertTenant(db, tenant);
+    if (!(await findUserByEmail(db, tenant.code, tenant.demoUser))) {
+      await createUser(db, {
+        tenantCode: tenant.code,
+        email: tenant.demoUser,
+        type: 'staff',
+        locale: 'en',
+        status: 'active',
+        password: demoPassword,
+        emailVerified: true,
+      });
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import type { Theme } from '@keycard/contract';
+
+export type MfaMode = 'off' | 'recommended' | 'required';
+
+export interface TenantSettings {
+  /** Days a password lives; null: passwords do not expire. */
+  passwordExpiryDays: number | null;
+  /** Warn this many days before expiry; null: no warning. */
+  passwordWarningDays: number | null;
+  emailVerificationRequired: boolean;
+  mfa: { mode: MfaMode; mandatoryFrom: number | null; trustedDeviceDays: number };
+  captcha: { siteKey: string | null; secret: string | null; verifyUrl: string | null };
+  analyticsId: string | null;
+}
+
+export const defaultTenantSettings: TenantSettings = {
+  passwordExpiryDays: null,
+  passwordWarningDays: null,
+  emailVerificationRequired: false,
+  mfa: { mode: 'off', mandatoryFrom: null, trustedDeviceDays: 60 },
+  captcha: { siteKey: null, secret: null, verifyUrl: null },
+  analyticsId: null,
+};
+
+/** Everything a request needs to know of its tenant, built once and passed explicitly. */
+export interface TenantContext {
+  code: string;
+  aliasCode: string | null;
+  loginDomain: string;
+  loginClientId: string;
+  theme: Theme;
+  defaultRedirectUri: string;
+  settings: TenantSettings;
+  /** Every URI a redirect may go to: client redirect and post-logout URIs, the default. */
+  allowedRedirects: ReadonlySet<string>;
+}
+
+export interface ClientMetadata {
+  client_id: string;
+  client_secret?: string;
+  redirect_uris: string[];
+  post_logout_redirect_uris?: string[];
+  token_endpoint_auth_method?: string;
+  grant_types?: string[];
+  response_types?: string[];
+  [key: string]: unknown;
+}

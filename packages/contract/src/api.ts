@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { emailSchema, loginPasswordSchema } from './validation.ts';
+import { identityProviders, locales, userStates, userTypes } from './user-state.ts';
+
+const hexColour = z.string().regex(/^#[0-9a-fA-F]{3,8}$/);
+
+export const themeSchema = z.object({
+  name: z.string().min(1).max(120),
+  images: z.object({ favicon: z.string().max(2048), logo: z.string().max(2048) }),
+  colours: z.object({
+    primaryBackground: hexColour,
+    primaryForeground: hexColour,
+    secondaryBackground: hexColour,
+    secondaryForeground: hexColour,
+    tertiaryBackground: hexColour,
+    tertiaryForeground: hexColour,
+  }),
+  links: z.object({
+    loginHelpUrl: z.url().nullable(),
+    contactSupportUrl: z.url().nullable(),
+  }),
+});
+export type Theme = z.infer<typeof themeSchema>;
+
+export const tenantSchema = z.object({
+  code: z.string(),
+  aliasCode: z.string().nullable(),
+  loginDomain: z.string(),
+  loginClientId: z.string(),
+});
+export type Tenant = z.infer<typeof tenantSchema>;
+
+/** GET /api/login-domains/{domain} */
+export const loginDomainResponse = z.object({
+  theme: themeSchema,
+  tenant: tenantSchema,
+  domain: z.string(),
+});
+export type LoginDomainResponse = z.infer<typeof loginDomainResponse>;
+export const loginDomainParams = z.object({ domain: z.string().min(1).max(253) });
+
+/** POST /api/login — the hosted identity service's username-and-password login. */
+export const loginRequest = z.object({
+  email: emailSchema,
+  password: loginPasswordSchema,
+  /** Opaque value the portal checks on /authenticate (CSRF defence for the code hand-off). */
+  state: z.string().min(16).max(128),
+});
+export const loginResponse = z.object({ code: z.string(), state: z.string() });
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+/** POST /api/authenticate */
+export const authenticateRequest = z.object({
+  code: z.string().min(1).max(256),
+  tenantCode: z.string().min(1).max(64),
+  redirectUri: z.string().max(2048).optional(),
+  userDeviceToken: z.string().max(256).optional(),
+  recaptchaToken: z.string().max(4096).optional(),
+});
+
+export const userIdentitySchema = z.object({
+  uuid: z.string(),
+  email: z.string(),
+  type: z.enum(userTypes),
+  locale: z.enum(locales),
+  state: z.enum(userStates),
+  emailVerificationRequired: z.boolean(),
+  defaultRedirectUri: z.string(),
+  passwordExpiryInDays: z.number().nullable(),
+  passwordChangeWarningInDays: z.number().nullable(),
+  /** Days left before MFA becomes mandatory (recommended policy), else null. */
+  mfaRequiredByRemainingInDays: z.number().nullable(),
+});
+export type UserIdentity = z.infer<typeof userIdentitySchema>;
+
+/** GET /api/session — the facts page scripts may know; the token itself stays HttpOnly. */
+export const sessionResponse = z.discriminatedUnion('exists', [
+  z.object({ exists: z.literal(false) }),
+  z.object({
+    exists: z.literal(true),
+    provider: z.enum(identityProviders),
+    partnerCode: z.string().nullable(),
+    identity: userIdentitySchema,
+  }),
+]);
+export type SessionResponse = z.infer<typeof sessionResponse>;
+
+/** POST /api/authorize — silent authorize or finishing the provider's pending interaction. */
+export const authorizeRequest = z.object({
+  iid: z.string().min(1).max(128).optional(),
+  redirectUri: z.string().max(2048).optional(),
+  userDeviceToken: z.string().max(256).optional(),
+});
+export const authorizeResponse = z.object({ location: z.string() });
+
+/** POST /api/logout */
+export const logoutRequest = z.object({
+  token: z.string().max(512).optional(),
+  redirectUri: z.string().max(2048).optional(),
+  langCode: z.string().max(16).optional(),
+});
+export const logoutResponse = z.object({ location: z.string() });
+
+/** POST /api/redirects/check — is this redirect registered for the tenant? */
+export const redirectCheckRequest = z.object({ redirectUri: z.string().max(2048) });
+export const redirectCheckResponse = z.object({ allowed: z.boolean() });

@@ -1,0 +1,6 @@
+export * from './api.ts';
+export * from './errors.ts';
+export * from './paths.ts';
+export * from './rules.ts';
+export * from './user-state.ts';
+export * from './validation.ts';

@@ -1,0 +1,33 @@
+export const userStates = [
+  'MFA_REGISTRATION_RECOMMENDED',
+  'MFA_REGISTRATION_REQUIRED',
+  'MFA_VERIFICATION_REQUIRED',
+  'AUTHENTICATED',
+  'PASSWORD_EXPIRED',
+] as const;
+export type UserState = (typeof userStates)[number];
+
+export const userTypes = ['staff', 'property', 'partner', 'enterprise'] as const;
+export type UserType = (typeof userTypes)[number];
+
+export const locales = ['en', 'de', 'es', 'fr', 'id', 'it', 'pt', 'th'] as const;
+export type Locale = (typeof locales)[number];
+
+/** SPEC §1: only the part before the dash counts; unknown languages fall back to en. */
+export function toLocale(value: string | null | undefined): Locale | undefined {
+  if (!value) return undefined;
+  const base = value.trim().toLowerCase().split(/[-_]/)[0];
+  return (locales as readonly string[]).includes(base ?? '') ? (base as Locale) : undefined;
+}
+
+export const identityProviders = ['keycard', 'authx'] as const;
+export type IdentityProvider = (typeof identityProviders)[number];
+
+/** SPEC §3 browser storage keys. */
+export const storageKeys = {
+  lastUser: 'AUTH_X_LAST_USER',
+  redirectUri: 'AUTH_X_REDIRECT_URI',
+  iid: 'AUTH_X_IID',
+  deviceId: 'AUTH_X_DEVICE_ID',
+  sessionCookie: 'AUTH_X_TOKEN',
+} as const;

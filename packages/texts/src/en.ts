@@ -1,0 +1,92 @@
+/**
+ * English: the typed source of every interface text. Keys go screen → state → element.
+ * Parameters are {{name}} placeholders, filled by the caller; other languages must have
+ * exactly the same keys and placeholders (texts.test.ts checks).
+ */
+export const en = {
+  common: {
+    appName: 'Keycard',
+    loading: 'Loading…',
+    next: 'Next',
+    back: 'Back',
+    close: 'Close',
+    showPassword: 'Show password',
+    hidePassword: 'Hide password',
+    required: 'This field is required',
+    invalidEmail: "This doesn't appear to be a valid e-mail",
+    networkError: "We're having trouble contacting our servers. Try again.",
+    contactSupport: 'Contact support',
+    backToLogin: 'Back to login',
+    language: 'Language',
+    logoAlt: '{{name}} logo',
+    errorSummary: 'Please correct the highlighted field.',
+  },
+  titles: {
+    login: 'Log in',
+    loginPassword: 'Enter your password',
+    accountCreated: 'Account created',
+    logout: 'Logging out',
+    authenticate: 'Signing in',
+    authenticated: 'Signed in',
+    authorize: 'Continuing to your application',
+    notFound: 'Page not found',
+    unknownError: 'Something went wrong',
+    accountDisabled: 'Account disabled',
+  },
+  login: {
+    email: {
+      heading: 'Log in',
+      intro: 'Enter the e-mail address of your account.',
+      label: 'E-mail',
+      remember: 'Remember my e-mail',
+      submit: 'Next',
+    },
+    password: {
+      heading: 'Enter your password',
+      back: 'Back to e-mail',
+      change: 'Change e-mail',
+      signedInAs: 'Logging in as {{email}}',
+      label: 'Password',
+      forgot: 'Forgot your password?',
+      submit: 'Log in',
+      trouble: 'Trouble logging in?',
+    },
+    notices: {
+      loggedOut: 'You have been logged out.',
+      resetPassword: 'Your password has been changed. Log in with your new password.',
+      accountCreated: 'Your account has been created. Log in to get started.',
+    },
+    errors: {
+      invalidCredentials: 'Invalid e-mail or password. Try again.',
+    },
+  },
+  authenticate: {
+    loading: 'Signing you in…',
+  },
+  authenticated: {
+    loading: 'Taking you to your application…',
+  },
+  logout: {
+    loading: 'Logging you out…',
+  },
+  errors: {
+    notFound: {
+      heading: 'Page not found',
+      body: "The page you are looking for doesn't exist or has moved.",
+    },
+    unknown: {
+      heading: 'Something went wrong',
+      body: 'We could not complete your request. Please go back to the login page and try again.',
+    },
+    accountDisabled: {
+      heading: 'Your account is locked',
+      body: 'For your security, sign-in to this account is blocked for now. Reset your password or contact support to regain access.',
+      reset: 'Reset your password',
+    },
+  },
+} as const;
+
+type Widen<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
+
+/** The shape every language implements. */
+export type Texts = Widen<typeof en>;
