@@ -49,8 +49,13 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
             },
           },
     trustProxy: config.trustProxy,
+    // Router-level failures (over-long parameters, bad URL encoding) get our error shape too.
+    frameworkErrors: (error, _request, reply) => {
+      reply
+        .status(error.statusCode && error.statusCode < 500 ? error.statusCode : 400)
+        .send({ code: 'common.validation_failed', message: 'The request URL is not valid.' });
+    },
     bodyLimit: 64 * 1024,
-    disableRequestLogging: false,
   });
 
   const tenants = new TenantDirectory(database.kysely);

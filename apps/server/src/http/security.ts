@@ -66,7 +66,23 @@ export function assertSameOrigin(request: FastifyRequest): void {
   throw new AppError(errorCodes.forbiddenOrigin, 403, 'Cross-site requests are not allowed.');
 }
 
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 32 || value === null || typeof value !== 'object') return false;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000') || containsNul(item, depth + 1)) return true;
+  }
+  return false;
+}
+
 export function installSecurity(app: FastifyInstance, config: Config): void {
+  // No legitimate input holds a NUL character, and PostgreSQL refuses them in text: refuse
+  // them up front with a clear 400 rather than fail inside a query.
+  app.addHook('preValidation', async (request) => {
+    if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
+      throw new AppError(errorCodes.validationFailed, 400, 'The request contains a NUL character.');
+    }
+  });
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const headers = securityHeaders(config, path);

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
+
+describe.each(engines)('tenants and branding API on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(engine);
+  });
+  afterAll(() => t.close());
+
+  it("answers the tenant's theme, tenant and domain", async () => {
+    const response = await call(t.app, 'GET', '/api/login-domains/grand-hotel.localhost');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      domain: 'grand-hotel.localhost',
+      tenant: { code: 'grand-hotel', loginDomain: 'grand-hotel.localhost', loginClientId: 'demo-app' },
+      theme: {
+        name: 'Grand Hotel Group',
+        images: { logo: '/brand/grand-hotel-logo.svg', favicon: '/brand/grand-hotel-favicon.svg' },
+        colours: { primaryBackground: '#1f3a5f' },
+      },
+    });
+    expect(Object.keys(response.json().theme.colours)).toHaveLength(6);
+  });
+
+  it('resolves an alias domain to its tenant (plain localhost is grand-hotel)', async () => {
+    const response = await call(t.app, 'GET', '/api/login-domains/localhost', { host: 'localhost:3000' });
+    expect(response.json().tenant.code).toBe('grand-hotel');
+  });
+
+  it('answers each tenant its own theme', async () => {
+    const response = await call(t.app, 'GET', '/api/login-domains/seaside.localhost', { host: 'seaside.localhost:3000' });
+    expect(response.json().theme.name).toBe('Seaside Resorts');
+  });
+
+  it('answers 404 unknown_domain for an unknown domain, and for another tenant’s domain', async () => {
+    const unknown = await call(t.app, 'GET', '/api/login-domains/nowhere.localhost');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().code).toBe('tenant.unknown_domain');
+    const other = await call(t.app, 'GET', '/api/login-domains/seaside.localhost');
+    expect(other.statusCode).toBe(404);
+  });
+
+  it('answers a coded 4xx for an oversized domain', async () => {
+    const long = await call(t.app, 'GET', `/api/login-domains/${'a'.repeat(300)}`);
+    expect(long.statusCode).toBe(414);
+    expect(long.json().code).toBe('common.validation_failed');
+    // Under the router's parameter limit but over a domain name's 253 characters.
+    const response = await call(t.app, 'GET', `/api/login-domains/${'a'.repeat(99)}`, {});
+    expect(response.statusCode).toBe(404);
+    const invalid = await call(t.app, 'GET', `/api/login-domains/%00`);
+    expect(invalid.statusCode).toBeLessThan(500);
+  });
+
+  it('sends the security headers on API answers and pages', async () => {
+    const response = await call(t.app, 'GET', '/api/login-domains/grand-hotel.localhost');
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('answers health and readiness', async () => {
+    expect((await call(t.app, 'GET', '/healthz')).json()).toEqual({ status: 'ok' });
+    expect((await call(t.app, 'GET', '/readyz')).json()).toEqual({ status: 'ready', database: engine });
+  });
+
+  it('answers unknown API paths with a coded 404', async () => {
+    const response = await call(t.app, 'GET', '/api/nope');
+    expect(response.statusCode).toBe(404);
+    expect(response.json().code).toBe('common.not_found');
+  });
+});
+
+describe('HTTPS deployments', () => {
+  it('send HSTS and mark the session cookie Secure', async () => {
+    const t = await buildTestApp('sqlite', { env: { PUBLIC_SCHEME: 'https', PUBLIC_PORT: '443' } });
+    try {
+      const page = await call(t.app, 'GET', '/healthz');
+      expect(page.headers['strict-transport-security']).toContain('max-age=31536000');
+      const login = await call(t.app, 'POST', '/api/login', {
+        origin: 'http://grand-hotel.localhost:3000',
+        body: { email: 'demo@grand-hotel.test', password: 'Keycard-demo-1', state: 'state-0123456789abcdef' },
+      });
+      const authenticate = await call(t.app, 'POST', '/api/authenticate', {
+        body: { code: login.json().code, tenantCode: 'grand-hotel' },
+      });
+      expect(authenticate.cookies.find((c) => c.name === 'AUTH_X_TOKEN')?.secure).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});

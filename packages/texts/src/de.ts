@@ -1,0 +1,84 @@
+import type { Texts } from './en.ts';
+
+export const de: Texts = {
+  common: {
+    appName: 'Keycard',
+    loading: 'Wird geladen…',
+    next: 'Weiter',
+    back: 'Zurück',
+    close: 'Schließen',
+    showPassword: 'Passwort anzeigen',
+    hidePassword: 'Passwort verbergen',
+    required: 'Dieses Feld ist erforderlich',
+    invalidEmail: 'Dies scheint keine gültige E-Mail-Adresse zu sein',
+    networkError: 'Wir können unsere Server derzeit nicht erreichen. Bitte versuchen Sie es erneut.',
+    contactSupport: 'Support kontaktieren',
+    backToLogin: 'Zurück zur Anmeldung',
+    language: 'Sprache',
+    logoAlt: 'Logo von {{name}}',
+    errorSummary: 'Bitte korrigieren Sie das markierte Feld.',
+  },
+  titles: {
+    login: 'Anmelden',
+    loginPassword: 'Passwort eingeben',
+    accountCreated: 'Konto erstellt',
+    logout: 'Abmeldung läuft',
+    authenticate: 'Anmeldung läuft',
+    authenticated: 'Angemeldet',
+    authorize: 'Weiter zu Ihrer Anwendung',
+    notFound: 'Seite nicht gefunden',
+    unknownError: 'Ein Fehler ist aufgetreten',
+    accountDisabled: 'Konto deaktiviert',
+  },
+  login: {
+    email: {
+      heading: 'Anmelden',
+      intro: 'Geben Sie die E-Mail-Adresse Ihres Kontos ein.',
+      label: 'E-Mail-Adresse',
+      remember: 'E-Mail-Adresse merken',
+      submit: 'Weiter',
+    },
+    password: {
+      heading: 'Passwort eingeben',
+      back: 'Zurück zur E-Mail-Adresse',
+      change: 'E-Mail-Adresse ändern',
+      signedInAs: 'Anmeldung als {{email}}',
+      label: 'Passwort',
+      forgot: 'Passwort vergessen?',
+      submit: 'Anmelden',
+      trouble: 'Probleme bei der Anmeldung?',
+    },
+    notices: {
+      loggedOut: 'Sie wurden abgemeldet.',
+      resetPassword: 'Ihr Passwort wurde geändert. Melden Sie sich mit Ihrem neuen Passwort an.',
+      accountCreated: 'Ihr Konto wurde erstellt. Melden Sie sich an, um loszulegen.',
+    },
+    errors: {
+      invalidCredentials: 'E-Mail-Adresse oder Passwort ist ungültig. Bitte versuchen Sie es erneut.',
+    },
+  },
+  authenticate: {
+    loading: 'Sie werden angemeldet…',
+  },
+  authenticated: {
+    loading: 'Sie werden zu Ihrer Anwendung weitergeleitet…',
+  },
+  logout: {
+    loading: 'Sie werden abgemeldet…',
+  },
+  errors: {
+    notFound: {
+      heading: 'Seite nicht gefunden',
+      body: 'Die gesuchte Seite existiert nicht oder wurde verschoben.',
+    },
+    unknown: {
+      heading: 'Ein Fehler ist aufgetreten',
+      body: 'Ihre Anfrage konnte nicht abgeschlossen werden. Bitte kehren Sie zur Anmeldeseite zurück und versuchen Sie es erneut.',
+    },
+    accountDisabled: {
+      heading: 'Ihr Konto ist gesperrt',
+      body: 'Zu Ihrer Sicherheit ist die Anmeldung bei diesem Konto vorerst gesperrt. Setzen Sie Ihr Passwort zurück oder wenden Sie sich an den Support, um wieder Zugriff zu erhalten.',
+      reset: 'Passwort zurücksetzen',
+    },
+  },
+};

@@ -1,0 +1,84 @@
+import type { Texts } from './en.ts';
+
+export const es: Texts = {
+  common: {
+    appName: 'Keycard',
+    loading: 'Cargando…',
+    next: 'Siguiente',
+    back: 'Atrás',
+    close: 'Cerrar',
+    showPassword: 'Mostrar contraseña',
+    hidePassword: 'Ocultar contraseña',
+    required: 'Este campo es obligatorio',
+    invalidEmail: 'Esta no parece una dirección de correo electrónico válida',
+    networkError: 'Tenemos problemas para conectar con nuestros servidores. Inténtelo de nuevo.',
+    contactSupport: 'Contactar con soporte',
+    backToLogin: 'Volver al inicio de sesión',
+    language: 'Idioma',
+    logoAlt: 'Logotipo de {{name}}',
+    errorSummary: 'Corrija el campo resaltado.',
+  },
+  titles: {
+    login: 'Iniciar sesión',
+    loginPassword: 'Introduzca su contraseña',
+    accountCreated: 'Cuenta creada',
+    logout: 'Cerrando sesión',
+    authenticate: 'Iniciando sesión',
+    authenticated: 'Sesión iniciada',
+    authorize: 'Accediendo a su aplicación',
+    notFound: 'Página no encontrada',
+    unknownError: 'Se ha producido un error',
+    accountDisabled: 'Cuenta desactivada',
+  },
+  login: {
+    email: {
+      heading: 'Iniciar sesión',
+      intro: 'Introduzca la dirección de correo electrónico de su cuenta.',
+      label: 'Correo electrónico',
+      remember: 'Recordar mi correo electrónico',
+      submit: 'Siguiente',
+    },
+    password: {
+      heading: 'Introduzca su contraseña',
+      back: 'Volver al correo electrónico',
+      change: 'Cambiar correo electrónico',
+      signedInAs: 'Iniciando sesión como {{email}}',
+      label: 'Contraseña',
+      forgot: '¿Ha olvidado su contraseña?',
+      submit: 'Iniciar sesión',
+      trouble: '¿Problemas para iniciar sesión?',
+    },
+    notices: {
+      loggedOut: 'Se ha cerrado su sesión.',
+      resetPassword: 'Se ha cambiado su contraseña. Inicie sesión con su nueva contraseña.',
+      accountCreated: 'Se ha creado su cuenta. Inicie sesión para empezar.',
+    },
+    errors: {
+      invalidCredentials: 'Correo electrónico o contraseña no válidos. Inténtelo de nuevo.',
+    },
+  },
+  authenticate: {
+    loading: 'Iniciando sesión…',
+  },
+  authenticated: {
+    loading: 'Accediendo a su aplicación…',
+  },
+  logout: {
+    loading: 'Cerrando sesión…',
+  },
+  errors: {
+    notFound: {
+      heading: 'Página no encontrada',
+      body: 'La página que busca no existe o se ha movido.',
+    },
+    unknown: {
+      heading: 'Se ha producido un error',
+      body: 'No hemos podido completar su solicitud. Vuelva a la página de inicio de sesión e inténtelo de nuevo.',
+    },
+    accountDisabled: {
+      heading: 'Su cuenta está bloqueada',
+      body: 'Por su seguridad, el inicio de sesión en esta cuenta está bloqueado por el momento. Restablezca su contraseña o contacte con soporte para recuperar el acceso.',
+      reset: 'Restablecer la contraseña',
+    },
+  },
+};

@@ -1,0 +1,84 @@
+import type { Texts } from './en.ts';
+
+export const fr: Texts = {
+  common: {
+    appName: 'Keycard',
+    loading: 'Chargement…',
+    next: 'Suivant',
+    back: 'Retour',
+    close: 'Fermer',
+    showPassword: 'Afficher le mot de passe',
+    hidePassword: 'Masquer le mot de passe',
+    required: 'Ce champ est obligatoire',
+    invalidEmail: 'Cette adresse e-mail ne semble pas valide',
+    networkError: 'Nous rencontrons des difficultés pour joindre nos serveurs. Veuillez réessayer.',
+    contactSupport: 'Contacter l’assistance',
+    backToLogin: 'Retour à la connexion',
+    language: 'Langue',
+    logoAlt: 'Logo de {{name}}',
+    errorSummary: 'Veuillez corriger le champ mis en évidence.',
+  },
+  titles: {
+    login: 'Connexion',
+    loginPassword: 'Saisissez votre mot de passe',
+    accountCreated: 'Compte créé',
+    logout: 'Déconnexion en cours',
+    authenticate: 'Connexion en cours',
+    authenticated: 'Connexion réussie',
+    authorize: 'Redirection vers votre application',
+    notFound: 'Page introuvable',
+    unknownError: 'Une erreur s’est produite',
+    accountDisabled: 'Compte désactivé',
+  },
+  login: {
+    email: {
+      heading: 'Connexion',
+      intro: 'Saisissez l’adresse e-mail de votre compte.',
+      label: 'Adresse e-mail',
+      remember: 'Se souvenir de mon adresse e-mail',
+      submit: 'Suivant',
+    },
+    password: {
+      heading: 'Saisissez votre mot de passe',
+      back: 'Retour à l’adresse e-mail',
+      change: 'Modifier l’adresse e-mail',
+      signedInAs: 'Connexion en tant que {{email}}',
+      label: 'Mot de passe',
+      forgot: 'Mot de passe oublié ?',
+      submit: 'Se connecter',
+      trouble: 'Un problème pour vous connecter ?',
+    },
+    notices: {
+      loggedOut: 'Votre session a été fermée.',
+      resetPassword: 'Votre mot de passe a été modifié. Connectez-vous avec votre nouveau mot de passe.',
+      accountCreated: 'Votre compte a été créé. Connectez-vous pour commencer.',
+    },
+    errors: {
+      invalidCredentials: 'Adresse e-mail ou mot de passe incorrect. Veuillez réessayer.',
+    },
+  },
+  authenticate: {
+    loading: 'Connexion en cours…',
+  },
+  authenticated: {
+    loading: 'Redirection vers votre application…',
+  },
+  logout: {
+    loading: 'Déconnexion en cours…',
+  },
+  errors: {
+    notFound: {
+      heading: 'Page introuvable',
+      body: 'La page que vous recherchez n’existe pas ou a été déplacée.',
+    },
+    unknown: {
+      heading: 'Une erreur s’est produite',
+      body: 'Nous n’avons pas pu traiter votre demande. Veuillez revenir à la page de connexion et réessayer.',
+    },
+    accountDisabled: {
+      heading: 'Votre compte est verrouillé',
+      body: 'Pour votre sécurité, la connexion à ce compte est bloquée pour le moment. Réinitialisez votre mot de passe ou contactez l’assistance pour récupérer l’accès.',
+      reset: 'Réinitialiser le mot de passe',
+    },
+  },
+};

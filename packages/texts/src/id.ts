@@ -1,0 +1,84 @@
+import type { Texts } from './en.ts';
+
+export const id: Texts = {
+  common: {
+    appName: 'Keycard',
+    loading: 'Memuat…',
+    next: 'Berikutnya',
+    back: 'Kembali',
+    close: 'Tutup',
+    showPassword: 'Tampilkan kata sandi',
+    hidePassword: 'Sembunyikan kata sandi',
+    required: 'Kolom ini wajib diisi',
+    invalidEmail: 'Alamat email ini tampaknya tidak valid',
+    networkError: 'Kami mengalami kendala saat menghubungi server kami. Silakan coba lagi.',
+    contactSupport: 'Hubungi tim dukungan',
+    backToLogin: 'Kembali ke halaman masuk',
+    language: 'Bahasa',
+    logoAlt: 'Logo {{name}}',
+    errorSummary: 'Harap perbaiki kolom yang ditandai.',
+  },
+  titles: {
+    login: 'Masuk',
+    loginPassword: 'Masukkan kata sandi Anda',
+    accountCreated: 'Akun berhasil dibuat',
+    logout: 'Sedang keluar',
+    authenticate: 'Sedang masuk',
+    authenticated: 'Berhasil masuk',
+    authorize: 'Melanjutkan ke aplikasi Anda',
+    notFound: 'Halaman tidak ditemukan',
+    unknownError: 'Terjadi kesalahan',
+    accountDisabled: 'Akun dinonaktifkan',
+  },
+  login: {
+    email: {
+      heading: 'Masuk',
+      intro: 'Masukkan alamat email akun Anda.',
+      label: 'Email',
+      remember: 'Ingat email saya',
+      submit: 'Berikutnya',
+    },
+    password: {
+      heading: 'Masukkan kata sandi Anda',
+      back: 'Kembali ke email',
+      change: 'Ubah email',
+      signedInAs: 'Masuk sebagai {{email}}',
+      label: 'Kata sandi',
+      forgot: 'Lupa kata sandi?',
+      submit: 'Masuk',
+      trouble: 'Mengalami kendala saat masuk?',
+    },
+    notices: {
+      loggedOut: 'Anda telah keluar.',
+      resetPassword: 'Kata sandi Anda telah diubah. Silakan masuk dengan kata sandi baru Anda.',
+      accountCreated: 'Akun Anda telah dibuat. Silakan masuk untuk memulai.',
+    },
+    errors: {
+      invalidCredentials: 'Email atau kata sandi tidak valid. Silakan coba lagi.',
+    },
+  },
+  authenticate: {
+    loading: 'Sedang masuk ke akun Anda…',
+  },
+  authenticated: {
+    loading: 'Mengarahkan Anda ke aplikasi…',
+  },
+  logout: {
+    loading: 'Sedang keluar dari akun Anda…',
+  },
+  errors: {
+    notFound: {
+      heading: 'Halaman tidak ditemukan',
+      body: 'Halaman yang Anda cari tidak ada atau telah dipindahkan.',
+    },
+    unknown: {
+      heading: 'Terjadi kesalahan',
+      body: 'Kami tidak dapat menyelesaikan permintaan Anda. Silakan kembali ke halaman masuk dan coba lagi.',
+    },
+    accountDisabled: {
+      heading: 'Akun Anda dikunci',
+      body: 'Demi keamanan Anda, akses masuk ke akun ini diblokir untuk sementara. Atur ulang kata sandi Anda atau hubungi tim dukungan untuk mendapatkan kembali akses.',
+      reset: 'Atur ulang kata sandi',
+    },
+  },
+};

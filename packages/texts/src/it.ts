@@ -1,0 +1,84 @@
+import type { Texts } from './en.ts';
+
+export const it: Texts = {
+  common: {
+    appName: 'Keycard',
+    loading: 'Caricamento…',
+    next: 'Avanti',
+    back: 'Indietro',
+    close: 'Chiudi',
+    showPassword: 'Mostra password',
+    hidePassword: 'Nascondi password',
+    required: 'Questo campo è obbligatorio',
+    invalidEmail: 'Questo indirizzo e-mail non sembra valido',
+    networkError: 'Non riusciamo a contattare i nostri server. La preghiamo di riprovare.',
+    contactSupport: 'Contatta l’assistenza',
+    backToLogin: 'Torna all’accesso',
+    language: 'Lingua',
+    logoAlt: 'Logo di {{name}}',
+    errorSummary: 'La preghiamo di correggere il campo evidenziato.',
+  },
+  titles: {
+    login: 'Accesso',
+    loginPassword: 'Inserisca la password',
+    accountCreated: 'Account creato',
+    logout: 'Disconnessione in corso',
+    authenticate: 'Accesso in corso',
+    authenticated: 'Accesso effettuato',
+    authorize: 'Reindirizzamento all’applicazione',
+    notFound: 'Pagina non trovata',
+    unknownError: 'Si è verificato un errore',
+    accountDisabled: 'Account disattivato',
+  },
+  login: {
+    email: {
+      heading: 'Accesso',
+      intro: 'Inserisca l’indirizzo e-mail del suo account.',
+      label: 'Indirizzo e-mail',
+      remember: 'Ricorda il mio indirizzo e-mail',
+      submit: 'Avanti',
+    },
+    password: {
+      heading: 'Inserisca la password',
+      back: 'Torna all’indirizzo e-mail',
+      change: 'Modifica indirizzo e-mail',
+      signedInAs: 'Accesso come {{email}}',
+      label: 'Password',
+      forgot: 'Password dimenticata?',
+      submit: 'Accedi',
+      trouble: 'Problemi di accesso?',
+    },
+    notices: {
+      loggedOut: 'La disconnessione è stata effettuata.',
+      resetPassword: 'La sua password è stata modificata. Acceda con la nuova password.',
+      accountCreated: 'Il suo account è stato creato. Acceda per iniziare.',
+    },
+    errors: {
+      invalidCredentials: 'Indirizzo e-mail o password non validi. Riprovi.',
+    },
+  },
+  authenticate: {
+    loading: 'Accesso in corso…',
+  },
+  authenticated: {
+    loading: 'Reindirizzamento all’applicazione in corso…',
+  },
+  logout: {
+    loading: 'Disconnessione in corso…',
+  },
+  errors: {
+    notFound: {
+      heading: 'Pagina non trovata',
+      body: 'La pagina che sta cercando non esiste o è stata spostata.',
+    },
+    unknown: {
+      heading: 'Si è verificato un errore',
+      body: 'Non è stato possibile completare la sua richiesta. Torni alla pagina di accesso e riprovi.',
+    },
+    accountDisabled: {
+      heading: 'Il suo account è bloccato',
+      body: 'Per la sua sicurezza, l’accesso a questo account è momentaneamente bloccato. Reimposti la password o contatti l’assistenza per ripristinare l’accesso.',
+      reset: 'Reimposta la password',
+    },
+  },
+};

@@ -1,0 +1,84 @@
+import type { Texts } from './en.ts';
+
+export const pt: Texts = {
+  common: {
+    appName: 'Keycard',
+    loading: 'Carregando…',
+    next: 'Avançar',
+    back: 'Voltar',
+    close: 'Fechar',
+    showPassword: 'Mostrar senha',
+    hidePassword: 'Ocultar senha',
+    required: 'Este campo é obrigatório',
+    invalidEmail: 'Este endereço de e-mail não parece ser válido',
+    networkError: 'Não foi possível comunicar com os nossos servidores. Tente novamente.',
+    contactSupport: 'Falar com o suporte',
+    backToLogin: 'Voltar ao início de sessão',
+    language: 'Idioma',
+    logoAlt: 'Logotipo de {{name}}',
+    errorSummary: 'Corrija o campo destacado.',
+  },
+  titles: {
+    login: 'Iniciar sessão',
+    loginPassword: 'Insira a sua senha',
+    accountCreated: 'Conta criada',
+    logout: 'Encerrando sessão',
+    authenticate: 'Iniciando sessão',
+    authenticated: 'Sessão iniciada',
+    authorize: 'Redirecionando para a sua aplicação',
+    notFound: 'Página não encontrada',
+    unknownError: 'Ocorreu um erro',
+    accountDisabled: 'Conta desativada',
+  },
+  login: {
+    email: {
+      heading: 'Iniciar sessão',
+      intro: 'Insira o endereço de e-mail da sua conta.',
+      label: 'E-mail',
+      remember: 'Lembrar o meu e-mail',
+      submit: 'Avançar',
+    },
+    password: {
+      heading: 'Insira a sua senha',
+      back: 'Voltar ao e-mail',
+      change: 'Alterar e-mail',
+      signedInAs: 'Início de sessão como {{email}}',
+      label: 'Senha',
+      forgot: 'Esqueceu a sua senha?',
+      submit: 'Iniciar sessão',
+      trouble: 'Problemas ao iniciar sessão?',
+    },
+    notices: {
+      loggedOut: 'A sua sessão foi encerrada.',
+      resetPassword: 'A sua senha foi alterada. Inicie sessão com a nova senha.',
+      accountCreated: 'A sua conta foi criada. Inicie sessão para começar.',
+    },
+    errors: {
+      invalidCredentials: 'E-mail ou senha inválidos. Tente novamente.',
+    },
+  },
+  authenticate: {
+    loading: 'Iniciando a sua sessão…',
+  },
+  authenticated: {
+    loading: 'Redirecionando para a sua aplicação…',
+  },
+  logout: {
+    loading: 'Encerrando a sua sessão…',
+  },
+  errors: {
+    notFound: {
+      heading: 'Página não encontrada',
+      body: 'A página que procura não existe ou foi movida.',
+    },
+    unknown: {
+      heading: 'Ocorreu um erro',
+      body: 'Não foi possível concluir o seu pedido. Volte à página de início de sessão e tente novamente.',
+    },
+    accountDisabled: {
+      heading: 'A sua conta está bloqueada',
+      body: 'Para sua segurança, o início de sessão nesta conta está temporariamente bloqueado. Redefina a sua senha ou fale com o suporte para recuperar o acesso.',
+      reset: 'Redefinir a senha',
+    },
+  },
+};
