@@ -17,7 +17,8 @@ async function start(): Promise<void> {
   if (branding) applyBranding(branding.theme);
   const router = createRouter();
   // SPEC §8: a theme that cannot be loaded leads to the unknown error page.
-  if (!branding && !window.location.pathname.startsWith('/error')) await router.navigate(paths.error, { replace: true });
+  if (!branding && !window.location.pathname.startsWith('/error'))
+    await router.navigate(paths.error, { replace: true });
   const root = document.getElementById('root');
   if (!root) return;
   createRoot(root).render(

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { loadLeakedPasswords } from './accounts/password.service.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Services } from './http/context.ts';
@@ -9,6 +10,10 @@ import { installErrorHandling } from './http/errors.ts';
 import { portalRoutes } from './http/portal.ts';
 import { installSecurity } from './http/security.ts';
 import { loginRoutes } from './login/login.routes.ts';
+import { devOutboxRoutes } from './messaging/dev-outbox.routes.ts';
+import type { Transports } from './messaging/message.types.ts';
+import { OutboxWorker } from './messaging/outbox.worker.ts';
+import { captureTransport, createSmtpTransport } from './messaging/transports.ts';
 import { oidcRoutes } from './oidc/oidc.routes.ts';
 import { ProviderRegistry } from './oidc/provider-registry.ts';
 import { SqlRateLimiter } from './security/rate-limiter.ts';
@@ -17,15 +22,19 @@ import { type Clock, systemClock } from './shared/clock.ts';
 import type { Secrets } from './shared/secrets.ts';
 import { tenantRoutes } from './tenants/tenant.routes.ts';
 import { TenantDirectory } from './tenants/tenant.service.ts';
-import { loadLeakedPasswords } from './accounts/password.service.ts';
 
-export const defaultPortalDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../portal/dist');
+export const defaultPortalDist = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../portal/dist',
+);
 
 export interface AppOptions {
   config: Config;
   database: Db;
   secrets: Secrets;
   clock?: Clock;
+  /** Overrides the transports chosen from the configuration (tests plug in their own). */
+  transports?: Partial<Transports>;
   portalDist?: string;
   logger?: boolean;
 }
@@ -51,14 +60,21 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
     trustProxy: config.trustProxy,
     // Router-level failures (over-long parameters, bad URL encoding) get our error shape too.
     frameworkErrors: (error, _request, reply) => {
-      reply
-        .status(error.statusCode && error.statusCode < 500 ? error.statusCode : 400)
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      (reply as FastifyReply)
+        .status(status)
         .send({ code: 'common.validation_failed', message: 'The request URL is not valid.' });
     },
     bodyLimit: 64 * 1024,
   });
 
   const tenants = new TenantDirectory(database.kysely);
+  const transports: Transports = {
+    email: config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : captureTransport,
+    sms: captureTransport,
+    voice: captureTransport,
+    ...options.transports,
+  };
   const services: Services = {
     config,
     database,
@@ -68,8 +84,11 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
     providers: new ProviderRegistry({ config, db: database.kysely, secrets, tenants, clock }),
     limiter: new SqlRateLimiter(database.kysely),
     clock,
+    transports,
+    outbox: new OutboxWorker({ db: database.kysely, transports, clock, log: app.log }),
   };
   void loadLeakedPasswords();
+  app.addHook('onClose', async () => services.outbox.stop());
 
   await app.register(fastifyCookie, { secret: secrets.cookieKeys });
   app.decorateRequest('tenant', null);
@@ -96,6 +115,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   await app.register(loginRoutes, services);
   await app.register(sessionRoutes, services);
   await app.register(oidcRoutes, services);
+  await app.register(devOutboxRoutes, services);
   await app.register(portalRoutes, { distDir: options.portalDist ?? defaultPortalDist });
 
   return { app, services };

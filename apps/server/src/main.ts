@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  services.outbox.start();
   for (const tenant of await services.tenants.all()) {
     app.log.info(`tenant ${tenant.code}: ${publicOrigin(config, tenant.loginDomain)}/login`);
   }

@@ -34,8 +34,8 @@ const loopbackAgent = new Agent({ connect: { lookup: lookupWithLoopback } });
  * `fetch` that resolves `*.localhost` to 127.0.0.1; usable as openid-client's `[customFetch]`.
  * Only string and URL inputs are accepted: undici's fetch cannot read a global `Request` object.
  */
-export async function loopbackFetch(input: string | URL, init?: RequestInit): Promise<Response> {
+export async function loopbackFetch(input: string | URL, init?: object): Promise<Response> {
   // undici's Response is the same class Node exposes globally, but the two copies' type declarations differ.
-  const response = await undiciFetch(input, { ...(init as object), dispatcher: loopbackAgent });
+  const response = await undiciFetch(input, { ...init, dispatcher: loopbackAgent });
   return response as unknown as Response;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { emailSchema, loginPasswordSchema } from './validation.ts';
 import { identityProviders, locales, userStates, userTypes } from './user-state.ts';
+import { emailSchema, loginPasswordSchema } from './validation.ts';
 
 const hexColour = z.string().regex(/^#[0-9a-fA-F]{3,8}$/);
 

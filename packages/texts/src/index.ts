@@ -27,5 +27,7 @@ export async function loadTexts(locale: Locale): Promise<Texts> {
 
 /** Fills {{name}} placeholders (for server-side texts: mail and SMS). */
 export function format(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (match, key: string) => (key in values ? String(values[key]) : match));
+  return template.replace(/\{\{(\w+)\}\}/g, (match, key: string) =>
+    Object.hasOwn(values, key) ? String(values[key]) : match,
+  );
 }

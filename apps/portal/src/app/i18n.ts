@@ -19,7 +19,10 @@ export async function initI18n(locale: Locale): Promise<typeof i18next> {
   await i18next.use(initReactI18next).init({
     lng: locale,
     fallbackLng: 'en',
-    resources: { en: { translation: en }, ...(locale === 'en' ? {} : { [locale]: { translation: resources } }) },
+    resources: {
+      en: { translation: en },
+      ...(locale === 'en' ? {} : { [locale]: { translation: resources } }),
+    },
     interpolation: { escapeValue: false },
     returnNull: false,
   });

@@ -38,17 +38,32 @@ export const routes: RouteObject[] = [
       { path: '/login/:stage?', element: <LoginPage /> },
       {
         path: paths.authenticate,
-        lazy: lazyPage(() => import('../features/authenticate/authenticate-page.tsx'), (m) => m.AuthenticatePage),
+        lazy: lazyPage(
+          () => import('../features/authenticate/authenticate-page.tsx'),
+          (m) => m.AuthenticatePage,
+        ),
       },
       {
         path: paths.authenticated,
-        lazy: lazyPage(() => import('../features/authenticated/authenticated-page.tsx'), (m) => m.AuthenticatedPage),
+        lazy: lazyPage(
+          () => import('../features/authenticated/authenticated-page.tsx'),
+          (m) => m.AuthenticatedPage,
+        ),
       },
       {
         path: paths.authorize,
-        lazy: lazyPage(() => import('../features/authorize/authorize-page.tsx'), (m) => m.AuthorizePage),
+        lazy: lazyPage(
+          () => import('../features/authorize/authorize-page.tsx'),
+          (m) => m.AuthorizePage,
+        ),
       },
-      { path: paths.logout, lazy: lazyPage(() => import('../features/logout/logout-page.tsx'), (m) => m.LogoutPage) },
+      {
+        path: paths.logout,
+        lazy: lazyPage(
+          () => import('../features/logout/logout-page.tsx'),
+          (m) => m.LogoutPage,
+        ),
+      },
       { path: paths.error, element: <UnknownErrorPage /> },
       { path: paths.accountDisabled, lazy: lazyPage(errors, (m) => m.AccountDisabledPage) },
       { path: '*', lazy: lazyPage(errors, (m) => m.NotFoundPage) },

@@ -18,7 +18,10 @@ export function useBranding(): Branding | null {
 }
 
 export async function loadBranding(hostname: string): Promise<Branding> {
-  const answer = await apiRequest<LoginDomainResponse>('GET', `/api/login-domains/${encodeURIComponent(hostname)}`);
+  const answer = await apiRequest<LoginDomainResponse>(
+    'GET',
+    `/api/login-domains/${encodeURIComponent(hostname)}`,
+  );
   return { theme: answer.theme, tenantCode: answer.tenant.code };
 }
 

@@ -26,5 +26,7 @@ export const loginStateKey = 'AUTH_X_STATE';
 
 export function randomState(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return btoa(String.fromCharCode(...bytes)).replace(/[+/=]/g, (c) => (c === '+' ? '-' : c === '/' ? '_' : ''));
+  return btoa(String.fromCharCode(...bytes)).replace(/[+/=]/g, (c) =>
+    c === '+' ? '-' : c === '/' ? '_' : '',
+  );
 }

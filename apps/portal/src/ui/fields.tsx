@@ -67,7 +67,10 @@ export function PasswordField(props: FieldProps) {
   );
 }
 
-export function Checkbox({ label, ...input }: Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'id'> & { label: string }) {
+export function Checkbox({
+  label,
+  ...input
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'id'> & { label: string }) {
   const id = useId();
   return (
     <div className="kc-checkbox">
@@ -77,7 +80,13 @@ export function Checkbox({ label, ...input }: Omit<InputHTMLAttributes<HTMLInput
   );
 }
 
-export function Notice({ tone, children }: { tone: 'success' | 'error' | 'info'; children: React.ReactNode }) {
+export function Notice({
+  tone,
+  children,
+}: {
+  tone: 'success' | 'error' | 'info';
+  children: React.ReactNode;
+}) {
   return (
     <div className={`kc-notice kc-notice-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
       {children}

@@ -7,11 +7,20 @@ import { usePageTitle } from '../app/use-page-title.ts';
  * Every screen: the tenant header, one main landmark and one h1. The h1 takes focus when
  * the screen opens, so screen-reader users hear where they are after each navigation.
  */
-export function Page({ titleKey, heading, children }: { titleKey: string; heading: ReactNode; children?: ReactNode }) {
+export function Page({
+  titleKey,
+  heading,
+  children,
+}: {
+  titleKey: string;
+  heading: ReactNode;
+  children?: ReactNode;
+}) {
   usePageTitle(titleKey);
   const { t } = useTranslation();
   const branding = useBranding();
   const headingRef = useRef<HTMLHeadingElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new screen (title) moves focus to its heading
   useEffect(() => {
     headingRef.current?.focus({ preventScroll: true });
   }, [titleKey]);

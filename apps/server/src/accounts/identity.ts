@@ -1,4 +1,11 @@
-import { type Locale, locales, type UserIdentity, type UserState, type UserType, userTypes } from '@keycard/contract';
+import {
+  type Locale,
+  locales,
+  type UserIdentity,
+  type UserState,
+  type UserType,
+  userTypes,
+} from '@keycard/contract';
 import { DAY } from '../shared/clock.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import type { UserRow } from './user.repository.ts';

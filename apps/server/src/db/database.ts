@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { migrateToLatest } from './migrations.ts';
 import { openSqlite } from './node-sqlite.ts';
 import type { Database } from './schema.ts';
-import { migrateToLatest } from './migrations.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 

@@ -1,9 +1,13 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 
+// Migrations describe the schema as it was at their time, not today's types.
+// biome-ignore lint/suspicious/noExplicitAny: Kysely's documented type for migrations
+type AnyDb = Kysely<any>;
+
 /** One set of migrations for both engines: only portable column types. */
 const migrations: Record<string, Migration> = {
   '0001_foundation': {
-    async up(db: Kysely<any>) {
+    async up(db: AnyDb) {
       await db.schema
         .createTable('tenants')
         .addColumn('code', 'varchar(64)', (c) => c.primaryKey())
@@ -18,11 +22,15 @@ const migrations: Record<string, Migration> = {
       await db.schema
         .createTable('tenant_domains')
         .addColumn('domain', 'varchar(253)', (c) => c.primaryKey())
-        .addColumn('tenant_code', 'varchar(64)', (c) => c.notNull().references('tenants.code').onDelete('cascade'))
+        .addColumn('tenant_code', 'varchar(64)', (c) =>
+          c.notNull().references('tenants.code').onDelete('cascade'),
+        )
         .execute();
       await db.schema
         .createTable('oidc_clients')
-        .addColumn('tenant_code', 'varchar(64)', (c) => c.notNull().references('tenants.code').onDelete('cascade'))
+        .addColumn('tenant_code', 'varchar(64)', (c) =>
+          c.notNull().references('tenants.code').onDelete('cascade'),
+        )
         .addColumn('client_id', 'varchar(128)', (c) => c.notNull())
         .addColumn('metadata', 'text', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -31,7 +39,9 @@ const migrations: Record<string, Migration> = {
       await db.schema
         .createTable('users')
         .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
-        .addColumn('tenant_code', 'varchar(64)', (c) => c.notNull().references('tenants.code').onDelete('cascade'))
+        .addColumn('tenant_code', 'varchar(64)', (c) =>
+          c.notNull().references('tenants.code').onDelete('cascade'),
+        )
         .addColumn('email', 'varchar(254)', (c) => c.notNull())
         .addColumn('type', 'varchar(32)', (c) => c.notNull())
         .addColumn('locale', 'varchar(8)', (c) => c.notNull())
@@ -59,7 +69,9 @@ const migrations: Record<string, Migration> = {
       await db.schema
         .createTable('sessions')
         .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
-        .addColumn('tenant_code', 'varchar(64)', (c) => c.notNull().references('tenants.code').onDelete('cascade'))
+        .addColumn('tenant_code', 'varchar(64)', (c) =>
+          c.notNull().references('tenants.code').onDelete('cascade'),
+        )
         .addColumn('user_id', 'varchar(36)', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('provider', 'varchar(16)', (c) => c.notNull())
         .addColumn('partner_code', 'varchar(64)')
@@ -72,7 +84,9 @@ const migrations: Record<string, Migration> = {
       await db.schema
         .createTable('one_time_tokens')
         .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
-        .addColumn('tenant_code', 'varchar(64)', (c) => c.notNull().references('tenants.code').onDelete('cascade'))
+        .addColumn('tenant_code', 'varchar(64)', (c) =>
+          c.notNull().references('tenants.code').onDelete('cascade'),
+        )
         .addColumn('user_id', 'varchar(36)', (c) => c.references('users.id').onDelete('cascade'))
         .addColumn('purpose', 'varchar(32)', (c) => c.notNull())
         .addColumn('data', 'text')
@@ -93,11 +107,21 @@ const migrations: Record<string, Migration> = {
         .addColumn('consumed_at', 'bigint')
         .addPrimaryKeyConstraint('oidc_payloads_pk', ['tenant_code', 'model', 'id'])
         .execute();
-      await db.schema.createIndex('oidc_payloads_grant').on('oidc_payloads').columns(['tenant_code', 'grant_id']).execute();
-      await db.schema.createIndex('oidc_payloads_uid').on('oidc_payloads').columns(['tenant_code', 'uid']).execute();
+      await db.schema
+        .createIndex('oidc_payloads_grant')
+        .on('oidc_payloads')
+        .columns(['tenant_code', 'grant_id'])
+        .execute();
+      await db.schema
+        .createIndex('oidc_payloads_uid')
+        .on('oidc_payloads')
+        .columns(['tenant_code', 'uid'])
+        .execute();
       await db.schema
         .createTable('signing_keys')
-        .addColumn('tenant_code', 'varchar(64)', (c) => c.notNull().references('tenants.code').onDelete('cascade'))
+        .addColumn('tenant_code', 'varchar(64)', (c) =>
+          c.notNull().references('tenants.code').onDelete('cascade'),
+        )
         .addColumn('kid', 'varchar(128)', (c) => c.notNull())
         .addColumn('sealed_jwk', 'text', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -130,7 +154,7 @@ const migrations: Record<string, Migration> = {
   },
 };
 
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+export async function migrateToLatest(db: AnyDb): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

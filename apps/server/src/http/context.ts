@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import type { Transports } from '../messaging/message.types.ts';
+import type { OutboxWorker } from '../messaging/outbox.worker.ts';
 import type { ProviderRegistry } from '../oidc/provider-registry.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -19,6 +21,9 @@ export interface Services {
   providers: ProviderRegistry;
   limiter: RateLimiter;
   clock: Clock;
+  transports: Transports;
+  /** Delivers the outbox; kick() it after committing a message. */
+  outbox: OutboxWorker;
 }
 
 declare module 'fastify' {

@@ -3,15 +3,31 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from '../shared/errors.ts';
 
 const fastifyCodes: Record<string, { code: string; status: number; message: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: errorCodes.payloadTooLarge, status: 413, message: 'The request body is too large.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    code: errorCodes.payloadTooLarge,
+    status: 413,
+    message: 'The request body is too large.',
+  },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     code: errorCodes.unsupportedMediaType,
     status: 415,
     message: 'Send the request body as application/json.',
   },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: errorCodes.validationFailed, status: 400, message: 'Invalid content length.' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { code: errorCodes.validationFailed, status: 400, message: 'The JSON body is empty.' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: errorCodes.validationFailed, status: 400, message: 'The body is not valid JSON.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: errorCodes.validationFailed,
+    status: 400,
+    message: 'Invalid content length.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: errorCodes.validationFailed,
+    status: 400,
+    message: 'The JSON body is empty.',
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    code: errorCodes.validationFailed,
+    status: 400,
+    message: 'The body is not valid JSON.',
+  },
 };
 
 /** Invariant 6: every failure is `{ code, message }`; a 5xx never leaks details. */
@@ -40,5 +56,4 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     return reply.status(status).send(body);
   });
-
 }

@@ -56,6 +56,8 @@ export async function portalRoutes(app: FastifyInstance, opts: { distDir: string
         .header('cache-control', 'no-cache')
         .send(indexHtml);
     }
-    return reply.status(404).send({ code: errorCodes.notFound, message: `No route for ${request.method} ${pathname}` });
+    return reply
+      .status(404)
+      .send({ code: errorCodes.notFound, message: `No route for ${request.method} ${pathname}` });
   });
 }

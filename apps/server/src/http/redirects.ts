@@ -20,7 +20,11 @@ export function resolveRedirect(
     return null;
   }
   const ownOrigin = `${request.protocol}://${request.host}`;
-  if (parsed.origin === ownOrigin && !parsed.pathname.startsWith('/oidc') && !parsed.pathname.startsWith('/api')) {
+  if (
+    parsed.origin === ownOrigin &&
+    !parsed.pathname.startsWith('/oidc') &&
+    !parsed.pathname.startsWith('/api')
+  ) {
     return parsed.href;
   }
   return null;

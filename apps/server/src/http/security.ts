@@ -38,7 +38,8 @@ export function securityHeaders(config: Config, path: string): Record<string, st
     'cross-origin-opener-policy': 'same-origin',
     'permissions-policy': 'camera=(), microphone=(), geolocation=()',
   };
-  if (config.publicScheme === 'https') headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
+  if (config.publicScheme === 'https')
+    headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
   return headers;
 }
 

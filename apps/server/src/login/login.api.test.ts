@@ -42,7 +42,10 @@ describe.each(engines)('login API on %s', (engine) => {
     ]);
     for (const answer of answers) {
       expect(answer.statusCode).toBe(401);
-      expect(answer.json()).toEqual({ code: 'login.invalid_credentials', message: 'Invalid e-mail or password.' });
+      expect(answer.json()).toEqual({
+        code: 'login.invalid_credentials',
+        message: 'Invalid e-mail or password.',
+      });
     }
   });
 
@@ -66,21 +69,31 @@ describe.each(engines)('login API on %s', (engine) => {
     });
     const codes: string[] = [];
     for (let i = 0; i < 3; i++) {
-      codes.push((await login({ email: 'lockme@grand-hotel.test', password: `Wrong-${i}a`, state })).json().code);
+      codes.push(
+        (await login({ email: 'lockme@grand-hotel.test', password: `Wrong-${i}a`, state })).json().code,
+      );
     }
-    expect(codes).toEqual(['login.invalid_credentials', 'login.invalid_credentials', 'login.too_many_attempts']);
+    expect(codes).toEqual([
+      'login.invalid_credentials',
+      'login.invalid_credentials',
+      'login.too_many_attempts',
+    ]);
     const right = await login({ email: 'lockme@grand-hotel.test', password: demo.password, state });
     expect(right.statusCode).toBe(429);
     expect(right.json().code).toBe('login.too_many_attempts');
     // The lock passes with its window.
     t.clock.advance(16 * 60_000);
-    expect((await login({ email: 'lockme@grand-hotel.test', password: demo.password, state })).statusCode).toBe(200);
+    expect(
+      (await login({ email: 'lockme@grand-hotel.test', password: demo.password, state })).statusCode,
+    ).toBe(200);
   });
 
   it('locks unknown e-mails the same way, so lockout does not reveal accounts', async () => {
     const codes: string[] = [];
     for (let i = 0; i < 4; i++) {
-      codes.push((await login({ email: 'ghost@grand-hotel.test', password: `Wrong-${i}a`, state })).json().code);
+      codes.push(
+        (await login({ email: 'ghost@grand-hotel.test', password: `Wrong-${i}a`, state })).json().code,
+      );
     }
     expect(codes.slice(2)).toEqual(['login.too_many_attempts', 'login.too_many_attempts']);
   });
@@ -144,7 +157,10 @@ describe.each(engines)('login API on %s', (engine) => {
       { origin: 'http://seaside.localhost:3000' },
     );
     expect(otherTenant.statusCode).toBe(403);
-    const noOrigin = await login({ email: demo.grandHotel.email, password: demo.password, state }, { origin: null });
+    const noOrigin = await login(
+      { email: demo.grandHotel.email, password: demo.password, state },
+      { origin: null },
+    );
     expect(noOrigin.statusCode).toBe(403);
     const fetchMetadata = await login(
       { email: demo.grandHotel.email, password: demo.password, state },
@@ -199,9 +215,13 @@ describe.each(engines)('code exchange (POST /api/authenticate) on %s', (engine) 
 
   it('redeems a code once only', async () => {
     const code = await freshCode();
-    const first = await call(t.app, 'POST', '/api/authenticate', { body: { code, tenantCode: 'grand-hotel' } });
+    const first = await call(t.app, 'POST', '/api/authenticate', {
+      body: { code, tenantCode: 'grand-hotel' },
+    });
     expect(first.statusCode).toBe(200);
-    const replay = await call(t.app, 'POST', '/api/authenticate', { body: { code, tenantCode: 'grand-hotel' } });
+    const replay = await call(t.app, 'POST', '/api/authenticate', {
+      body: { code, tenantCode: 'grand-hotel' },
+    });
     expect(replay.statusCode).toBe(400);
     expect(replay.json().code).toBe('authenticate.code_invalid');
     expect(sessionCookieOf(replay)).toBeUndefined();
@@ -210,7 +230,9 @@ describe.each(engines)('code exchange (POST /api/authenticate) on %s', (engine) 
   it('redeems concurrent replays of one code at most once', async () => {
     const code = await freshCode();
     const answers = await Promise.all(
-      Array.from({ length: 5 }, () => call(t.app, 'POST', '/api/authenticate', { body: { code, tenantCode: 'grand-hotel' } })),
+      Array.from({ length: 5 }, () =>
+        call(t.app, 'POST', '/api/authenticate', { body: { code, tenantCode: 'grand-hotel' } }),
+      ),
     );
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
   });
@@ -218,7 +240,9 @@ describe.each(engines)('code exchange (POST /api/authenticate) on %s', (engine) 
   it('refuses an expired code', async () => {
     const code = await freshCode();
     t.clock.advance(61_000);
-    const response = await call(t.app, 'POST', '/api/authenticate', { body: { code, tenantCode: 'grand-hotel' } });
+    const response = await call(t.app, 'POST', '/api/authenticate', {
+      body: { code, tenantCode: 'grand-hotel' },
+    });
     t.clock.advance(-61_000);
     expect(response.statusCode).toBe(400);
   });
@@ -241,7 +265,12 @@ describe.each(engines)('code exchange (POST /api/authenticate) on %s', (engine) 
   });
 
   it('answers 400 for malformed input', async () => {
-    for (const body of [{}, { code: '' }, { code: 'x'.repeat(300), tenantCode: 'grand-hotel' }, { code: 1, tenantCode: [] }]) {
+    for (const body of [
+      {},
+      { code: '' },
+      { code: 'x'.repeat(300), tenantCode: 'grand-hotel' },
+      { code: 1, tenantCode: [] },
+    ]) {
       const response = await call(t.app, 'POST', '/api/authenticate', { body });
       expect(response.statusCode).toBe(400);
       expect(response.json().code).toBe('common.validation_failed');

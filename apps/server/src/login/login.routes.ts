@@ -1,15 +1,15 @@
 import {
   authenticateRequest,
   errorCodes,
-  loginRequest,
   type LoginResponse,
+  loginRequest,
   type UserIdentity,
 } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
 import { buildUserIdentity, userStateOf } from '../accounts/identity.ts';
 import { findUserById } from '../accounts/user.repository.ts';
-import { sessionToken, setSessionCookie } from '../http/cookies.ts';
 import type { Services } from '../http/context.ts';
+import { sessionToken, setSessionCookie } from '../http/cookies.ts';
 import { assertSameOrigin } from '../http/security.ts';
 import { requireTenant } from '../http/tenant.ts';
 import { parseInput } from '../http/validate.ts';
@@ -21,7 +21,10 @@ import { passwordLogin } from './login.service.ts';
 const loginErrors = {
   [errorCodes.invalidCredentials]: { status: 401, message: 'Invalid e-mail or password.' },
   [errorCodes.tooManyAttempts]: { status: 429, message: 'Too many attempts.' },
-  [errorCodes.passwordLeaked]: { status: 403, message: 'This password appears in public leaks and must be changed.' },
+  [errorCodes.passwordLeaked]: {
+    status: 403,
+    message: 'This password appears in public leaks and must be changed.',
+  },
 } as const;
 
 export async function loginRoutes(app: FastifyInstance, services: Services): Promise<void> {
@@ -51,16 +54,24 @@ export async function loginRoutes(app: FastifyInstance, services: Services): Pro
     const now = clock.now();
     const invalid = new AppError(errorCodes.codeInvalid, 400, 'The sign-in code is invalid or has expired.');
     if (input.tenantCode !== tenant.code) throw invalid;
-    const redeemed = await redeemToken(db, { tenantCode: tenant.code, purpose: 'LOGIN_CODE', token: input.code }, now);
+    const redeemed = await redeemToken(
+      db,
+      { tenantCode: tenant.code, purpose: 'LOGIN_CODE', token: input.code },
+      now,
+    );
     if (!redeemed.ok || !redeemed.userId) throw invalid;
     const user = await findUserById(db, tenant.code, redeemed.userId);
-    if (!user || user.status !== 'active') throw invalid;
+    if (user?.status !== 'active') throw invalid;
 
     // A fresh session on every login; any session the browser held before is revoked
     // (session fixation defence).
     const previous = sessionToken(request);
     if (previous) await revokeSession(db, tenant.code, previous);
-    const { token, session } = await createSession(db, { tenantCode: tenant.code, userId: user.id, provider: 'keycard' }, now);
+    const { token, session } = await createSession(
+      db,
+      { tenantCode: tenant.code, userId: user.id, provider: 'keycard' },
+      now,
+    );
     setSessionCookie(reply, config, token);
     reply.header('cache-control', 'no-store');
     const state = userStateOf(tenant, user, { mfaVerifiedAt: session.mfa_verified_at }, now);

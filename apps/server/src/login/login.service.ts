@@ -17,7 +17,10 @@ export type LoginOutcome =
   | { ok: true; code: string }
   | {
       ok: false;
-      code: typeof errorCodes.invalidCredentials | typeof errorCodes.tooManyAttempts | typeof errorCodes.passwordLeaked;
+      code:
+        | typeof errorCodes.invalidCredentials
+        | typeof errorCodes.tooManyAttempts
+        | typeof errorCodes.passwordLeaked;
     };
 
 /** A login code is redeemed by /api/authenticate within a minute, once. */
@@ -69,7 +72,13 @@ export async function passwordLogin(
 
   const code = await issueToken(
     db,
-    { tenantCode: tenant.code, userId: user.id, purpose: 'LOGIN_CODE', ttlMs: loginCodeTtlMs, data: { state: input.state } },
+    {
+      tenantCode: tenant.code,
+      userId: user.id,
+      purpose: 'LOGIN_CODE',
+      ttlMs: loginCodeTtlMs,
+      data: { state: input.state },
+    },
     now,
   );
   return { ok: true, code };

@@ -2,15 +2,17 @@ import { createServer } from 'node:net';
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Browser } from '../test/http-client.ts';
 import { buildTestApp, demo, engines, type TestApp } from '../test/helper.ts';
+import { Browser } from '../test/http-client.ts';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -32,11 +34,15 @@ describe.each(engines)('OpenID Connect provider on %s (openid-client, real HTTP)
   async function discover(tenant: string): Promise<client.Configuration> {
     return client.discovery(new URL(`${origin(tenant)}/oidc`), 'demo-app', 'demo-app-secret', undefined, {
       execute: [client.allowInsecureRequests],
-      [client.customFetch]: loopbackFetch as never,
+      [client.customFetch]: loopbackFetch,
     });
   }
 
-  async function startAuthorization(config: client.Configuration, browser: Browser, extra: Record<string, string> = {}) {
+  async function startAuthorization(
+    config: client.Configuration,
+    browser: Browser,
+    extra: Record<string, string> = {},
+  ) {
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
@@ -68,7 +74,10 @@ describe.each(engines)('OpenID Connect provider on %s (openid-client, real HTTP)
       body: { code, tenantCode: tenant },
     });
     expect(authenticate.status).toBe(200);
-    const authorize = await browser.fetch(`${origin(tenant)}/api/authorize`, { method: 'POST', body: { iid } });
+    const authorize = await browser.fetch(`${origin(tenant)}/api/authorize`, {
+      method: 'POST',
+      body: { iid },
+    });
     expect(authorize.status).toBe(200);
     const { location } = (await authorize.json()) as { location: string };
     const resumed = await browser.fetch(location);
@@ -110,7 +119,11 @@ describe.each(engines)('OpenID Connect provider on %s (openid-client, real HTTP)
 
       // The code is single use: a replay is refused.
       await expect(
-        client.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce }),
+        client.authorizationCodeGrant(config, new URL(callback), {
+          pkceCodeVerifier: verifier,
+          expectedState: state,
+          expectedNonce: nonce,
+        }),
       ).rejects.toMatchObject({ error: 'invalid_grant' });
     });
   }
@@ -118,7 +131,9 @@ describe.each(engines)('OpenID Connect provider on %s (openid-client, real HTTP)
   it('refuses an unregistered redirect URI with an error page and no redirect', async () => {
     const config = await discover('grand-hotel');
     const browser = new Browser();
-    const { response } = await startAuthorization(config, browser, { redirect_uri: 'https://evil.example/callback' });
+    const { response } = await startAuthorization(config, browser, {
+      redirect_uri: 'https://evil.example/callback',
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
     expect(await response.text()).toContain('redirect_uri');
@@ -126,7 +141,11 @@ describe.each(engines)('OpenID Connect provider on %s (openid-client, real HTTP)
 
   it('requires PKCE', async () => {
     const config = await discover('grand-hotel');
-    const url = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', state: 'abc' });
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: 'openid',
+      state: 'abc',
+    });
     const response = await new Browser().fetch(url.href);
     const location = new URL(response.headers.get('location')!);
     expect(location.searchParams.get('error')).toBe('invalid_request');
@@ -140,7 +159,12 @@ describe.each(engines)('OpenID Connect provider on %s (openid-client, real HTTP)
 
     // A full sign-in, then prompt=none succeeds silently (SSO)…
     const first = await startAuthorization(config, browser);
-    await signInThroughPortal('grand-hotel', browser, first.response.headers.get('location')!, demo.grandHotel.email);
+    await signInThroughPortal(
+      'grand-hotel',
+      browser,
+      first.response.headers.get('location')!,
+      demo.grandHotel.email,
+    );
     const silent = await startAuthorization(config, browser, { prompt: 'none' });
     const silentLocation = new URL(silent.response.headers.get('location')!);
     expect(silentLocation.searchParams.get('code')).toBeTruthy();
@@ -160,11 +184,20 @@ describe.each(engines)('OpenID Connect provider on %s (openid-client, real HTTP)
     const seaside = await discover('seaside');
     const browser = new Browser();
     const { response, verifier, state, nonce } = await startAuthorization(grand, browser);
-    const callback = await signInThroughPortal('grand-hotel', browser, response.headers.get('location')!, demo.grandHotel.email);
+    const callback = await signInThroughPortal(
+      'grand-hotel',
+      browser,
+      response.headers.get('location')!,
+      demo.grandHotel.email,
+    );
     const stolen = new URL(callback);
     stolen.searchParams.set('iss', `${origin('seaside')}/oidc`);
     await expect(
-      client.authorizationCodeGrant(seaside, stolen, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce }),
+      client.authorizationCodeGrant(seaside, stolen, {
+        pkceCodeVerifier: verifier,
+        expectedState: state,
+        expectedNonce: nonce,
+      }),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
@@ -180,8 +213,14 @@ describe.each(engines)('OpenID Connect provider on %s (openid-client, real HTTP)
       body: { email: demo.grandHotel.email, password: demo.password, state: 'state-0123456789abcdef' },
     });
     const { code } = (await login.json()) as { code: string };
-    await attacker.fetch(`${origin('grand-hotel')}/api/authenticate`, { method: 'POST', body: { code, tenantCode: 'grand-hotel' } });
-    const authorize = await attacker.fetch(`${origin('grand-hotel')}/api/authorize`, { method: 'POST', body: { iid } });
+    await attacker.fetch(`${origin('grand-hotel')}/api/authenticate`, {
+      method: 'POST',
+      body: { code, tenantCode: 'grand-hotel' },
+    });
+    const authorize = await attacker.fetch(`${origin('grand-hotel')}/api/authorize`, {
+      method: 'POST',
+      body: { iid },
+    });
     const { location } = (await authorize.json()) as { location: string };
     // …but only the victim's browser holds the resume cookie; the attacker's resume fails.
     const resumed = await attacker.fetch(location);

@@ -11,9 +11,14 @@ export async function oidcRoutes(app: FastifyInstance, { providers }: Services):
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-  const handler = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+  const handler = async (
+    request: import('fastify').FastifyRequest,
+    reply: import('fastify').FastifyReply,
+  ) => {
     if (!request.tenant) {
-      return reply.status(404).send({ code: 'tenant.unknown_domain', message: 'No tenant is configured for this domain.' });
+      return reply
+        .status(404)
+        .send({ code: 'tenant.unknown_domain', message: 'No tenant is configured for this domain.' });
     }
     const { handler: callback } = await providers.get(request.tenant);
     const raw = request.raw as typeof request.raw & { originalUrl?: string };
@@ -26,7 +31,10 @@ export async function oidcRoutes(app: FastifyInstance, { providers }: Services):
   app.all('/oidc/*', handler);
 
   app.get('/_keycard/logout.js', async (_request, reply) =>
-    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(logoutScript),
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .send(logoutScript),
   );
   app.get('/_keycard/provider.css', async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(providerCss),

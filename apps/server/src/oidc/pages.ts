@@ -20,7 +20,10 @@ ${body}</main>${script ? `<script src="${script}"></script>` : ''}</body></html>
 }
 
 /** The provider's error page: shown, never redirected (e.g. an unregistered redirect_uri). */
-export function renderProviderError(tenant: TenantContext, out: { error?: string; error_description?: string }): string {
+export function renderProviderError(
+  tenant: TenantContext,
+  out: { error?: string; error_description?: string },
+): string {
   return page(
     tenant,
     'Sign-in request refused',

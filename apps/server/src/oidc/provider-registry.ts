@@ -12,7 +12,7 @@ import type { TenantDirectory } from '../tenants/tenant.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { createAdapterClass } from './adapter.ts';
 import { loadSigningKeys } from './keys.ts';
-import { renderProviderError, renderLogoutPage } from './pages.ts';
+import { renderLogoutPage, renderProviderError } from './pages.ts';
 
 export interface ProviderDeps {
   config: Config;
@@ -116,7 +116,7 @@ export class ProviderRegistry {
       },
       findAccount: async (_ctx, sub) => {
         const user = await findUserById(db, tenant.code, sub);
-        if (!user || user.status !== 'active') return undefined;
+        if (user?.status !== 'active') return undefined;
         return {
           accountId: user.id,
           claims: async () => ({

@@ -27,53 +27,54 @@ function theme(name: string, slug: string, colours: Theme['colours'], help: stri
   };
 }
 
-export const demoTenants: Array<TenantDefinition & { demoUser: string; settings?: Partial<TenantSettings> }> = [
-  {
-    code: 'grand-hotel',
-    aliasCode: 'gh',
-    loginDomain: 'grand-hotel.localhost',
-    aliasDomains: ['localhost'],
-    loginClientId: 'demo-app',
-    defaultRedirectUri: `${demoAppOrigin}/`,
-    theme: theme(
-      'Grand Hotel Group',
-      'grand-hotel',
-      {
-        primaryBackground: '#1f3a5f',
-        primaryForeground: '#ffffff',
-        secondaryBackground: '#f5efe6',
-        secondaryForeground: '#1a1a1a',
-        tertiaryBackground: '#7a5c2e',
-        tertiaryForeground: '#ffffff',
-      },
-      'https://help.grand-hotel.example',
-    ),
-    clients: [demoClient],
-    demoUser: 'demo@grand-hotel.test',
-  },
-  {
-    code: 'seaside',
-    aliasCode: 'sea',
-    loginDomain: 'seaside.localhost',
-    loginClientId: 'demo-app',
-    defaultRedirectUri: `${demoAppOrigin}/`,
-    theme: theme(
-      'Seaside Resorts',
-      'seaside',
-      {
-        primaryBackground: '#006d77',
-        primaryForeground: '#ffffff',
-        secondaryBackground: '#e6f4f1',
-        secondaryForeground: '#0b2e33',
-        tertiaryBackground: '#9c3d1a',
-        tertiaryForeground: '#ffffff',
-      },
-      'https://help.seaside.example',
-    ),
-    clients: [demoClient],
-    demoUser: 'demo@seaside.test',
-  },
-];
+export const demoTenants: Array<TenantDefinition & { demoUser: string; settings?: Partial<TenantSettings> }> =
+  [
+    {
+      code: 'grand-hotel',
+      aliasCode: 'gh',
+      loginDomain: 'grand-hotel.localhost',
+      aliasDomains: ['localhost'],
+      loginClientId: 'demo-app',
+      defaultRedirectUri: `${demoAppOrigin}/`,
+      theme: theme(
+        'Grand Hotel Group',
+        'grand-hotel',
+        {
+          primaryBackground: '#1f3a5f',
+          primaryForeground: '#ffffff',
+          secondaryBackground: '#f5efe6',
+          secondaryForeground: '#1a1a1a',
+          tertiaryBackground: '#7a5c2e',
+          tertiaryForeground: '#ffffff',
+        },
+        'https://help.grand-hotel.example',
+      ),
+      clients: [demoClient],
+      demoUser: 'demo@grand-hotel.test',
+    },
+    {
+      code: 'seaside',
+      aliasCode: 'sea',
+      loginDomain: 'seaside.localhost',
+      loginClientId: 'demo-app',
+      defaultRedirectUri: `${demoAppOrigin}/`,
+      theme: theme(
+        'Seaside Resorts',
+        'seaside',
+        {
+          primaryBackground: '#006d77',
+          primaryForeground: '#ffffff',
+          secondaryBackground: '#e6f4f1',
+          secondaryForeground: '#0b2e33',
+          tertiaryBackground: '#9c3d1a',
+          tertiaryForeground: '#ffffff',
+        },
+        'https://help.seaside.example',
+      ),
+      clients: [demoClient],
+      demoUser: 'demo@seaside.test',
+    },
+  ];
 
 /** The demo tenants, apps and users; safe to run on every start. */
 export async function seedDemo(db: Kysely<Database>): Promise<void> {

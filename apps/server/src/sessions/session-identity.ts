@@ -23,7 +23,7 @@ export async function resolveSession(
   const session = await findSession(db, tenant.code, token, now);
   if (!session) return null;
   const user = await findUserById(db, tenant.code, session.user_id);
-  if (!user || user.status !== 'active') return null;
+  if (user?.status !== 'active') return null;
   const state = userStateOf(tenant, user, { mfaVerifiedAt: session.mfa_verified_at }, now);
   const identity = buildUserIdentity(tenant, user, state, now);
   return { session, user, identity, complete: isSessionComplete(identity) };

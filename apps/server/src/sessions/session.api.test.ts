@@ -51,7 +51,9 @@ describe.each(engines)('session, authorize and logout API on %s', (engine) => {
       cookie,
       body: { redirectUri: 'http://localhost:3001/callback', userDeviceToken: 'device-1' },
     });
-    expect(registered.json()).toEqual({ location: 'http://localhost:3001/callback?user-device-token=device-1' });
+    expect(registered.json()).toEqual({
+      location: 'http://localhost:3001/callback?user-device-token=device-1',
+    });
 
     for (const redirectUri of [
       'https://evil.example/',
@@ -69,7 +71,10 @@ describe.each(engines)('session, authorize and logout API on %s', (engine) => {
 
   it('answers 404 for an unknown interaction', async () => {
     const { cookie } = await signIn(t.app);
-    const response = await call(t.app, 'POST', '/api/authorize', { cookie, body: { iid: 'no-such-interaction' } });
+    const response = await call(t.app, 'POST', '/api/authorize', {
+      cookie,
+      body: { iid: 'no-such-interaction' },
+    });
     expect(response.statusCode).toBe(404);
     expect(response.json().code).toBe('interaction.not_found');
   });
@@ -85,7 +90,9 @@ describe.each(engines)('session, authorize and logout API on %s', (engine) => {
   });
 
   it('logs out to a registered redirect, and never to an unregistered one', async () => {
-    const allowed = await call(t.app, 'POST', '/api/logout', { body: { redirectUri: 'http://localhost:3001/' } });
+    const allowed = await call(t.app, 'POST', '/api/logout', {
+      body: { redirectUri: 'http://localhost:3001/' },
+    });
     expect(allowed.json()).toEqual({ location: 'http://localhost:3001/' });
     const own = await call(t.app, 'POST', '/api/logout', {
       body: { redirectUri: 'http://grand-hotel.localhost:3000/activate/?token=abc' },
@@ -97,7 +104,11 @@ describe.each(engines)('session, authorize and logout API on %s', (engine) => {
 
   it('refuses a cross-site logout', async () => {
     const { cookie } = await signIn(t.app);
-    const response = await call(t.app, 'POST', '/api/logout', { cookie, body: {}, origin: 'https://evil.example' });
+    const response = await call(t.app, 'POST', '/api/logout', {
+      cookie,
+      body: {},
+      origin: 'https://evil.example',
+    });
     expect(response.statusCode).toBe(403);
     expect((await call(t.app, 'GET', '/api/session', { cookie })).json().exists).toBe(true);
   });
@@ -112,7 +123,9 @@ describe.each(engines)('session, authorize and logout API on %s', (engine) => {
       body: { code: login.json().code, tenantCode: 'grand-hotel' },
     });
     expect(second.statusCode).toBe(200);
-    expect((await call(t.app, 'GET', '/api/session', { cookie: first.cookie })).json()).toEqual({ exists: false });
+    expect((await call(t.app, 'GET', '/api/session', { cookie: first.cookie })).json()).toEqual({
+      exists: false,
+    });
   });
 
   it('ends a session after 30 days', async () => {

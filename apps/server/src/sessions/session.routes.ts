@@ -6,16 +6,16 @@ import {
   toLocale,
 } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import { clearSessionCookie, sessionToken } from '../http/cookies.ts';
 import type { Services } from '../http/context.ts';
+import { clearSessionCookie, sessionToken } from '../http/cookies.ts';
 import { resolveRedirect } from '../http/redirects.ts';
 import { assertSameOrigin } from '../http/security.ts';
 import { requireTenant } from '../http/tenant.ts';
 import { parseInput } from '../http/validate.ts';
 import { finishInteraction } from '../oidc/interaction.service.ts';
 import { AppError } from '../shared/errors.ts';
-import { resolveSession } from './session-identity.ts';
 import { revokeSession } from './session.service.ts';
+import { resolveSession } from './session-identity.ts';
 
 export async function sessionRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const { db, clock, config, providers } = services;
@@ -48,11 +48,15 @@ export async function sessionRoutes(app: FastifyInstance, services: Services): P
       const { provider } = await providers.get(tenant);
       const amr = resolved.session.mfa_verified_at ? ['pwd', 'mfa'] : ['pwd'];
       const location = await finishInteraction(provider, input.iid, { accountId: resolved.user.id, amr });
-      if (!location) throw new AppError(errorCodes.interactionNotFound, 404, 'This sign-in request has expired.');
+      if (!location)
+        throw new AppError(errorCodes.interactionNotFound, 404, 'This sign-in request has expired.');
       return { location };
     }
-    const target = input.redirectUri ? resolveRedirect(tenant, request, input.redirectUri) : tenant.defaultRedirectUri;
-    if (!target) throw new AppError(errorCodes.redirectNotAllowed, 400, 'This redirect address is not registered.');
+    const target = input.redirectUri
+      ? resolveRedirect(tenant, request, input.redirectUri)
+      : tenant.defaultRedirectUri;
+    if (!target)
+      throw new AppError(errorCodes.redirectNotAllowed, 400, 'This redirect address is not registered.');
     const url = new URL(target);
     if (input.userDeviceToken) url.searchParams.set('user-device-token', input.userDeviceToken);
     return { location: url.href };

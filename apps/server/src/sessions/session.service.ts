@@ -48,7 +48,11 @@ export async function findSession(
   return row ?? null;
 }
 
-export async function revokeSession(db: Kysely<Database>, tenantCode: string, token: string): Promise<boolean> {
+export async function revokeSession(
+  db: Kysely<Database>,
+  tenantCode: string,
+  token: string,
+): Promise<boolean> {
   const result = await db
     .deleteFrom('sessions')
     .where('id', '=', hashToken(token))

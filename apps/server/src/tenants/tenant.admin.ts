@@ -16,7 +16,11 @@ export interface TenantDefinition {
 }
 
 /** Creates or updates a tenant with its domains and clients (idempotent). */
-export async function upsertTenant(db: Kysely<Database>, def: TenantDefinition, now = Date.now()): Promise<void> {
+export async function upsertTenant(
+  db: Kysely<Database>,
+  def: TenantDefinition,
+  now = Date.now(),
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const values = {
       alias_code: def.aliasCode ?? null,
@@ -41,8 +45,15 @@ export async function upsertTenant(db: Kysely<Database>, def: TenantDefinition, 
     for (const client of def.clients) {
       await trx
         .insertInto('oidc_clients')
-        .values({ tenant_code: def.code, client_id: client.client_id, metadata: JSON.stringify(client), created_at: now })
-        .onConflict((oc) => oc.columns(['tenant_code', 'client_id']).doUpdateSet({ metadata: JSON.stringify(client) }))
+        .values({
+          tenant_code: def.code,
+          client_id: client.client_id,
+          metadata: JSON.stringify(client),
+          created_at: now,
+        })
+        .onConflict((oc) =>
+          oc.columns(['tenant_code', 'client_id']).doUpdateSet({ metadata: JSON.stringify(client) }),
+        )
         .execute();
     }
   });

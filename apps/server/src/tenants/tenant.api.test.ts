@@ -29,7 +29,9 @@ describe.each(engines)('tenants and branding API on %s', (engine) => {
   });
 
   it('answers each tenant its own theme', async () => {
-    const response = await call(t.app, 'GET', '/api/login-domains/seaside.localhost', { host: 'seaside.localhost:3000' });
+    const response = await call(t.app, 'GET', '/api/login-domains/seaside.localhost', {
+      host: 'seaside.localhost:3000',
+    });
     expect(response.json().theme.name).toBe('Seaside Resorts');
   });
 

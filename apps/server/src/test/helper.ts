@@ -14,7 +14,8 @@ import type { Clock } from '../shared/clock.ts';
 export const engines: Engine[] = ['sqlite', 'postgres'];
 
 /** Base URL of the PostgreSQL server the tests create their databases on. */
-export const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const postgresAdminUrl =
+  process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export class TestClock implements Clock {
   offset = 0;
@@ -36,9 +37,12 @@ export interface TestApp {
 }
 
 /** A fresh database of its own for each test app: an SQLite file or a new PostgreSQL database. */
-async function freshDatabase(engine: Engine): Promise<{ url: string | undefined; dir: string; drop(): Promise<void> }> {
+async function freshDatabase(
+  engine: Engine,
+): Promise<{ url: string | undefined; dir: string; drop(): Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'keycard-test-'));
-  if (engine === 'sqlite') return { url: undefined, dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  if (engine === 'sqlite')
+    return { url: undefined, dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   const name = `keycard_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: postgresAdminUrl });
   await admin.connect();
@@ -74,7 +78,10 @@ export async function buildTestApp(
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(database.dir, 'test.sqlite') });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(database.dir, 'test.sqlite'),
+  });
   if (options.seed !== false) await seedDemo(db.kysely);
   const clock = new TestClock();
   const { app, services } = await createApp({

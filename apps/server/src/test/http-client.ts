@@ -14,7 +14,12 @@ export class Browser {
       headers.origin = target.origin;
       body = JSON.stringify(init.body);
     }
-    const response = await loopbackFetch(target, { method: init.method ?? 'GET', headers, body, redirect: 'manual' });
+    const response = await loopbackFetch(target, {
+      method: init.method ?? 'GET',
+      headers,
+      body,
+      redirect: 'manual',
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const index = pair!.indexOf('=');

@@ -31,7 +31,10 @@ export function AuthenticatedPage() {
         identity.passwordExpiryInDays <= identity.passwordChangeWarningInDays &&
         !flowStorage.get('AUTH_X_EXPIRY_ACKNOWLEDGED')
       ) {
-        const query = new URLSearchParams({ passwordExpiryInDays: String(identity.passwordExpiryInDays), redirectUri });
+        const query = new URLSearchParams({
+          passwordExpiryInDays: String(identity.passwordExpiryInDays),
+          redirectUri,
+        });
         navigate(`${paths.passwordWillExpire}?${query}`, { replace: true });
         return;
       }

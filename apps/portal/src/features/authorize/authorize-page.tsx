@@ -23,7 +23,10 @@ export function AuthorizePage() {
     apiRequest<SessionResponse>('GET', '/api/session')
       .then((session) => {
         if (session.exists) navigate(paths.authenticated, { replace: true });
-        else navigate(`${paths.login}${redirectUri ? `?${new URLSearchParams({ redirectUri })}` : ''}`, { replace: true });
+        else
+          navigate(`${paths.login}${redirectUri ? `?${new URLSearchParams({ redirectUri })}` : ''}`, {
+            replace: true,
+          });
       })
       .catch(() => navigate(paths.error, { replace: true }));
   }, [query, navigate]);

@@ -1,3 +1,4 @@
+import type { SessionResponse } from '@keycard/contract/api';
 import { paths } from '@keycard/contract/paths';
 import { isValidEmail } from '@keycard/contract/rules';
 import { storageKeys } from '@keycard/contract/user-state';
@@ -9,9 +10,8 @@ import { apiRequest } from '../../lib/api.ts';
 import { flowStorage, lastUser } from '../../lib/storage.ts';
 import { Checkbox, Notice, PasswordField, TextField } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
-import { usePasswordLogin } from './use-password-login.ts';
 import { NotFoundPage } from '../errors/error-pages.tsx';
-import type { SessionResponse } from '@keycard/contract/api';
+import { usePasswordLogin } from './use-password-login.ts';
 
 function emailError(value: string): 'common.required' | 'common.invalidEmail' | undefined {
   if (!value.trim()) return 'common.required';
@@ -32,7 +32,12 @@ function useFlowParams(): void {
     let cancelled = false;
     apiRequest<SessionResponse>('GET', '/api/session')
       .then((session) => {
-        if (!cancelled && session.exists && session.identity.state === 'AUTHENTICATED' && !session.identity.emailVerificationRequired) {
+        if (
+          !cancelled &&
+          session.exists &&
+          session.identity.state === 'AUTHENTICATED' &&
+          !session.identity.emailVerificationRequired
+        ) {
           navigate(paths.authenticated, { replace: true });
         }
       })
@@ -53,7 +58,8 @@ export function LoginPage() {
 function LoginNotices() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  if (params.has('activateSuccess')) return <Notice tone="success">{t('login.notices.accountCreated')}</Notice>;
+  if (params.has('activateSuccess'))
+    return <Notice tone="success">{t('login.notices.accountCreated')}</Notice>;
   if (params.has('resetPassword')) return <Notice tone="success">{t('login.notices.resetPassword')}</Notice>;
   if (params.has('loggedOut')) return <Notice tone="success">{t('login.notices.loggedOut')}</Notice>;
   return null;
@@ -165,7 +171,11 @@ function PasswordStep() {
           {t('login.password.change')}
         </Link>
       </div>
-      {error ? <Notice tone="error">{t(error === 'network' ? 'common.networkError' : 'login.errors.invalidCredentials')}</Notice> : null}
+      {error ? (
+        <Notice tone="error">
+          {t(error === 'network' ? 'common.networkError' : 'login.errors.invalidCredentials')}
+        </Notice>
+      ) : null}
       <form onSubmit={submit} noValidate>
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
         <PasswordField

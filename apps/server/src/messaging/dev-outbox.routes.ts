@@ -1,0 +1,110 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Services } from '../http/context.ts';
+import { escapeHtml } from '../oidc/pages.ts';
+import type { EmailContent, PhoneContent } from './message.types.ts';
+
+const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+function assertLocal(request: FastifyRequest, reply: import('fastify').FastifyReply): boolean {
+  if (loopback.has(request.socket.remoteAddress ?? '')) return true;
+  reply.status(404).send({ code: 'common.not_found', message: 'Not found' });
+  return false;
+}
+
+const pageCsp =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'";
+// A mail's own HTML: no scripts, no forms; its images and links are the mail's own.
+const mailCsp =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src * data:; frame-ancestors 'self'; base-uri 'none'; form-action 'none'";
+
+function linkify(text: string): string {
+  return escapeHtml(text).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
+}
+
+/**
+ * The local outbox (default mode only, loopback only): every mail, SMS and voice message
+ * the portal would send, readable by a person, with working links. /_dev/outbox.json serves
+ * the same to tests.
+ */
+export async function devOutboxRoutes(app: FastifyInstance, { db, config }: Services): Promise<void> {
+  if (!config.embedded) return;
+
+  const list = (recipient?: string) => {
+    let query = db.selectFrom('outbox').selectAll().orderBy('created_at', 'desc').limit(200);
+    if (recipient) query = query.where('recipient', '=', recipient.toLowerCase());
+    return query.execute();
+  };
+
+  app.get('/_dev/outbox.json', async (request, reply) => {
+    if (!assertLocal(request, reply)) return;
+    const { to } = request.query as { to?: string };
+    const rows = await list(typeof to === 'string' ? to : undefined);
+    return rows.map((row) => ({
+      id: row.id,
+      tenant: row.tenant_code,
+      channel: row.channel,
+      to: row.recipient,
+      template: row.template,
+      status: row.status,
+      createdAt: row.created_at,
+      content: JSON.parse(row.payload) as EmailContent | PhoneContent,
+    }));
+  });
+
+  app.get('/_dev/outbox', async (request, reply) => {
+    if (!assertLocal(request, reply)) return;
+    const rows = await list();
+    const items = rows
+      .map((row) => {
+        const content = JSON.parse(row.payload) as Partial<EmailContent & PhoneContent>;
+        const when = new Date(row.created_at).toISOString().replace('T', ' ').slice(0, 19);
+        const title =
+          row.channel === 'email' ? content.subject : `${row.channel.toUpperCase()}: ${content.text}`;
+        return `<li><a href="/_dev/outbox/${escapeHtml(row.id)}">${escapeHtml(title)}</a>
+<span> to ${escapeHtml(row.recipient)} · ${escapeHtml(row.tenant_code)} · ${when} UTC · ${escapeHtml(row.status)}</span></li>`;
+      })
+      .join('\n');
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', pageCsp)
+      .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Keycard outbox</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}li{margin:.5rem 0}span{color:#4d4d4d}a{color:#0b4f8a}</style></head>
+<body><main><h1>Outbox</h1><p>Messages Keycard would send, newest first (default mode only).</p>
+${rows.length ? `<ul>${items}</ul>` : '<p>No messages yet.</p>'}</main></body></html>`);
+  });
+
+  app.get('/_dev/outbox/:id', async (request, reply) => {
+    if (!assertLocal(request, reply)) return;
+    const { id } = request.params as { id: string };
+    const row = await db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return reply.status(404).send({ code: 'common.not_found', message: 'No such message' });
+    const content = JSON.parse(row.payload) as Partial<EmailContent & PhoneContent>;
+    const body =
+      row.channel === 'email'
+        ? `<h1>${escapeHtml(content.subject)}</h1><p>To ${escapeHtml(row.recipient)}</p>
+<p><a href="/_dev/outbox/${escapeHtml(row.id)}/html">Open the HTML version</a></p><pre>${linkify(content.text ?? '')}</pre>`
+        : `<h1>${row.channel === 'sms' ? 'SMS' : 'Voice call'} to ${escapeHtml(row.recipient)}</h1><p>${linkify(content.text ?? '')}</p>`;
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', pageCsp)
+      .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outbox message</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}pre{white-space:pre-wrap}a{color:#0b4f8a}</style></head>
+<body><main><p><a href="/_dev/outbox">← Outbox</a></p>${body}</main></body></html>`);
+  });
+
+  app.get('/_dev/outbox/:id/html', async (request, reply) => {
+    if (!assertLocal(request, reply)) return;
+    const { id } = request.params as { id: string };
+    const row = await db
+      .selectFrom('outbox')
+      .select(['payload', 'channel'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (row?.channel !== 'email')
+      return reply.status(404).send({ code: 'common.not_found', message: 'No such mail' });
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', mailCsp)
+      .send((JSON.parse(row.payload) as EmailContent).html);
+  });
+}
