@@ -65,6 +65,8 @@ export async function startKeycard(
     secrets: { cookieKeys: [config.cookieSecret!], encryptionKey: Buffer.from(config.encryptionKey!, 'hex') },
     clock,
     logger: false,
+    // Parallel work may build the portal elsewhere; PORTAL_DIST says where.
+    ...(process.env.PORTAL_DIST ? { portalDist: process.env.PORTAL_DIST } : {}),
     ...(options.transports ? { transports: options.transports } : {}),
   });
   await app.listen({ port, host: 'localhost' });

@@ -1,4 +1,6 @@
 import type { Texts } from './en.ts';
+import { lifecycleDe } from './lifecycle/de.ts';
+import { mfaDe } from './mfa/de.ts';
 
 export const de: Texts = {
   common: {
@@ -81,4 +83,6 @@ export const de: Texts = {
       reset: 'Passwort zurücksetzen',
     },
   },
+  lifecycle: lifecycleDe,
+  mfa: mfaDe,
 };

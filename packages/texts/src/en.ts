@@ -1,3 +1,6 @@
+import { lifecycleEn } from './lifecycle/en.ts';
+import { mfaEn } from './mfa/en.ts';
+
 /**
  * English: the typed source of every interface text. Keys go screen → state → element.
  * Parameters are {{name}} placeholders, filled by the caller; other languages must have
@@ -84,6 +87,8 @@ export const en = {
       reset: 'Reset your password',
     },
   },
+  lifecycle: lifecycleEn,
+  mfa: mfaEn,
 } as const;
 
 type Widen<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

@@ -1,4 +1,6 @@
 import type { Texts } from './en.ts';
+import { lifecycleEs } from './lifecycle/es.ts';
+import { mfaEs } from './mfa/es.ts';
 
 export const es: Texts = {
   common: {
@@ -81,4 +83,6 @@ export const es: Texts = {
       reset: 'Restablecer la contraseña',
     },
   },
+  lifecycle: lifecycleEs,
+  mfa: mfaEs,
 };

@@ -1,4 +1,6 @@
 import type { Texts } from './en.ts';
+import { lifecycleFr } from './lifecycle/fr.ts';
+import { mfaFr } from './mfa/fr.ts';
 
 export const fr: Texts = {
   common: {
@@ -81,4 +83,6 @@ export const fr: Texts = {
       reset: 'Réinitialiser le mot de passe',
     },
   },
+  lifecycle: lifecycleFr,
+  mfa: mfaFr,
 };

@@ -1,4 +1,6 @@
 import type { Texts } from './en.ts';
+import { lifecycleId } from './lifecycle/id.ts';
+import { mfaId } from './mfa/id.ts';
 
 export const id: Texts = {
   common: {
@@ -81,4 +83,6 @@ export const id: Texts = {
       reset: 'Atur ulang kata sandi',
     },
   },
+  lifecycle: lifecycleId,
+  mfa: mfaId,
 };

@@ -1,4 +1,6 @@
 import type { Texts } from './en.ts';
+import { lifecycleIt } from './lifecycle/it.ts';
+import { mfaIt } from './mfa/it.ts';
 
 export const it: Texts = {
   common: {
@@ -81,4 +83,6 @@ export const it: Texts = {
       reset: 'Reimposta la password',
     },
   },
+  lifecycle: lifecycleIt,
+  mfa: mfaIt,
 };

@@ -1,4 +1,6 @@
 import type { Texts } from './en.ts';
+import { lifecyclePt } from './lifecycle/pt.ts';
+import { mfaPt } from './mfa/pt.ts';
 
 export const pt: Texts = {
   common: {
@@ -81,4 +83,6 @@ export const pt: Texts = {
       reset: 'Redefinir a senha',
     },
   },
+  lifecycle: lifecyclePt,
+  mfa: mfaPt,
 };

@@ -1,4 +1,6 @@
 import type { Texts } from './en.ts';
+import { lifecycleTh } from './lifecycle/th.ts';
+import { mfaTh } from './mfa/th.ts';
 
 export const th: Texts = {
   common: {
@@ -81,4 +83,6 @@ export const th: Texts = {
       reset: 'รีเซ็ตรหัสผ่าน',
     },
   },
+  lifecycle: lifecycleTh,
+  mfa: mfaTh,
 };

@@ -1,13 +1,15 @@
 import { paths } from '@keycard/contract/paths';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
+import { accountRoutes } from '../features/account/routes.tsx';
 import { UnknownErrorPage } from '../features/errors/error-pages.tsx';
 import { LoginPage } from '../features/login/login-page.tsx';
+import { mfaRoutes } from '../features/mfa/routes.tsx';
 
 // SPEC §9: a lazily loaded part that has not arrived in 120 s has failed to load.
 const lazyLoadTimeoutMs = 120_000;
 
-function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): RouteObject['lazy'] {
+export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): RouteObject['lazy'] {
   return async () => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -66,6 +68,8 @@ export const routes: RouteObject[] = [
       },
       { path: paths.error, element: <UnknownErrorPage /> },
       { path: paths.accountDisabled, lazy: lazyPage(errors, (m) => m.AccountDisabledPage) },
+      ...accountRoutes,
+      ...mfaRoutes,
       { path: '*', lazy: lazyPage(errors, (m) => m.NotFoundPage) },
     ],
   },

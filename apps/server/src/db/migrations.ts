@@ -1,11 +1,13 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { lifecycleMigrations } from './migrations/lifecycle.ts';
+import { mfaMigrations } from './migrations/mfa.ts';
 
 // Migrations describe the schema as it was at their time, not today's types.
 // biome-ignore lint/suspicious/noExplicitAny: Kysely's documented type for migrations
 type AnyDb = Kysely<any>;
 
 /** One set of migrations for both engines: only portable column types. */
-const migrations: Record<string, Migration> = {
+const foundation: Record<string, Migration> = {
   '0001_foundation': {
     async up(db: AnyDb) {
       await db.schema
@@ -153,6 +155,9 @@ const migrations: Record<string, Migration> = {
     },
   },
 };
+
+// Kysely applies migrations in name order: 0xxx foundation, 1xxx lifecycle, 2xxx MFA.
+const migrations: Record<string, Migration> = { ...foundation, ...lifecycleMigrations, ...mfaMigrations };
 
 export async function migrateToLatest(db: AnyDb): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });

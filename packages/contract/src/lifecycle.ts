@@ -1,0 +1,2 @@
+// Account lifecycle contract (activation, registration, reset, e-mail verification, expiry).
+export {};

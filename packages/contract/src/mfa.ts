@@ -1,0 +1,2 @@
+// Multi-factor authentication contract.
+export {};

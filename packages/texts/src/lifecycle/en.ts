@@ -1,0 +1,5 @@
+export const lifecycleEn = {
+  sessionDialog: {
+    confirm: 'Log out',
+  },
+} as const;

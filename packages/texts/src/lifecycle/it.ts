@@ -1,0 +1,7 @@
+import type { Texts } from '../en.ts';
+
+export const lifecycleIt: Texts['lifecycle'] = {
+  sessionDialog: {
+    confirm: 'Esci',
+  },
+};

@@ -1,0 +1,7 @@
+import type { Texts } from '../en.ts';
+
+export const lifecycleTh: Texts['lifecycle'] = {
+  sessionDialog: {
+    confirm: 'ออกจากระบบ',
+  },
+};

@@ -1,0 +1,5 @@
+import type { Texts } from '../en.ts';
+
+export const mfaDe: Texts['mfa'] = {
+  heading: 'Bestätigung in zwei Schritten',
+};

@@ -1,0 +1,3 @@
+export const mfaEn = {
+  heading: 'Two-step verification',
+} as const;

@@ -1,0 +1,5 @@
+import type { Texts } from '../en.ts';
+
+export const mfaFr: Texts['mfa'] = {
+  heading: 'Validation en deux étapes',
+};

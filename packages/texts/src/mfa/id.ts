@@ -1,0 +1,5 @@
+import type { Texts } from '../en.ts';
+
+export const mfaId: Texts['mfa'] = {
+  heading: 'Verifikasi dua langkah',
+};

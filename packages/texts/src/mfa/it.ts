@@ -1,0 +1,5 @@
+import type { Texts } from '../en.ts';
+
+export const mfaIt: Texts['mfa'] = {
+  heading: 'Verifica in due passaggi',
+};
