@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
@@ -19,6 +20,7 @@ import { mfaRoutes } from './mfa/mfa.routes.ts';
 import { oidcRoutes } from './oidc/oidc.routes.ts';
 import { ProviderRegistry } from './oidc/provider-registry.ts';
 import { SqlRateLimiter } from './security/rate-limiter.ts';
+import { RedisRateLimiter } from './security/redis-rate-limiter.ts';
 import { sessionRoutes } from './sessions/session.routes.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
 import type { Secrets } from './shared/secrets.ts';
@@ -60,6 +62,13 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
             },
           },
     trustProxy: config.trustProxy,
+    // The portal sends a trace token with every call (SPEC §7); it becomes the request id in
+    // the logs when it looks like one, so a support case can be followed end to end.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const trace = req.headers['x-trace-token'];
+      return typeof trace === 'string' && /^[\w-]{8,64}$/.test(trace) ? trace : randomUUID();
+    },
     // Router-level failures (over-long parameters, bad URL encoding) get our error shape too.
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
@@ -84,13 +93,16 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
     secrets,
     tenants,
     providers: new ProviderRegistry({ config, db: database.kysely, secrets, tenants, clock }),
-    limiter: new SqlRateLimiter(database.kysely),
+    limiter: config.redisUrl ? new RedisRateLimiter(config.redisUrl) : new SqlRateLimiter(database.kysely),
     clock,
     transports,
     outbox: new OutboxWorker({ db: database.kysely, transports, clock, log: app.log }),
   };
   void loadLeakedPasswords();
-  app.addHook('onClose', async () => services.outbox.stop());
+  app.addHook('onClose', async () => {
+    await services.outbox.stop();
+    if (services.limiter instanceof RedisRateLimiter) await services.limiter.close();
+  });
 
   await app.register(fastifyCookie, { secret: secrets.cookieKeys });
   app.decorateRequest('tenant', null);

@@ -277,3 +277,35 @@ describe.each(engines)('code exchange (POST /api/authenticate) on %s', (engine) 
     }
   });
 });
+
+describe('login lockout with Redis counters (REDIS_URL)', () => {
+  it('locks after repeated failures and refuses the right password while locked', async () => {
+    const t = await buildTestApp('sqlite', {
+      env: { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', LOGIN_MAX_FAILURES: '2' },
+    });
+    try {
+      const email = `redis-${Date.now()}@grand-hotel.test`;
+      await createUser(t.services.db, {
+        tenantCode: 'grand-hotel',
+        email,
+        type: 'staff',
+        locale: 'en',
+        status: 'active',
+        password: demo.password,
+      });
+      const codes = [];
+      for (const password of ['Wrong-1a', 'Wrong-2a', demo.password]) {
+        codes.push(
+          (await call(t.app, 'POST', '/api/login', { body: { email, password, state } })).json().code,
+        );
+      }
+      expect(codes).toEqual([
+        'login.invalid_credentials',
+        'login.too_many_attempts',
+        'login.too_many_attempts',
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+});
