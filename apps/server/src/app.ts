@@ -41,6 +41,8 @@ export interface AppOptions {
   transports?: Partial<Transports>;
   portalDist?: string;
   logger?: boolean;
+  /** Where log lines go (default stdout); tests read them to prove what is never logged. */
+  logStream?: { write(line: string): void };
 }
 
 /** Paths whose values must never reach a log line. */
@@ -55,6 +57,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
         ? false
         : {
             level: config.logLevel,
+            ...(options.logStream ? { stream: options.logStream } : {}),
             redact: { paths: redactedPaths, censor: '[redacted]' },
             // Query strings carry tokens and codes (SPEC routes): log the path only.
             serializers: {

@@ -1,0 +1,38 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+
+const dist =
+  process.env.PORTAL_DIST ??
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../apps/portal/dist');
+
+/** Everything the browser must fetch before the login page can render: entry, preloads, CSS. */
+function loginRouteFiles(): string[] {
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const refs = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+  return [...new Set(refs)];
+}
+
+describe('login route bundle budget', () => {
+  it('keeps the JavaScript and CSS needed for the login page under 135 kB gzipped', () => {
+    const files = loginRouteFiles();
+    expect(files.some((f) => f.endsWith('.js'))).toBe(true);
+    const sizes = files.map((file) => {
+      const bytes = readFileSync(path.join(dist, file));
+      return { file, raw: statSync(path.join(dist, file)).size, gzip: gzipSync(bytes, { level: 9 }).length };
+    });
+    const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
+    expect(total, JSON.stringify(sizes, null, 1)).toBeLessThan(135 * 1024);
+  });
+
+  it('keeps zod and the other flows out of the login route', () => {
+    const code = loginRouteFiles()
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(path.join(dist, f), 'utf8'))
+      .join('\n');
+    expect(code).not.toContain('ZodError');
+    expect(code).not.toContain('otpauth://');
+  });
+});
