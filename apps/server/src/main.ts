@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig, publicOrigin } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { startJanitor } from './maintenance/janitor.ts';
 import { seedDemo } from './seed/demo.ts';
 import { loadSecrets } from './shared/secrets.ts';
 
@@ -15,8 +16,10 @@ async function main(): Promise<void> {
   if (config.seedDemo) await seedDemo(database.kysely);
   const { app, services } = await createApp({ config, database, secrets });
 
+  const stopTasks: Array<() => void> = [];
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
+    for (const stop of stopTasks) stop();
     await app.close();
     await database.close();
     process.exit(0);
@@ -26,6 +29,10 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   services.outbox.start();
+  const stopJanitor = startJanitor(database.kysely, services.clock, (error) =>
+    app.log.error({ err: error }, 'sweep failed'),
+  );
+  stopTasks.push(stopJanitor);
   for (const tenant of await services.tenants.all()) {
     app.log.info(`tenant ${tenant.code}: ${publicOrigin(config, tenant.loginDomain)}/login`);
   }

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enqueueMessage } from '../messaging/outbox.ts';
+import { DAY } from '../shared/clock.ts';
+import { issueToken } from '../shared/one-time-token.ts';
+import { buildTestApp, call, engines, signIn, type TestApp } from '../test/helper.ts';
+import { sweepExpired } from './janitor.ts';
+
+describe.each(engines)('janitor on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(engine);
+  });
+  afterAll(() => t.close());
+
+  it('removes expired sessions, tokens, limits and old sent mail, and keeps everything live', async () => {
+    const { db } = t.services;
+    const now = t.clock.now();
+    const live = await signIn(t.app);
+    await db
+      .updateTable('sessions')
+      .set({ expires_at: now - 1 })
+      .where('id', '!=', '')
+      .execute();
+    const fresh = await signIn(t.app);
+    await issueToken(db, { tenantCode: 'grand-hotel', userId: null, purpose: 'RESET', ttlMs: -2 * DAY }, now);
+    const keep = await issueToken(
+      db,
+      { tenantCode: 'grand-hotel', userId: null, purpose: 'RESET', ttlMs: DAY },
+      now,
+    );
+    await t.services.limiter.hit('sweep:old', 5, 1000, now - 10_000);
+    const pending = await enqueueMessage(
+      db,
+      {
+        tenantCode: 'grand-hotel',
+        channel: 'email',
+        recipient: 'a@b.test',
+        template: 't',
+        content: { subject: 's', html: 'h', text: 't' },
+      },
+      now - 30 * DAY,
+    );
+    const sent = await enqueueMessage(
+      db,
+      {
+        tenantCode: 'grand-hotel',
+        channel: 'email',
+        recipient: 'a@b.test',
+        template: 't',
+        content: { subject: 's', html: 'h', text: 't' },
+      },
+      now - 30 * DAY,
+    );
+    await db
+      .updateTable('outbox')
+      .set({ status: 'sent', sent_at: now - 8 * DAY })
+      .where('id', '=', sent)
+      .execute();
+
+    const result = await sweepExpired(db, now);
+    expect(result.sessions).toBeGreaterThanOrEqual(1);
+    expect(result.tokens).toBe(1);
+    expect(result.rateLimits).toBeGreaterThanOrEqual(1);
+    expect(result.messages).toBe(1);
+
+    expect((await call(t.app, 'GET', '/api/session', { cookie: live.cookie })).json().exists).toBe(false);
+    expect((await call(t.app, 'GET', '/api/session', { cookie: fresh.cookie })).json().exists).toBe(true);
+    const outbox = await db.selectFrom('outbox').select('id').execute();
+    expect(outbox.map((row) => row.id)).toEqual([pending]);
+    expect(keep).toBeTruthy();
+    expect(
+      await db.selectFrom('one_time_tokens').select('id').where('purpose', '=', 'RESET').execute(),
+    ).toHaveLength(1);
+  });
+});

@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { DAY } from '../shared/clock.ts';
+
+/** Delivered messages are kept this long for support, then removed (they hold links and codes). */
+export const sentMessageRetentionMs = 7 * DAY;
+
+export interface SweepResult {
+  sessions: number;
+  tokens: number;
+  providerArtifacts: number;
+  rateLimits: number;
+  messages: number;
+}
+
+/**
+ * Removes what has expired: sessions, one-time tokens, provider artifacts, rate-limit
+ * windows and old delivered messages. Safe to run on every instance at once (plain deletes
+ * by time); undelivered messages are never touched.
+ */
+export async function sweepExpired(db: Kysely<Database>, now: number): Promise<SweepResult> {
+  const count = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
+  return {
+    sessions: count(await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst()),
+    tokens: count(
+      await db
+        .deleteFrom('one_time_tokens')
+        .where('expires_at', '<=', now - DAY)
+        .executeTakeFirst(),
+    ),
+    providerArtifacts: count(
+      await db
+        .deleteFrom('oidc_payloads')
+        .where('expires_at', 'is not', null)
+        .where('expires_at', '<=', now)
+        .executeTakeFirst(),
+    ),
+    rateLimits: count(await db.deleteFrom('rate_limits').where('expires_at', '<=', now).executeTakeFirst()),
+    messages: count(
+      await db
+        .deleteFrom('outbox')
+        .where('status', '=', 'sent')
+        .where('sent_at', '<=', now - sentMessageRetentionMs)
+        .executeTakeFirst(),
+    ),
+  };
+}
+
+/** Sweeps every interval (default 10 minutes), never blocking shutdown. */
+export function startJanitor(
+  db: Kysely<Database>,
+  clock: { now(): number },
+  onError: (error: unknown) => void,
+  intervalMs = 10 * 60_000,
+): () => void {
+  const timer = setInterval(() => {
+    sweepExpired(db, clock.now()).catch(onError);
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
