@@ -31,22 +31,27 @@ export function issuerFor(config: Config, tenant: TenantContext): string {
   return `${publicOrigin(config, tenant.loginDomain)}/oidc`;
 }
 
+/**
+ * A cached provider is rebuilt after this long, so clients or keys changed by another
+ * instance or the CLI take effect everywhere; all provider state lives in the database.
+ */
+const providerTtlMs = 5 * 60_000;
+
 /** One oidc-provider per tenant, built once and cached; never built per request. */
 export class ProviderRegistry {
   readonly #deps: ProviderDeps;
-  readonly #entries = new Map<string, Promise<Entry>>();
+  readonly #entries = new Map<string, { at: number; entry: Promise<Entry> }>();
 
   constructor(deps: ProviderDeps) {
     this.#deps = deps;
   }
 
   async get(tenant: TenantContext): Promise<Entry> {
-    let entry = this.#entries.get(tenant.code);
-    if (!entry) {
-      entry = this.#build(tenant);
-      this.#entries.set(tenant.code, entry);
-      entry.catch(() => this.#entries.delete(tenant.code));
-    }
+    const cached = this.#entries.get(tenant.code);
+    if (cached && Date.now() - cached.at < providerTtlMs) return cached.entry;
+    const entry = this.#build(tenant);
+    this.#entries.set(tenant.code, { at: Date.now(), entry });
+    entry.catch(() => this.#entries.delete(tenant.code));
     return entry;
   }
 
