@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -10,19 +9,9 @@ import { openDatabase } from '../../apps/server/src/db/database.ts';
 import type { Services } from '../../apps/server/src/http/context.ts';
 import type { Transports } from '../../apps/server/src/messaging/message.types.ts';
 import { seedDemo } from '../../apps/server/src/seed/demo.ts';
-import { TestClock } from '../../apps/server/src/test/helper.ts';
+import { freePort, TestClock } from '../../apps/server/src/test/helper.ts';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
+export { freePort };
 
 export interface Keycard {
   port: number;

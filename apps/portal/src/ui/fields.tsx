@@ -1,6 +1,15 @@
 import { type InputHTMLAttributes, type Ref, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+/** A field's error, tied to its input by id and announced when it appears. */
+export function FieldError({ id, error }: { id: string; error: string | undefined }) {
+  return error ? (
+    <p className="kc-field-error" id={id} role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
   error?: string | undefined;
@@ -21,11 +30,7 @@ export function TextField({ label, error, inputRef, ...input }: FieldProps) {
         aria-describedby={error ? errorId : undefined}
         {...input}
       />
-      {error ? (
-        <p className="kc-field-error" id={errorId} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }
@@ -58,11 +63,7 @@ export function PasswordField(props: FieldProps) {
           {visible ? t('common.hidePassword') : t('common.showPassword')}
         </button>
       </div>
-      {error ? (
-        <p className="kc-field-error" id={errorId} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }

@@ -1,21 +1,8 @@
-import { createServer } from 'node:net';
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, demo, engines, type TestApp } from '../test/helper.ts';
+import { buildTestApp, demo, engines, freePort, type TestApp } from '../test/helper.ts';
 import { Browser } from '../test/http-client.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 const redirectUri = 'http://localhost:3001/callback';
 

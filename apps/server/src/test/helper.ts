@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -12,6 +13,19 @@ import { seedDemo } from '../seed/demo.ts';
 import type { Clock } from '../shared/clock.ts';
 
 export const engines: Engine[] = ['sqlite', 'postgres'];
+
+/** A TCP port that was free a moment ago, for servers whose public URL must name their port. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
 
 /** Base URL of the PostgreSQL server the tests create their databases on. */
 export const postgresAdminUrl =
