@@ -1,2 +1,189 @@
-// Multi-factor authentication contract.
-export {};
+import { z } from 'zod';
+import { userStates, userTypes } from './user-state.ts';
+
+/**
+ * Multi-factor authentication contract (SPEC §2 MFA screens, §3 MFA fields, §7 /mfa calls,
+ * §8 MFA messages). The portal imports the types and constants of this module only, never
+ * zod at run time (type-only imports keep the MFA chunks small).
+ */
+
+/** SPEC §3 MFA delivery types; smmobile (the partner mobile app) is a later issue. */
+export const mfaDeliveryTypes = ['smmobile', 'voice', 'sms', 'totp'] as const;
+export type MfaDeliveryType = (typeof mfaDeliveryTypes)[number];
+export const phoneDeliveryTypes = ['sms', 'voice'] as const;
+export type PhoneDeliveryType = (typeof phoneDeliveryTypes)[number];
+
+/** SPEC §5 / §9: one-time codes are exactly 6 digits. */
+export const mfaCodeLength = 6;
+export const mfaCodePattern = /^\d{6}$/;
+
+/** Ten single-use recovery codes, shown once: 10 characters in two groups (`k7m2p-9qxw4`). */
+export const recoveryCodeCount = 10;
+export const recoveryCodePattern = /^[0-9a-z]{5}-?[0-9a-z]{5}$/i;
+
+/** Seconds before another code may be sent to the same user: the portal's countdown. */
+export const phoneCodeResendSeconds = 30;
+
+/** Stable error codes of the MFA API (SPEC §8 MFA messages). */
+export const mfaErrors = {
+  codeInvalid: 'mfa.code_invalid',
+  codeExpired: 'mfa.code_expired',
+  attemptsExceeded: 'mfa.attempts_exceeded',
+  rateLimited: 'mfa.rate_limited',
+  resendTooSoon: 'mfa.resend_too_soon',
+  countryCodeInvalid: 'mfa.country_code_invalid',
+  phoneInvalid: 'mfa.phone_invalid',
+  phoneNotMobile: 'mfa.phone_not_mobile',
+  phoneBlocked: 'mfa.phone_blocked',
+  deliveryRetryable: 'mfa.delivery_retryable',
+  deliveryFailed: 'mfa.delivery_failed',
+  phoneRejected: 'mfa.phone_rejected',
+  telecomError: 'mfa.telecom_error',
+  lineBusy: 'mfa.line_busy',
+  notEnrolled: 'mfa.not_enrolled',
+  alreadyEnrolled: 'mfa.already_enrolled',
+  registrationNotStarted: 'mfa.registration_not_started',
+  freshVerificationRequired: 'mfa.fresh_verification_required',
+  unknown: 'mfa.unknown',
+} as const;
+export type MfaErrorCode = (typeof mfaErrors)[keyof typeof mfaErrors];
+
+const code = z.string().trim().regex(mfaCodePattern, 'exactly 6 digits');
+const recoveryCode = z.string().trim().regex(recoveryCodePattern, 'recovery code format');
+
+/** A proof of possession: a code from the enrolled factor, or a recovery code. */
+export const mfaProof = z.union([
+  z.object({ code, deliveryType: z.enum(['totp', 'sms', 'voice']) }).strict(),
+  z.object({ recoveryCode }).strict(),
+]);
+export type MfaProof = z.infer<typeof mfaProof>;
+
+/** GET /api/mfa/status — what the MFA screens need to know about the signed-in user. */
+export const mfaStatusResponse = z.object({
+  state: z.enum(userStates),
+  userType: z.enum(userTypes),
+  email: z.string(),
+  /** Days left before MFA becomes mandatory (recommended policy with a date), else null. */
+  mfaRequiredByRemainingInDays: z.number().int().nullable(),
+  /** Registration may be skipped or postponed (SPEC §4). */
+  canSkip: z.boolean(),
+  trustedDeviceDays: z.number().int(),
+  factor: z
+    .object({
+      deliveryType: z.enum(['totp', 'sms', 'voice']),
+      /** The enrolled phone, masked (`+49 •••• ••••89`); null for the authenticator app. */
+      phone: z.string().nullable(),
+    })
+    .nullable(),
+  recoveryCodesRemaining: z.number().int(),
+  /** The session passed a factor (not a trusted device) within the last few minutes. */
+  freshVerification: z.boolean(),
+});
+export type MfaStatusResponse = z.infer<typeof mfaStatusResponse>;
+
+/** POST /api/mfa/register-totp — starts authenticator-app registration. */
+export const registerTotpRequest = z.object({}).strict();
+export const registerTotpResponse = z.object({
+  /** Base32 secret for manual entry. */
+  secret: z.string(),
+  otpauthUri: z.string(),
+  /** The QR code of otpauthUri as an SVG data URL, rendered by the server (no network call). */
+  qrCode: z.string(),
+  issuer: z.string(),
+  account: z.string(),
+});
+export type RegisterTotpResponse = z.infer<typeof registerTotpResponse>;
+
+/** POST /api/mfa/register-phone — starts phone registration and sends the first code. */
+export const registerPhoneRequest = z.object({
+  /** Country calling code, with or without '+', e.g. '+49'. */
+  countryCode: z.string().trim().max(8),
+  phoneNumber: z.string().trim().min(1).max(32),
+  deliveryType: z.enum(phoneDeliveryTypes),
+});
+export type RegisterPhoneRequest = z.infer<typeof registerPhoneRequest>;
+
+/** The answer to every request that sends a phone code. */
+export const phoneCodeSentResponse = z.object({
+  deliveryType: z.enum(phoneDeliveryTypes),
+  phone: z.string(),
+  /** Seconds until another code may be requested (the resend countdown). */
+  resendInSeconds: z.number().int(),
+  expiresInSeconds: z.number().int(),
+  /** 'sent' when the provider accepted it; 'pending' while the outbox is still trying. */
+  delivery: z.enum(['sent', 'pending']),
+});
+export type PhoneCodeSentResponse = z.infer<typeof phoneCodeSentResponse>;
+
+/** POST /api/mfa/send-phone-code — resend by SMS or call back (registration or sign-in). */
+export const sendPhoneCodeRequest = z.object({ deliveryType: z.enum(phoneDeliveryTypes) });
+
+/** GET /api/mfa/delivery — the latest code's delivery, for failures known only later (busy line). */
+export const phoneDeliveryResponse = z.object({
+  delivery: z.enum(['none', 'pending', 'sent', 'failed']),
+  error: z.object({ code: z.string(), providerCode: z.string().nullable() }).nullable(),
+});
+export type PhoneDeliveryResponse = z.infer<typeof phoneDeliveryResponse>;
+
+/**
+ * POST /api/mfa/verify — a 6-digit code (completes a pending registration, or passes MFA at
+ * sign-in) or a recovery code (sign-in only).
+ */
+export const mfaVerifyRequest = mfaProof;
+export const mfaVerifyResponse = z.object({
+  state: z.enum(userStates),
+  /** Shown once, at the end of a registration. */
+  recoveryCodes: z.array(z.string()).nullable(),
+  recoveryCodesRemaining: z.number().int(),
+});
+export type MfaVerifyResponse = z.infer<typeof mfaVerifyResponse>;
+
+/** POST /api/mfa/user-device-tokens — SPEC §7 body {token}; the session cookie decides. */
+export const deviceTokenRequest = z.object({ token: z.string().max(512).optional() });
+export const deviceTokenResponse = z.object({
+  userDeviceToken: z.string(),
+  /** Epoch ms when the device stops being trusted (the tenant's trusted-device period). */
+  trustedUntil: z.number(),
+});
+export type DeviceTokenResponse = z.infer<typeof deviceTokenResponse>;
+
+/** POST /api/mfa/recovery-codes — new codes after a fresh MFA check; old ones stop working. */
+export const recoveryCodesResponse = z.object({ recoveryCodes: z.array(z.string()) });
+export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponse>;
+
+/** POST /api/mfa/reset — removes factors, recovery codes and trusted devices after a proof. */
+export const mfaResetRequest = z.object({
+  proof: mfaProof,
+  /** The portal's stored mfaResetRedirectUri; answered back only when registered. */
+  redirectUri: z.string().max(2048).optional(),
+});
+export const mfaResetResponse = z.object({
+  state: z.enum(userStates),
+  redirectUri: z.string().nullable(),
+});
+export type MfaResetResponse = z.infer<typeof mfaResetResponse>;
+
+/** SPEC §1 analytics events, sent by the portal. */
+export const analyticsEventNames = [
+  'mfa_register',
+  'mfa_reset',
+  'mfa_reminder_dismissed',
+  'mfa_verification_required',
+  'mfa_success',
+  'mfa_failed',
+  'mfa_device_id_generated',
+] as const;
+export type AnalyticsEventName = (typeof analyticsEventNames)[number];
+
+/** POST /api/analytics/events */
+export const analyticsEventRequest = z.object({
+  event: z.enum(analyticsEventNames),
+  properties: z
+    .object({
+      userType: z.enum(userTypes).optional(),
+      deliveryType: z.enum(mfaDeliveryTypes).optional(),
+    })
+    .strict()
+    .default({}),
+});
+export type AnalyticsEventRequest = z.input<typeof analyticsEventRequest>;

@@ -7,7 +7,7 @@ import {
   userTypes,
 } from '@keycard/contract';
 import { DAY } from '../shared/clock.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import type { MfaMode, TenantContext } from '../tenants/tenant.types.ts';
 import type { UserRow } from './user.repository.ts';
 
 export interface SessionFacts {
@@ -22,20 +22,36 @@ export function passwordExpiryInDays(tenant: TenantContext, user: UserRow, now: 
 }
 
 /**
- * The user's state after the password step (SPEC §4). MFA states come from the tenant's
- * policy; until the MFA feature decides otherwise, a session needs no second factor.
+ * What MFA asks of this user on this tenant: whether a factor is enrolled, and the tenant's
+ * effective policy ('recommended' past its mandatory date is already 'required').
+ */
+export interface MfaFacts {
+  enrolled: boolean;
+  mode: MfaMode;
+}
+
+/** No factor, no policy: the default for callers that know nothing of MFA. */
+export const noMfa: MfaFacts = { enrolled: false, mode: 'off' };
+
+/**
+ * The user's state after the password step (SPEC §4), the heart of invariant 1:
+ * - an enrolled user must pass MFA in this session (a factor, a recovery code or a trusted
+ *   device at sign-in) whatever the policy: a factor the user set up protects the account;
+ * - otherwise a 'required' policy means registering before anything else;
+ * - a 'recommended' policy suggests registration but lets the user continue.
  */
 export function userStateOf(
   tenant: TenantContext,
   user: UserRow,
   session: SessionFacts,
   now: number,
-  mfa: { required: boolean; recommended: boolean } = { required: false, recommended: false },
+  mfa: MfaFacts = noMfa,
 ): UserState {
   const expiry = passwordExpiryInDays(tenant, user, now);
   if (expiry !== null && expiry < 0) return 'PASSWORD_EXPIRED';
-  if (mfa.required && session.mfaVerifiedAt === null) return 'MFA_VERIFICATION_REQUIRED';
-  if (mfa.recommended) return 'MFA_REGISTRATION_RECOMMENDED';
+  if (mfa.enrolled) return session.mfaVerifiedAt === null ? 'MFA_VERIFICATION_REQUIRED' : 'AUTHENTICATED';
+  if (mfa.mode === 'required') return 'MFA_REGISTRATION_REQUIRED';
+  if (mfa.mode === 'recommended') return 'MFA_REGISTRATION_RECOMMENDED';
   return 'AUTHENTICATED';
 }
 
@@ -60,7 +76,12 @@ export function buildUserIdentity(
   };
 }
 
-/** Invariant 1: a session may be handed to an app only when every required step is done. */
+/**
+ * Invariant 1: a session may be handed to an app only when every required step is done.
+ * MFA_REGISTRATION_RECOMMENDED counts as done (the user may postpone registration); the
+ * other MFA states do not: an enrolled user has not passed MFA yet, or the policy requires a
+ * registration first.
+ */
 export function isSessionComplete(identity: UserIdentity): boolean {
   return (
     (identity.state === 'AUTHENTICATED' || identity.state === 'MFA_REGISTRATION_RECOMMENDED') &&

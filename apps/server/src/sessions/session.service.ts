@@ -48,6 +48,19 @@ export async function findSession(
   return row ?? null;
 }
 
+/**
+ * Marks the session as having passed MFA (the provider then reports amr 'mfa'). Only the
+ * first check counts as the time of verification.
+ */
+export async function markSessionMfaVerified(db: Kysely<Database>, sessionId: string, now: number) {
+  await db
+    .updateTable('sessions')
+    .set({ mfa_verified_at: now })
+    .where('id', '=', sessionId)
+    .where('mfa_verified_at', 'is', null)
+    .execute();
+}
+
 export async function revokeSession(
   db: Kysely<Database>,
   tenantCode: string,
