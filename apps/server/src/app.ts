@@ -5,6 +5,8 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { lifecycleRoutes } from './accounts/lifecycle.routes.ts';
 import { loadLeakedPasswords } from './accounts/password.service.ts';
+import { type AnalyticsProvider, createHttpAnalyticsProvider } from './analytics/analytics.provider.ts';
+import { analyticsRoutes } from './analytics/analytics.routes.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Services } from './http/context.ts';
@@ -15,6 +17,13 @@ import { loginRoutes } from './login/login.routes.ts';
 import { devOutboxRoutes } from './messaging/dev-outbox.routes.ts';
 import type { Transports } from './messaging/message.types.ts';
 import { OutboxWorker } from './messaging/outbox.worker.ts';
+import {
+  createPhoneTransports,
+  outboxPageProvider,
+  type PhoneProvider,
+  unconfiguredPhoneProvider,
+} from './messaging/phone/phone-provider.ts';
+import { createTwilioProvider } from './messaging/phone/twilio.provider.ts';
 import { captureTransport, createSmtpTransport } from './messaging/transports.ts';
 import { mfaRoutes } from './mfa/mfa.routes.ts';
 import { oidcRoutes } from './oidc/oidc.routes.ts';
@@ -39,6 +48,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Overrides the transports chosen from the configuration (tests plug in their own). */
   transports?: Partial<Transports>;
+  /** Overrides the analytics provider chosen from ANALYTICS_URL (tests plug in their own). */
+  analytics?: AnalyticsProvider;
   portalDist?: string;
   logger?: boolean;
   /** Where log lines go (default stdout); tests read them to prove what is never logged. */
@@ -83,10 +94,17 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   });
 
   const tenants = new TenantDirectory(database.kysely);
+  // SMS and voice: Twilio when configured; else the local outbox page (embedded mode only).
+  const phoneProvider: PhoneProvider = config.twilio
+    ? createTwilioProvider(config.twilio)
+    : config.embedded
+      ? outboxPageProvider
+      : unconfiguredPhoneProvider;
+  const phoneTransports = createPhoneTransports(phoneProvider, clock);
   const transports: Transports = {
     email: config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : captureTransport,
-    sms: captureTransport,
-    voice: captureTransport,
+    sms: phoneTransports.sms,
+    voice: phoneTransports.voice,
     ...options.transports,
   };
   const services: Services = {
@@ -100,6 +118,13 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
     clock,
     transports,
     outbox: new OutboxWorker({ db: database.kysely, transports, clock, log: app.log }),
+    phone: {
+      provider: options.transports?.sms ? 'custom' : phoneProvider.name,
+      available: phoneProvider !== unconfiguredPhoneProvider || options.transports?.sms !== undefined,
+    },
+    analytics:
+      options.analytics ??
+      (config.analyticsUrl ? createHttpAnalyticsProvider(config.analyticsUrl) : undefined),
   };
   void loadLeakedPasswords();
   app.addHook('onClose', async () => {
@@ -133,6 +158,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   await app.register(sessionRoutes, services);
   await app.register(lifecycleRoutes, services);
   await app.register(mfaRoutes, services);
+  await app.register(analyticsRoutes, services);
   await app.register(oidcRoutes, services);
   await app.register(devOutboxRoutes, services);
   await app.register(portalRoutes, { distDir: options.portalDist ?? defaultPortalDist });

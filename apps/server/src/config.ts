@@ -41,6 +41,18 @@ const envSchema = z.object({
     .max(24 * 60)
     .default(15),
   LOGIN_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'must be a Twilio account SID (AC followed by 32 hex characters)')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(16, 'must be the account auth token').optional(),
+  TWILIO_FROM: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'must be a Twilio phone number in E.164 form, e.g. +14155550100')
+    .optional(),
+  TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+  MFA_PHONE_CODES_PER_TENANT_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  ANALYTICS_URL: z.url().optional(),
 });
 
 export interface Config {
@@ -63,6 +75,14 @@ export interface Config {
   redisUrl: string | undefined;
   logLevel: string;
   login: { maxFailures: number; lockoutMinutes: number; ipLimitPerMinute: number };
+  /** SMS and voice through Twilio; undefined keeps them in the local outbox (embedded mode). */
+  twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | undefined;
+  mfa: {
+    /** Phone codes one tenant may send per hour (SMS-pumping ceiling). */
+    phoneCodesPerTenantHour: number;
+  };
+  /** Analytics collector that events of tenants with an analytics id are forwarded to. */
+  analyticsUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -98,7 +118,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lockoutMinutes: e.LOGIN_LOCKOUT_MINUTES,
       ipLimitPerMinute: e.LOGIN_IP_LIMIT_PER_MINUTE,
     },
+    twilio:
+      e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM
+        ? {
+            accountSid: e.TWILIO_ACCOUNT_SID,
+            authToken: e.TWILIO_AUTH_TOKEN,
+            from: e.TWILIO_FROM,
+            apiUrl: e.TWILIO_API_URL,
+          }
+        : undefined,
+    mfa: { phoneCodesPerTenantHour: e.MFA_PHONE_CODES_PER_TENANT_HOUR },
+    analyticsUrl: e.ANALYTICS_URL,
   };
+  const twilioSet = [e.TWILIO_ACCOUNT_SID, e.TWILIO_AUTH_TOKEN, e.TWILIO_FROM].filter(Boolean).length;
+  if (twilioSet > 0 && twilioSet < 3) {
+    throw new ConfigError(
+      'Invalid configuration: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together',
+    );
+  }
   if (production) {
     const missing = [
       !config.cookieSecret && 'COOKIE_SECRET',

@@ -78,6 +78,8 @@ export const mfaStatusResponse = z.object({
   recoveryCodesRemaining: z.number().int(),
   /** The session passed a factor (not a trusted device) within the last few minutes. */
   freshVerification: z.boolean(),
+  /** SMS and voice can be delivered (a provider is configured, or the local outbox). */
+  phoneAvailable: z.boolean(),
 });
 export type MfaStatusResponse = z.infer<typeof mfaStatusResponse>;
 

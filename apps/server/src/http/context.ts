@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { AnalyticsProvider } from '../analytics/analytics.provider.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -24,6 +25,10 @@ export interface Services {
   transports: Transports;
   /** Delivers the outbox; kick() it after committing a message. */
   outbox: OutboxWorker;
+  /** The SMS and voice provider behind the sms and voice transports. */
+  phone: { provider: string; available: boolean };
+  /** Where analytics events of tenants with an analytics id are forwarded (ANALYTICS_URL). */
+  analytics: AnalyticsProvider | undefined;
 }
 
 declare module 'fastify' {

@@ -6,14 +6,15 @@ import {
   type UserIdentity,
 } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import { buildUserIdentity, userStateOf } from '../accounts/identity.ts';
 import { findUserById } from '../accounts/user.repository.ts';
 import type { Services } from '../http/context.ts';
 import { sessionToken, setSessionCookie } from '../http/cookies.ts';
 import { assertSameOrigin } from '../http/security.ts';
 import { requireTenant } from '../http/tenant.ts';
 import { parseInput } from '../http/validate.ts';
+import { applyTrustedDevice } from '../mfa/mfa.service.ts';
 import { createSession, revokeSession } from '../sessions/session.service.ts';
+import { resolveSession } from '../sessions/session-identity.ts';
 import { AppError } from '../shared/errors.ts';
 import { redeemToken } from '../shared/one-time-token.ts';
 import { passwordLogin } from './login.service.ts';
@@ -72,9 +73,13 @@ export async function loginRoutes(app: FastifyInstance, services: Services): Pro
       { tenantCode: tenant.code, userId: user.id, provider: 'keycard' },
       now,
     );
+    // SPEC §9: on a device the user trusted within the period, MFA is not asked again.
+    await applyTrustedDevice(db, tenant, session, input.userDeviceToken, now);
     setSessionCookie(reply, config, token);
     reply.header('cache-control', 'no-store');
-    const state = userStateOf(tenant, user, { mfaVerifiedAt: session.mfa_verified_at }, now);
-    return buildUserIdentity(tenant, user, state, now);
+    // The state (SPEC §4) comes from the same place every later request's does.
+    const resolved = await resolveSession(db, tenant, token, now);
+    if (!resolved) throw invalid;
+    return resolved.identity;
   });
 }

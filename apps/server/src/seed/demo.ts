@@ -74,6 +74,30 @@ export const demoTenants: Array<TenantDefinition & { demoUser: string; settings?
       clients: [demoClient],
       demoUser: 'demo@seaside.test',
     },
+    {
+      // MFA required: its demo user registers a second factor at the first sign-in.
+      code: 'summit',
+      aliasCode: 'sum',
+      loginDomain: 'summit.localhost',
+      loginClientId: 'demo-app',
+      defaultRedirectUri: `${demoAppOrigin}/`,
+      theme: theme(
+        'Summit',
+        'summit',
+        {
+          primaryBackground: '#233d2e',
+          primaryForeground: '#ffffff',
+          secondaryBackground: '#eef2ec',
+          secondaryForeground: '#14241a',
+          tertiaryBackground: '#8c3b12',
+          tertiaryForeground: '#ffffff',
+        },
+        'https://help.summit.example',
+      ),
+      settings: { mfa: { mode: 'required', mandatoryFrom: null, trustedDeviceDays: 60 } },
+      clients: [demoClient],
+      demoUser: 'demo@summit.test',
+    },
   ];
 
 /** The demo tenants, apps and users; safe to run on every start. */

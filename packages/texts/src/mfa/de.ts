@@ -55,7 +55,8 @@ export const mfaDe: Texts['mfa'] = {
     intro: 'Wählen Sie, wie Sie Ihre Bestätigungscodes erhalten möchten.',
     required: 'Ihre Organisation verlangt die Bestätigung in zwei Schritten, bevor Sie fortfahren können.',
     app: 'Authenticator-App',
-    appHint: 'Codes aus einer App wie Google Authenticator oder Microsoft Authenticator. Funktioniert auch offline.',
+    appHint:
+      'Codes aus einer App wie Google Authenticator oder Microsoft Authenticator. Funktioniert auch offline.',
     phone: 'SMS oder Anruf',
     phoneHint: 'Codes per SMS oder per Anruf, der auch einen Festnetzanschluss erreicht.',
     skip: 'Vorerst überspringen',
@@ -72,7 +73,8 @@ export const mfaDe: Texts['mfa'] = {
       heading: 'Konto zur App hinzufügen',
       body: 'Fügen Sie in der App ein Konto hinzu und scannen Sie diesen QR-Code.',
       qrAlt: 'QR-Code zum Hinzufügen von {{account}} zu einer Authenticator-App',
-      manual: 'Der Code lässt sich nicht scannen? Geben Sie stattdessen diesen Einrichtungsschlüssel in der App ein:',
+      manual:
+        'Der Code lässt sich nicht scannen? Geben Sie stattdessen diesen Einrichtungsschlüssel in der App ein:',
       keyLabel: 'Einrichtungsschlüssel',
       account: 'Konto: {{account}}',
       issuer: 'Aussteller: {{issuer}}',
@@ -96,7 +98,8 @@ export const mfaDe: Texts['mfa'] = {
       countryCode: 'Ländervorwahl',
       countryCodeHint: 'Zum Beispiel +49 für Deutschland.',
       phoneNumber: 'Telefonnummer',
-      voiceHint: 'Verwenden Sie für Anrufe eine Nummer, unter der Sie direkt erreichbar sind, nicht über eine Telefonzentrale.',
+      voiceHint:
+        'Verwenden Sie für Anrufe eine Nummer, unter der Sie direkt erreichbar sind, nicht über eine Telefonzentrale.',
       send: 'Code senden',
       call: 'Mich anrufen',
     },
@@ -150,7 +153,8 @@ export const mfaDe: Texts['mfa'] = {
   reset: {
     heading: 'Bestätigung in zwei Schritten zurücksetzen',
     body: 'Dadurch werden Ihre Authenticator-App oder Ihr Telefon, Ihre Wiederherstellungscodes und alle vertrauenswürdigen Geräte entfernt. Anschließend können Sie die Bestätigung in zwei Schritten neu einrichten.',
-    proof: 'Geben Sie zur Bestätigung einen Code Ihrer aktuellen Methode oder einen Ihrer Wiederherstellungscodes ein.',
+    proof:
+      'Geben Sie zur Bestätigung einen Code Ihrer aktuellen Methode oder einen Ihrer Wiederherstellungscodes ein.',
     sendCode: 'Code an mich senden',
     confirm: 'Bestätigung in zwei Schritten zurücksetzen',
     notEnrolled:
@@ -180,7 +184,8 @@ export const mfaDe: Texts['mfa'] = {
       'Ihr Code konnte gerade nicht zugestellt werden. Bitte versuchen Sie es später erneut.',
     deliveryFailed: 'Ihr Code konnte nicht zugestellt werden. Bitte wenden Sie sich an den Support.',
     phoneRejected: 'Diese Telefonnummer kann keine Codes empfangen. Bitte verwenden Sie eine andere Nummer.',
-    telecomError: 'Ein unerwarteter Fehler des Telefonanbieters ist aufgetreten. Bitte versuchen Sie es erneut.',
+    telecomError:
+      'Ein unerwarteter Fehler des Telefonanbieters ist aufgetreten. Bitte versuchen Sie es erneut.',
     lineBusy: 'Die Leitung ist besetzt.',
     unknown: 'Ein Fehler ist aufgetreten. Bitte versuchen Sie es erneut.',
   },

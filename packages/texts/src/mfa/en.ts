@@ -125,7 +125,8 @@ export const mfaEn = {
     useRecovery: 'Use a recovery code instead',
     useCode: 'Use a verification code instead',
     recoveryLabel: 'Recovery code',
-    recoveryHint: 'One of the codes you saved when you set up two-step verification, for example k7m2p-9qxw4.',
+    recoveryHint:
+      'One of the codes you saved when you set up two-step verification, for example k7m2p-9qxw4.',
     lostAccess: 'Lost your phone? Reset two-step verification',
   },
   recovery: {

@@ -97,7 +97,8 @@ export const mfaEs: Texts['mfa'] = {
       countryCode: 'Prefijo del país',
       countryCodeHint: 'Por ejemplo, +34 para España.',
       phoneNumber: 'Número de teléfono',
-      voiceHint: 'Para las llamadas, utilice un número que le localice directamente, no a través de una centralita.',
+      voiceHint:
+        'Para las llamadas, utilice un número que le localice directamente, no a través de una centralita.',
       send: 'Enviar código',
       call: 'Llamarme',
     },
@@ -175,7 +176,8 @@ export const mfaEs: Texts['mfa'] = {
     countryCodeInvalid: 'Prefijo de país no válido',
     phoneInvalid: 'Este número no es válido',
     phoneNotMobile: 'Este número no puede recibir mensajes de texto. Elija una llamada de voz.',
-    phoneBlocked: 'Este número de teléfono está bloqueado. Póngase en contacto con el servicio de asistencia.',
+    phoneBlocked:
+      'Este número de teléfono está bloqueado. Póngase en contacto con el servicio de asistencia.',
     deliveryRetryable: 'No hemos podido entregar su código en este momento. Inténtelo de nuevo más tarde.',
     deliveryFailed: 'No hemos podido entregar su código. Póngase en contacto con el servicio de asistencia.',
     phoneRejected: 'Este número de teléfono no puede recibir códigos. Utilice otro número.',

@@ -73,7 +73,8 @@ export const mfaFr: Texts['mfa'] = {
       heading: 'Ajoutez votre compte à l’application',
       body: 'Dans l’application, ajoutez un compte et scannez ce code QR.',
       qrAlt: 'Code QR pour ajouter {{account}} à une application d’authentification',
-      manual: 'Impossible de scanner le code ? Saisissez plutôt cette clé de configuration dans l’application :',
+      manual:
+        'Impossible de scanner le code ? Saisissez plutôt cette clé de configuration dans l’application :',
       keyLabel: 'Clé de configuration',
       account: 'Compte : {{account}}',
       issuer: 'Émetteur : {{issuer}}',
@@ -152,7 +153,8 @@ export const mfaFr: Texts['mfa'] = {
   reset: {
     heading: 'Réinitialiser la validation en deux étapes',
     body: 'Cette action supprime votre application d’authentification ou votre téléphone, vos codes de récupération et tous les appareils de confiance. Vous pourrez ensuite configurer à nouveau la validation en deux étapes.',
-    proof: 'Pour confirmer, saisissez un code de votre méthode actuelle ou l’un de vos codes de récupération.',
+    proof:
+      'Pour confirmer, saisissez un code de votre méthode actuelle ou l’un de vos codes de récupération.',
     sendCode: 'M’envoyer un code',
     confirm: 'Réinitialiser la validation en deux étapes',
     notEnrolled:

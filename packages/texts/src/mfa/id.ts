@@ -98,7 +98,8 @@ export const mfaId: Texts['mfa'] = {
       countryCode: 'Kode negara',
       countryCodeHint: 'Misalnya +62 untuk Indonesia.',
       phoneNumber: 'Nomor telepon',
-      voiceHint: 'Untuk panggilan, gunakan nomor yang langsung menjangkau Anda, bukan melalui operator kantor.',
+      voiceHint:
+        'Untuk panggilan, gunakan nomor yang langsung menjangkau Anda, bukan melalui operator kantor.',
       send: 'Kirim kode',
       call: 'Telepon saya',
     },
@@ -152,7 +153,8 @@ export const mfaId: Texts['mfa'] = {
   reset: {
     heading: 'Atur ulang verifikasi dua langkah',
     body: 'Tindakan ini menghapus aplikasi autentikator atau telepon Anda, kode pemulihan Anda, dan semua perangkat tepercaya. Setelah itu Anda dapat menyiapkan verifikasi dua langkah lagi.',
-    proof: 'Untuk mengonfirmasi, masukkan kode dari metode Anda saat ini atau salah satu kode pemulihan Anda.',
+    proof:
+      'Untuk mengonfirmasi, masukkan kode dari metode Anda saat ini atau salah satu kode pemulihan Anda.',
     sendCode: 'Kirimi saya kode',
     confirm: 'Atur ulang verifikasi dua langkah',
     notEnrolled:
@@ -169,7 +171,8 @@ export const mfaId: Texts['mfa'] = {
     codeFormat: 'Masukkan 6 digit kode.',
     recoveryFormat: 'Masukkan kode pemulihan seperti k7m2p-9qxw4.',
     codeExpired: 'Kode ini sudah kedaluwarsa. Silakan minta kode baru.',
-    attemptsExceeded: 'Anda telah melampaui batas percobaan verifikasi untuk kode ini. Silakan minta kode baru.',
+    attemptsExceeded:
+      'Anda telah melampaui batas percobaan verifikasi untuk kode ini. Silakan minta kode baru.',
     rateLimited: 'Anda terlalu sering mencoba. Silakan coba lagi dalam {{seconds}} detik.',
     rateLimitedLater: 'Anda terlalu sering mencoba. Silakan coba lagi nanti.',
     resendTooSoon: 'Harap tunggu {{seconds}} detik sebelum meminta kode lain.',

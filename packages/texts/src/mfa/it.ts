@@ -72,7 +72,8 @@ export const mfaIt: Texts['mfa'] = {
       heading: 'Aggiunga il suo account all’app',
       body: 'Nell’app, aggiunga un account e scansioni questo codice QR.',
       qrAlt: 'Codice QR per aggiungere {{account}} a un’app di autenticazione',
-      manual: 'Non riesce a scansionare il codice? Inserisca invece questa chiave di configurazione nell’app:',
+      manual:
+        'Non riesce a scansionare il codice? Inserisca invece questa chiave di configurazione nell’app:',
       keyLabel: 'Chiave di configurazione',
       account: 'Nome account: {{account}}',
       issuer: 'Emittente: {{issuer}}',
@@ -96,7 +97,8 @@ export const mfaIt: Texts['mfa'] = {
       countryCode: 'Prefisso internazionale',
       countryCodeHint: 'Ad esempio +39 per l’Italia.',
       phoneNumber: 'Numero di telefono',
-      voiceHint: 'Per le chiamate, utilizzi un numero che la raggiunga direttamente, non tramite un centralino.',
+      voiceHint:
+        'Per le chiamate, utilizzi un numero che la raggiunga direttamente, non tramite un centralino.',
       send: 'Invia codice',
       call: 'Chiamami',
     },

@@ -97,7 +97,8 @@ export const mfaPt: Texts['mfa'] = {
       countryCode: 'Indicativo do país',
       countryCodeHint: 'Por exemplo, +351 para Portugal.',
       phoneNumber: 'Número de telefone',
-      voiceHint: 'Para chamadas, utilize um número que o contacte diretamente, sem passar por uma central telefónica.',
+      voiceHint:
+        'Para chamadas, utilize um número que o contacte diretamente, sem passar por uma central telefónica.',
       send: 'Enviar código',
       call: 'Ligar-me',
     },

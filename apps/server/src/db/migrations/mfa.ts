@@ -27,7 +27,11 @@ export const mfaMigrations: Record<string, Migration> = {
         .addColumn('confirmed_at', 'bigint')
         .addColumn('last_used_at', 'bigint')
         .execute();
-      await db.schema.createIndex('mfa_factors_user').on('mfa_factors').columns(['user_id', 'status']).execute();
+      await db.schema
+        .createIndex('mfa_factors_user')
+        .on('mfa_factors')
+        .columns(['user_id', 'status'])
+        .execute();
 
       // Phone codes: only an HMAC of the code is stored; attempts are counted atomically.
       await db.schema
