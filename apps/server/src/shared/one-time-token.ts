@@ -63,3 +63,42 @@ export async function redeemToken(
   if (!existing) return { ok: false, reason: 'not_found' };
   return { ok: false, reason: existing.consumed_at !== null ? 'consumed' : 'expired' };
 }
+
+/**
+ * Checks a token without consuming it: pages validate a link before the form is filled in,
+ * and the redemption that counts comes later (redeemToken, still atomic and single use).
+ */
+export async function peekToken(
+  db: Kysely<Database>,
+  input: { tenantCode: string; purpose: TokenPurpose; token: string },
+  now: number,
+): Promise<RedeemResult> {
+  if (input.token.length > 256) return { ok: false, reason: 'not_found' };
+  const row = await db
+    .selectFrom('one_time_tokens')
+    .select(['user_id', 'data', 'consumed_at', 'expires_at'])
+    .where('id', '=', hashToken(input.token))
+    .where('tenant_code', '=', input.tenantCode)
+    .where('purpose', '=', input.purpose)
+    .executeTakeFirst();
+  if (!row) return { ok: false, reason: 'not_found' };
+  if (row.consumed_at !== null) return { ok: false, reason: 'consumed' };
+  if (row.expires_at <= now) return { ok: false, reason: 'expired' };
+  return { ok: true, userId: row.user_id, data: row.data ? JSON.parse(row.data) : null };
+}
+
+/** Retires every live token of one purpose for a user (a used reset link ends its siblings). */
+export async function consumeUserTokens(
+  db: Kysely<Database>,
+  input: { tenantCode: string; userId: string; purpose: TokenPurpose },
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('one_time_tokens')
+    .set({ consumed_at: now })
+    .where('tenant_code', '=', input.tenantCode)
+    .where('user_id', '=', input.userId)
+    .where('purpose', '=', input.purpose)
+    .where('consumed_at', 'is', null)
+    .execute();
+}

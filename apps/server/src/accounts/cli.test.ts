@@ -1,0 +1,222 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli.ts';
+import { openDatabase } from '../db/database.ts';
+import { seedDemo } from '../seed/demo.ts';
+import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
+import { lastMailTo, linkIn, mailsTo, uniqueEmail } from './test-support.ts';
+import { findUserByEmail } from './user.repository.ts';
+
+const cliPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../cli.ts');
+
+describe.each(engines)('operator CLI on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(engine);
+  });
+  afterAll(() => t.close());
+
+  async function run(...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(argv, {
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+      database: t.services.database,
+      config: t.config,
+      now: () => t.clock.now(),
+    });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  it('invites: a pending account of the given type and language, and its activation mail queued', async () => {
+    const email = uniqueEmail('cli');
+    const result = await run(
+      'invite',
+      '--tenant',
+      'seaside',
+      '--email',
+      email.toUpperCase(),
+      '--type',
+      'enterprise',
+      '--locale',
+      'it',
+    );
+    expect(result).toMatchObject({ code: 0, err: '' });
+    expect(result.out).toContain(`Invited ${email} to seaside (enterprise, it)`);
+    expect(await findUserByEmail(t.services.db, 'seaside', email)).toMatchObject({
+      status: 'pending',
+      type: 'enterprise',
+      locale: 'it',
+    });
+    const mail = await lastMailTo(t, email, 'account.activation');
+    expect(mail.tenant).toBe('seaside');
+    expect(mail.subject).toBe('Attivi il suo account Seaside Resorts');
+    expect(linkIn(mail).origin).toBe('http://seaside.localhost:3000');
+  });
+
+  it('invites a pending address again with a new link, and refuses an active account', async () => {
+    const email = uniqueEmail('again');
+    await run('invite', '--tenant', 'grand-hotel', '--email', email, '--type', 'staff', '--locale', 'en');
+    const again = await run(
+      'invite',
+      '--tenant',
+      'grand-hotel',
+      '--email',
+      email,
+      '--type',
+      'staff',
+      '--locale',
+      'en',
+    );
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('Invited again');
+    expect(await mailsTo(t, email)).toHaveLength(2);
+
+    const active = await run(
+      'invite',
+      '--tenant',
+      'grand-hotel',
+      '--email',
+      'demo@grand-hotel.test',
+      '--type',
+      'staff',
+    );
+    expect(active.code).toBe(1);
+    expect(active.err).toContain('already has an account');
+  });
+
+  it('prints a registration link that the registration API accepts', async () => {
+    const email = uniqueEmail('reg');
+    const result = await run(
+      'registration-link',
+      '--tenant',
+      'grand-hotel',
+      '--email',
+      email,
+      '--redirect-uri',
+      'http://localhost:3001/callback',
+      '--days',
+      '2',
+    );
+    expect(result.code).toBe(0);
+    const link = new URL(result.out.trim());
+    expect(link.origin + link.pathname).toBe('http://grand-hotel.localhost:3000/register/');
+    expect(link.searchParams.get('redirectUri')).toBe('http://localhost:3001/callback');
+    expect(result.err).toContain('Single use');
+    const validate = await call(t.app, 'POST', '/api/validate-registration-token', {
+      body: { token: link.searchParams.get('token') },
+    });
+    expect(validate.json()).toEqual({ email });
+  });
+
+  it.each([
+    [
+      ['invite', '--tenant', 'grand-hotel', '--email', 'a@grand-hotel.test', '--locale', 'en'],
+      '--type is required',
+    ],
+    [
+      ['invite', '--tenant', 'grand-hotel', '--email', 'a@grand-hotel.test', '--type', 'guest'],
+      '--type must be one of',
+    ],
+    [
+      [
+        'invite',
+        '--tenant',
+        'grand-hotel',
+        '--email',
+        'a@grand-hotel.test',
+        '--type',
+        'staff',
+        '--locale',
+        'xx',
+      ],
+      '--locale must be one of',
+    ],
+    [['invite', '--tenant', 'grand-hotel', '--email', 'not-an-email', '--type', 'staff'], 'is not an e-mail'],
+    [['invite', '--email', 'a@grand-hotel.test', '--type', 'staff'], '--tenant is required'],
+    [['invite', '--tenant', 'grand-hotel', '--bogus'], "Unknown option '--bogus'"],
+    [
+      ['registration-link', '--tenant', 'grand-hotel', '--email', 'a@grand-hotel.test', '--days', '0'],
+      '--days must be',
+    ],
+    [['explode'], 'unknown command explode'],
+  ])('refuses %j with a usage message (exit 2)', async (argv, message) => {
+    const result = await run(...argv);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(message);
+    expect(result.err).toContain('keycard invite --tenant');
+  });
+
+  it('refuses an unknown tenant and an unregistered redirect (exit 1)', async () => {
+    const tenant = await run('invite', '--tenant', 'nowhere', '--email', 'a@b.test', '--type', 'staff');
+    expect(tenant).toMatchObject({ code: 1, err: 'No tenant with the code nowhere.' });
+    const redirect = await run(
+      'registration-link',
+      '--tenant',
+      'grand-hotel',
+      '--email',
+      uniqueEmail('redir'),
+      '--redirect-uri',
+      'https://evil.example/',
+    );
+    expect(redirect.code).toBe(1);
+    expect(redirect.err).toContain('is not a redirect URI registered for grand-hotel');
+  });
+});
+
+describe('the keycard executable', () => {
+  let dir: string;
+  /** The operator's shell: this data directory, and no PostgreSQL (the SQLite file). */
+  const operatorEnv = () => {
+    const { DATABASE_URL: _ignored, ...env } = process.env;
+    return { ...env, DATA_DIR: dir, NODE_ENV: 'development' };
+  };
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'keycard-cli-'));
+    const database = await openDatabase({ sqliteFile: path.join(dir, 'keycard.sqlite') });
+    await seedDemo(database.kysely);
+    await database.close();
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('invites through the environment-configured database, as an operator runs it', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        cliPath,
+        'invite',
+        '--tenant',
+        'grand-hotel',
+        '--email',
+        'shell@grand-hotel.test',
+        '--type',
+        'staff',
+        '--locale',
+        'pt',
+      ],
+      { env: operatorEnv() },
+    );
+    expect(stdout).toContain('Invited shell@grand-hotel.test to grand-hotel (staff, pt)');
+    const database = await openDatabase({ sqliteFile: path.join(dir, 'keycard.sqlite') });
+    try {
+      const rows = await database.kysely.selectFrom('outbox').select(['recipient', 'template']).execute();
+      expect(rows).toEqual([{ recipient: 'shell@grand-hotel.test', template: 'account.activation' }]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('prints its usage and exits 2 without a command', async () => {
+    const failure = await promisify(execFile)(process.execPath, [cliPath], { env: operatorEnv() }).catch(
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect((failure as { code: number }).code).toBe(2);
+    expect((failure as { stdout: string }).stdout).toContain('keycard registration-link');
+  });
+});

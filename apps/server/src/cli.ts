@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { type Locale, locales, toLocale, type UserType, userTypes } from '@keycard/contract';
+import { createRegistrationLink, inviteUser } from './accounts/invitation.service.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type Db, openDatabase } from './db/database.ts';
+import { AppError } from './shared/errors.ts';
+import { TenantDirectory } from './tenants/tenant.service.ts';
+
+const usage = `Keycard operator commands
+
+  keycard invite --tenant <code> --email <address> --type <${userTypes.join('|')}> --locale <${locales.join('|')}>
+      Creates the pending account and queues its activation mail (7 days valid). Inviting a
+      pending address again sends a new link; the older one stops working.
+
+  keycard registration-link --tenant <code> --email <address> [--type <type>] [--locale <xx>]
+                            [--redirect-uri <registered uri>] [--days <n>]
+      Prints a single-use registration link for that address (default 7 days valid). After
+      registering, the user is signed in and continues to the redirect URI, which must be
+      registered for the tenant.
+
+The database is the server's: DATABASE_URL, or the SQLite file in DATA_DIR (default ./data).
+Queued mail is delivered by the running Keycard server (SMTP_URL, or the local outbox page).
+`;
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  /** Tests pass the database and configuration; otherwise both come from the environment. */
+  database?: Db;
+  config?: Config;
+  now?: () => number;
+}
+
+class UsageError extends Error {}
+
+function required(values: Record<string, string | undefined>, name: string): string {
+  const value = values[name]?.trim();
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function userTypeOf(value: string | undefined): UserType {
+  const type = (value ?? 'staff').trim().toLowerCase();
+  if (!(userTypes as readonly string[]).includes(type)) {
+    throw new UsageError(`--type must be one of ${userTypes.join(', ')}`);
+  }
+  return type as UserType;
+}
+
+function localeOf(value: string | undefined): Locale {
+  const locale = toLocale(value ?? 'en');
+  if (!locale) {
+    throw new UsageError(`--locale must be one of ${locales.join(', ')}`);
+  }
+  return locale;
+}
+
+function emailOf(value: string): string {
+  const email = value.trim().toLowerCase();
+  if (!/^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/.test(email) || email.length > 254) {
+    throw new UsageError(`--email ${value} is not an e-mail address`);
+  }
+  return email;
+}
+
+/** Runs one command; answers the process exit code (0 done, 1 refused, 2 usage). */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    io.out(usage);
+    return command ? 0 : 2;
+  }
+  let database: Db | undefined;
+  try {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        tenant: { type: 'string' },
+        email: { type: 'string' },
+        type: { type: 'string' },
+        locale: { type: 'string' },
+        'redirect-uri': { type: 'string' },
+        days: { type: 'string' },
+      },
+      strict: true,
+    });
+    if (command !== 'invite' && command !== 'registration-link') {
+      throw new UsageError(`unknown command ${command}`);
+    }
+    const tenantCode = required(values, 'tenant');
+    const email = emailOf(required(values, 'email'));
+    if (command === 'invite') required(values, 'type');
+    const type = userTypeOf(values.type);
+    const locale = localeOf(values.locale);
+    const days = values.days === undefined ? undefined : Number(values.days);
+    if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= 90)) {
+      throw new UsageError('--days must be a whole number from 1 to 90');
+    }
+
+    const config = io.config ?? loadConfig();
+    database =
+      io.database ??
+      (await openDatabase({
+        databaseUrl: config.databaseUrl,
+        sqliteFile: path.join(config.dataDir, 'keycard.sqlite'),
+      }));
+    const tenant = await new TenantDirectory(database.kysely).byCode(tenantCode);
+    if (!tenant) {
+      io.err(`No tenant with the code ${tenantCode}.`);
+      return 1;
+    }
+    const now = io.now?.() ?? Date.now();
+    const deps = { db: database.kysely, config };
+    if (command === 'invite') {
+      const { created } = await inviteUser(deps, tenant, { email, type, locale }, now);
+      io.out(
+        `${created ? 'Invited' : 'Invited again'} ${email} to ${tenant.code} (${type}, ${locale}): the activation mail is queued.`,
+      );
+    } else {
+      const { link, expiresAt } = await createRegistrationLink(
+        deps,
+        tenant,
+        { email, type, locale, redirectUri: values['redirect-uri'], ttlDays: days },
+        now,
+      );
+      io.out(link);
+      io.err(`Single use, for ${email}, valid until ${new Date(expiresAt).toISOString()}.`);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`${(error as Error).message}\n\n${usage}`);
+      return 2;
+    }
+    if (error instanceof AppError || error instanceof ConfigError) {
+      io.err(error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    if (database && !io.database) await database.close();
+  }
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  runCli(process.argv.slice(2), {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+  })
+    .then((code) => {
+      process.exitCode = code;
+    })
+    .catch((error) => {
+      console.error(error);
+      process.exitCode = 1;
+    });
+}
