@@ -92,7 +92,10 @@ export class ProviderRegistry {
       jwks: { keys: keys as never },
       cookies: { keys: secrets.cookieKeys, long: { signed: true }, short: { signed: true } },
       claims: {
-        openid: ['sub'],
+        // amr tells the app how the user signed in: ['pwd'], or ['pwd', 'mfa'] after MFA (or
+        // on a device the user trusted after MFA).
+        amr: null,
+        openid: ['sub', 'amr'],
         email: ['email', 'email_verified'],
         profile: ['locale', 'user_type'],
       },
