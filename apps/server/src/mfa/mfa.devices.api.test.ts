@@ -8,7 +8,6 @@ import {
   mfaCall,
   newUser,
   passwordSignIn,
-  summit,
   type TestTenant,
   totpAt,
   updateTenantSettings,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.ts';
 import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
 import { mfaDb } from './mfa.schema.ts';
-import { enrolTotp, mfaCall, newUser, passwordSignIn, summit, totpAt } from './mfa.test-support.ts';
+import { enrolTotp, mfaCall, newUser, passwordSignIn, totpAt } from './mfa.test-support.ts';
 import { findActiveFactor } from './mfa-policy.ts';
 import { checkTotp } from './totp.service.ts';
 
