@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, engines, type TestApp } from '../test/helper.ts';
-import { lastPhoneMessage, mfaCall, newUser, passwordSignIn, summit } from './mfa.test-support.ts';
+import {
+  lastPhoneMessage,
+  mfaCall,
+  newUser,
+  passwordSignIn,
+  startOfWindow,
+  summit,
+} from './mfa.test-support.ts';
 
 let numberSeq = 0;
 /** A different valid German mobile number per test, so per-number quotas do not meet. */
@@ -261,6 +268,7 @@ describe.each(engines)('phone codes (SMS and voice) API on %s', (engine) => {
   });
 
   it('limits codes per number per hour against SMS pumping', async () => {
+    startOfWindow(t, 60 * 60_000);
     const number = mobile();
     const answers: number[] = [];
     for (let i = 0; i < 6; i++) {
@@ -276,6 +284,7 @@ describe.each(engines)('phone codes (SMS and voice) API on %s', (engine) => {
   });
 
   it('limits codes per user per hour', async () => {
+    startOfWindow(t, 60 * 60_000);
     const { who, cookie } = await startPhone('sms');
     const answers: string[] = [];
     for (let i = 0; i < 10; i++) {

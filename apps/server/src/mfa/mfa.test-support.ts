@@ -118,3 +118,12 @@ export async function updateTenantSettings(
     .execute();
   t.services.tenants.invalidate();
 }
+
+/**
+ * Moves the test clock to just after the start of a fixed rate-limit window, so a test that
+ * counts hits (with some clock advances between them) never straddles two windows.
+ */
+export function startOfWindow(t: TestApp, windowMs: number): void {
+  const now = t.clock.now();
+  t.clock.advance(windowMs - (now % windowMs) + 1000);
+}
