@@ -1,18 +1,20 @@
 import type { SessionResponse } from '@keycard/contract/api';
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { apiRequest } from '../../lib/api.ts';
 import { flowStorage } from '../../lib/storage.ts';
 import { LoadingPage } from '../../ui/page.tsx';
+import { EmailVerificationPrompt } from '../account/email-verification-prompt.tsx';
 
 /** SPEC §4 'Authenticated page', evaluated in order. */
 export function AuthenticatedPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const started = useRef(false);
+  const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
 
   useEffect(() => {
     if (started.current) return;
@@ -24,6 +26,10 @@ export function AuthenticatedPage() {
         return;
       }
       const { identity } = session;
+      if (identity.emailVerificationRequired) {
+        setVerifyEmail(identity.email);
+        return;
+      }
       const redirectUri = flowStorage.get(storageKeys.redirectUri) ?? identity.defaultRedirectUri;
       if (
         identity.passwordExpiryInDays !== null &&
@@ -50,5 +56,6 @@ export function AuthenticatedPage() {
     })().catch(() => navigate(paths.error, { replace: true }));
   }, [navigate]);
 
+  if (verifyEmail) return <EmailVerificationPrompt email={verifyEmail} />;
   return <LoadingPage titleKey="titles.authenticated" label={t('authenticated.loading')} />;
 }

@@ -1,0 +1,22 @@
+import { useTranslation } from 'react-i18next';
+import { Page } from '../../ui/page.tsx';
+import { SupportLinks } from './support-links.tsx';
+import { useResetThroughLogout } from './use-reset-through-logout.ts';
+import './account.css';
+
+/** /error/password-expired/ — the password is past its lifetime; the way out is a reset. */
+export function PasswordExpiredPage() {
+  const { t } = useTranslation();
+  const reset = useResetThroughLogout();
+  return (
+    <Page titleKey="lifecycle.titles.passwordExpired" heading={t('lifecycle.passwordExpired.heading')}>
+      <p>{t('lifecycle.passwordExpired.body')}</p>
+      <div className="kc-actions">
+        <button type="button" className="kc-button" onClick={reset}>
+          {t('lifecycle.passwordExpired.reset')}
+        </button>
+      </div>
+      <SupportLinks />
+    </Page>
+  );
+}

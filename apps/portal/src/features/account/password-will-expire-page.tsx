@@ -1,0 +1,53 @@
+import { paths } from '@keycard/contract/paths';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { flowStorage } from '../../lib/storage.ts';
+import { Page } from '../../ui/page.tsx';
+import { useResetThroughLogout } from './use-reset-through-logout.ts';
+import './account.css';
+
+/** The flag /authenticated honours: the warning was seen, continue the sign-in. */
+const expiryAcknowledgedKey = 'AUTH_X_EXPIRY_ACKNOWLEDGED';
+
+/** Today, tomorrow or in N days (separate texts: th and id have no plural forms, N ≥ 2 is plural elsewhere). */
+function expiryKey(days: number): string {
+  if (days <= 0) return 'lifecycle.passwordWillExpire.today';
+  if (days === 1) return 'lifecycle.passwordWillExpire.tomorrow';
+  return 'lifecycle.passwordWillExpire.inDays';
+}
+
+/** /error/password-will-expire/?passwordExpiryInDays&redirectUri — reset now, or later and go on. */
+export function PasswordWillExpirePage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const raw = params.get('passwordExpiryInDays') ?? '';
+  const days = /^\d{1,4}$/.test(raw) ? Number(raw) : null;
+  const reset = useResetThroughLogout();
+
+  useEffect(() => {
+    if (days === null) navigate(paths.error, { replace: true });
+  }, [days, navigate]);
+  if (days === null) return null;
+
+  function later() {
+    flowStorage.set(expiryAcknowledgedKey, 'true');
+    navigate(paths.authenticated, { replace: true });
+  }
+
+  return (
+    <Page titleKey="lifecycle.titles.passwordWillExpire" heading={t('lifecycle.passwordWillExpire.heading')}>
+      <p>{t(expiryKey(days), { days })}</p>
+      <p>{t('lifecycle.passwordWillExpire.advice')}</p>
+      <div className="kc-actions">
+        <button type="button" className="kc-button" onClick={reset}>
+          {t('lifecycle.passwordWillExpire.resetNow')}
+        </button>
+        <button type="button" className="kc-button kc-button-secondary" onClick={later}>
+          {t('lifecycle.passwordWillExpire.resetLater')}
+        </button>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,87 @@
+import { paths } from '@keycard/contract/paths';
+import { type FormEvent, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { lastUser } from '../../lib/storage.ts';
+import { Notice, TextField } from '../../ui/fields.tsx';
+import { Page } from '../../ui/page.tsx';
+import { accountApi } from './api.ts';
+import { captchaToken } from './captcha.ts';
+import { emailProblem } from './email-field.ts';
+import { commonOutcome } from './outcomes.ts';
+import './account.css';
+
+/**
+ * /reset-password/?email&tokenExpired — ask for a reset mail. SPEC §4: the 'activate' answer
+ * (an account not activated yet) goes to the activation-sent page, anything else to reset-sent.
+ */
+export function ResetRequestPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState(params.get('email') ?? lastUser.get() ?? '');
+  const [error, setError] = useState<string | undefined>();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const problem = emailProblem(email);
+    setError(problem);
+    setNotice(null);
+    if (problem) {
+      inputRef.current?.focus();
+      return;
+    }
+    setPending(true);
+    const address = email.trim();
+    try {
+      const recaptchaToken = await captchaToken('PASSWORD_RESET');
+      const answer = await accountApi.requestReset(address, recaptchaToken);
+      if (answer.state === 'activate') navigate(paths.activateSent);
+      else navigate(paths.resetPasswordSent, { state: { email: address } });
+    } catch (caught) {
+      setPending(false);
+      const outcome = commonOutcome(caught);
+      if (outcome && 'notice' in outcome) setNotice(outcome.notice);
+      else navigate(paths.error);
+    }
+  }
+
+  return (
+    <Page titleKey="lifecycle.titles.resetPassword" heading={t('lifecycle.resetRequest.heading')}>
+      {params.has('tokenExpired') ? (
+        <Notice tone="error">{t('lifecycle.resetRequest.tokenExpired')}</Notice>
+      ) : null}
+      {notice ? <Notice tone="error">{t(notice)}</Notice> : null}
+      <p>{t('lifecycle.resetRequest.intro')}</p>
+      <form onSubmit={submit} noValidate>
+        <TextField
+          label={t('lifecycle.resetRequest.email')}
+          type="email"
+          name="email"
+          autoComplete="username"
+          inputMode="email"
+          required
+          value={email}
+          inputRef={inputRef}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            if (error) setError(emailProblem(event.target.value));
+          }}
+          onBlur={() => setError(emailProblem(email))}
+          error={error ? t(error) : undefined}
+        />
+        <button className="kc-button" type="submit" disabled={pending}>
+          {t('lifecycle.resetRequest.submit')}
+        </button>
+      </form>
+      <div className="kc-links">
+        <Link className="kc-link" to={paths.login}>
+          {t('common.backToLogin')}
+        </Link>
+      </div>
+    </Page>
+  );
+}

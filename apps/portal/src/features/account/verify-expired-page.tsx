@@ -1,0 +1,15 @@
+import { lifecycleTokenTtl } from '@keycard/contract/lifecycle-api';
+import { useTranslation } from 'react-i18next';
+import { Page } from '../../ui/page.tsx';
+import { SupportLinks } from './support-links.tsx';
+
+/** /error/verify-expired/ — the verification link is spent or old; log in again for a new one. */
+export function VerifyExpiredPage() {
+  const { t } = useTranslation();
+  return (
+    <Page titleKey="lifecycle.titles.verifyExpired" heading={t('lifecycle.verifyExpired.heading')}>
+      <p>{t('lifecycle.verifyExpired.body', { hours: lifecycleTokenTtl.verificationHours })}</p>
+      <SupportLinks />
+    </Page>
+  );
+}
