@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { demoTenants } from '../../apps/server/src/seed/demo.ts';
 import { upsertTenant } from '../../apps/server/src/tenants/tenant.admin.ts';
@@ -95,4 +95,15 @@ export async function setTenantSettings(
   const definition = demoTenants.find((tenant) => tenant.code === code)!;
   await upsertTenant(keycard.services.db, { ...definition, settings });
   keycard.services.tenants.invalidate();
+}
+
+/** The session facts a browser context has on a tenant (GET /api/session, from the browser itself). */
+export async function browserSession(context: BrowserContext, origin: string): Promise<unknown> {
+  const probe = await context.newPage();
+  try {
+    await probe.goto(`${origin}/api/session`);
+    return JSON.parse(await probe.locator('body').innerText());
+  } finally {
+    await probe.close();
+  }
 }
