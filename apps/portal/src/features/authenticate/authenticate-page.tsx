@@ -1,15 +1,25 @@
 import type { UserIdentity } from '@keycard/contract/api';
 import { paths } from '@keycard/contract/paths';
-import { storageKeys, type UserState } from '@keycard/contract/user-state';
+import type { UserState } from '@keycard/contract/user-state';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useBranding } from '../../app/theme.tsx';
 import { apiRequest } from '../../lib/api.ts';
+import { deviceId } from '../../lib/device-id.ts';
 import { flowStorage, loginStateKey } from '../../lib/storage.ts';
 import { LoadingPage } from '../../ui/page.tsx';
 
-/** SPEC §4: where the user goes after the code exchange, by state. */
+/** Flow values for the MFA screens (SPEC §3 session store: mfaResetRedirectUri). */
+export const mfaResetRedirectKey = 'AUTH_X_MFA_RESET_REDIRECT_URI';
+export const mfaPurposeKey = 'AUTH_X_MFA_PURPOSE';
+
+/**
+ * SPEC §4: where the user goes after the code exchange, by state. applyMfa is set by the
+ * portal's own password login; a hand-off without it (e.g. a partner's optional MFA) skips the
+ * registration reminder. The server has already decided the state: these routes only choose
+ * the screen, and /api/authorize refuses a session that skipped a required step.
+ */
 export function routeForState(state: UserState, query: URLSearchParams): string {
   switch (state) {
     case 'MFA_REGISTRATION_RECOMMENDED':
@@ -45,9 +55,12 @@ export function AuthenticatePage() {
       navigate(paths.error, { replace: true });
       return;
     }
+    // Kept for the reset page; the server answers it back only when it is registered.
     const mfaResetRedirectUri = query.get('mfaResetRedirectUri');
-    if (mfaResetRedirectUri) flowStorage.set('AUTH_X_MFA_RESET_REDIRECT_URI', mfaResetRedirectUri);
-    const deviceToken = localStorage.getItem(storageKeys.deviceId) ?? undefined;
+    if (mfaResetRedirectUri) flowStorage.set(mfaResetRedirectKey, mfaResetRedirectUri);
+    if (query.get('purpose') === 'for-mfa-reset') flowStorage.set(mfaPurposeKey, 'for-mfa-reset');
+    else flowStorage.remove(mfaPurposeKey);
+    const deviceToken = deviceId.get();
     apiRequest<UserIdentity>('POST', '/api/authenticate', {
       code,
       tenantCode: branding.tenantCode,

@@ -23,7 +23,12 @@ export function usePasswordLogin() {
     flowStorage.set(loginStateKey, state);
     try {
       const answer = await apiRequest<LoginResponse>('POST', '/api/login', { email, password, state });
-      const query = new URLSearchParams({ code: answer.code, state: answer.state });
+      // applyMfa: the portal's own login applies the tenant's MFA policy (SPEC §4 route table);
+      // an MFA-reset request (purpose, mfaResetRedirectUri) travels on to /authenticate.
+      const query = new URLSearchParams({ code: answer.code, state: answer.state, applyMfa: 'true' });
+      const asked = new URLSearchParams(window.location.search);
+      for (const key of ['purpose', 'mfaResetRedirectUri'])
+        if (asked.get(key)) query.set(key, asked.get(key)!);
       navigate(`${paths.authenticate}?${query}`, { replace: true });
     } catch (caught) {
       setPending(false);

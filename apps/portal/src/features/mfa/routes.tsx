@@ -1,4 +1,21 @@
+import { paths } from '@keycard/contract/paths';
 import type { RouteObject } from 'react-router';
+import { lazyPage } from '../../app/router.tsx';
 
-/** MFA screens (issue 4). */
-export const mfaRoutes: RouteObject[] = [];
+/** MFA screens (issue 4): lazy chunks, so the login route stays small. */
+export const mfaRoutes: RouteObject[] = [
+  {
+    path: paths.mfa,
+    lazy: lazyPage(
+      () => import('./mfa-page.tsx'),
+      (m) => m.MfaPage,
+    ),
+  },
+  {
+    path: paths.mfaReset,
+    lazy: lazyPage(
+      () => import('./mfa-reset-page.tsx'),
+      (m) => m.MfaResetPage,
+    ),
+  },
+];

@@ -1,0 +1,328 @@
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import { Notice } from '../../ui/fields.tsx';
+import type { MfaProblem } from './mfa-errors.ts';
+
+export function StepIndicator({ step, total }: { step: number; total: number }) {
+  const { t } = useTranslation();
+  return <p className="kc-mfa-step">{t('mfa.common.stepOf', { step, total })}</p>;
+}
+
+/** The 6-digit code input: numeric keypad, one-time-code autofill, hint and error tied to it. */
+export function CodeField({
+  label,
+  hint,
+  value,
+  onChange,
+  error,
+  inputRef,
+  recovery = false,
+}: {
+  label: string;
+  hint: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+  inputRef?: Ref<HTMLInputElement>;
+  recovery?: boolean;
+}) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  return (
+    <div className="kc-field">
+      <label htmlFor={id}>{label}</label>
+      <p className="kc-mfa-hint" id={hintId}>
+        {hint}
+      </p>
+      <input
+        id={id}
+        ref={inputRef}
+        name={recovery ? 'recoveryCode' : 'code'}
+        className={recovery ? 'kc-mfa-recovery-input' : 'kc-mfa-code-input'}
+        type="text"
+        inputMode={recovery ? 'text' : 'numeric'}
+        autoComplete={recovery ? 'off' : 'one-time-code'}
+        autoCapitalize="off"
+        spellCheck={false}
+        maxLength={recovery ? 16 : 6}
+        required
+        value={value}
+        onChange={(event) => onChange(recovery ? event.target.value : event.target.value.replace(/\D/g, ''))}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${hintId} ${errorId}` : hintId}
+      />
+      {error ? (
+        <p className="kc-field-error" id={errorId} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A labelled input with a hint; hint and error are tied to it (aria-describedby), the error announced. */
+export function HintedField({
+  label,
+  hint,
+  error,
+  inputRef,
+  ...input
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> & {
+  label: string;
+  hint?: string | undefined;
+  error?: string | undefined;
+  inputRef?: Ref<HTMLInputElement>;
+}) {
+  const id = useId();
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div className="kc-field">
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <p className="kc-mfa-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      <input
+        id={id}
+        ref={inputRef}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described || undefined}
+        {...input}
+      />
+      {error ? (
+        <p className="kc-field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** SPEC §8 MFA messages, with the provider's code in brackets when there is one. */
+export function problemText(
+  t: (key: string, values?: Record<string, unknown>) => string,
+  problem: MfaProblem,
+) {
+  const message = t(problem.key, problem.values);
+  return problem.providerCode ? `${message} (${problem.providerCode})` : message;
+}
+
+export function ProblemNotice({ problem }: { problem: MfaProblem | null }) {
+  const { t } = useTranslation();
+  if (!problem) return null;
+  return <Notice tone="error">{problemText(t, problem)}</Notice>;
+}
+
+/** Copies a text to the clipboard and says so (or says to copy by hand) in a live region. */
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
+  return (
+    <div className="kc-mfa-copy">
+      <button
+        type="button"
+        className="kc-button kc-button-secondary"
+        onClick={() => {
+          navigator.clipboard.writeText(text).then(
+            () => setStatus('copied'),
+            () => setStatus('failed'),
+          );
+        }}
+      >
+        {label}
+      </button>
+      <p className="kc-mfa-live" role="status" aria-live="polite">
+        {status === 'copied' ? t('mfa.common.copied') : status === 'failed' ? t('mfa.common.copyFailed') : ''}
+      </p>
+    </div>
+  );
+}
+
+/** SPEC §2 benefits panel: minutes to set up, only every N days on a trusted device, landline works. */
+export function Benefits({ days }: { days: number }) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <section className="kc-mfa-benefits" aria-labelledby={id}>
+      <h2 id={id}>{t('mfa.benefits.heading')}</h2>
+      <ul>
+        <li>{t('mfa.benefits.minutes')}</li>
+        <li>{t('mfa.benefits.trusted', { days })}</li>
+        <li>{t('mfa.benefits.landline')}</li>
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * A modal confirmation (native <dialog>: focus stays inside, Escape cancels, focus returns to
+ * the control that opened it).
+ */
+export function ConfirmDialog({
+  open,
+  heading,
+  body,
+  confirm,
+  cancel,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  heading: string;
+  body: ReactNode;
+  confirm: string;
+  cancel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className="kc-mfa-dialog"
+      aria-labelledby={`${id}-heading`}
+      aria-describedby={`${id}-body`}
+      onCancel={(event) => {
+        event.preventDefault();
+        onCancel();
+      }}
+    >
+      <h2 id={`${id}-heading`}>{heading}</h2>
+      <div id={`${id}-body`}>{body}</div>
+      <div className="kc-mfa-actions">
+        <button type="button" className="kc-button" onClick={onConfirm}>
+          {confirm}
+        </button>
+        <button type="button" className="kc-button kc-button-secondary" onClick={onCancel}>
+          {cancel}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+/** The ten recovery codes, shown once, with copy and an "I have saved them" confirmation. */
+export function RecoveryCodes({
+  codes,
+  intro,
+  onContinue,
+}: {
+  codes: string[];
+  intro: string;
+  onContinue: () => void;
+}) {
+  const { t } = useTranslation();
+  const [saved, setSaved] = useState(false);
+  const [missing, setMissing] = useState(false);
+  const listId = useId();
+  const checkId = useId();
+  return (
+    <div className="kc-mfa-recovery">
+      <h2 id={listId}>{t('mfa.recovery.heading')}</h2>
+      <p>{intro}</p>
+      <ul className="kc-mfa-codes" aria-label={t('mfa.recovery.listLabel')}>
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
+      <CopyButton text={codes.join('\n')} label={t('mfa.recovery.copy')} />
+      <div className="kc-checkbox">
+        <input
+          id={checkId}
+          type="checkbox"
+          checked={saved}
+          aria-invalid={missing ? true : undefined}
+          aria-describedby={missing ? `${checkId}-error` : undefined}
+          onChange={(event) => {
+            setSaved(event.target.checked);
+            if (event.target.checked) setMissing(false);
+          }}
+        />
+        <label htmlFor={checkId}>{t('mfa.recovery.saved')}</label>
+      </div>
+      {missing ? (
+        <p className="kc-field-error" id={`${checkId}-error`} role="alert">
+          {t('mfa.recovery.savedRequired')}
+        </p>
+      ) : null}
+      <button
+        type="button"
+        className="kc-button"
+        onClick={() => {
+          if (!saved) {
+            setMissing(true);
+            return;
+          }
+          onContinue();
+        }}
+      >
+        {t('mfa.common.continue')}
+      </button>
+    </div>
+  );
+}
+
+/** Resend by SMS or call back, with the countdown the server enforces. */
+export function ResendControls({
+  seconds,
+  busy,
+  onResend,
+  allowSms = true,
+}: {
+  seconds: number;
+  busy: boolean;
+  onResend: (channel: 'sms' | 'voice') => void;
+  allowSms?: boolean;
+}) {
+  const { t } = useTranslation();
+  const waiting = seconds > 0;
+  return (
+    <div className="kc-mfa-resend">
+      <p>{t('mfa.resend.question')}</p>
+      <div className="kc-mfa-actions">
+        {allowSms ? (
+          <button
+            type="button"
+            className="kc-button kc-button-secondary"
+            disabled={waiting || busy}
+            onClick={() => onResend('sms')}
+          >
+            {t('mfa.resend.sms')}
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className="kc-button kc-button-secondary"
+          disabled={waiting || busy}
+          onClick={() => onResend('voice')}
+        >
+          {t('mfa.resend.call')}
+        </button>
+      </div>
+      {waiting ? (
+        <p className="kc-mfa-countdown" data-countdown={seconds}>
+          {t('mfa.resend.wait', { seconds })}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import type { MfaDeliveryType, MfaStatusResponse } from '@keycard/contract/mfa';
+import { paths } from '@keycard/contract/paths';
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { trackEvent } from '../../lib/analytics.ts';
+import { deviceId } from '../../lib/device-id.ts';
+import { flowStorage } from '../../lib/storage.ts';
+import { mfaApi } from './api.ts';
+
+/** Flow values kept per tab by the /authenticate page (SPEC §3 session store: mfaResetRedirectUri). */
+export const mfaResetRedirectKey = 'AUTH_X_MFA_RESET_REDIRECT_URI';
+export const mfaPurposeKey = 'AUTH_X_MFA_PURPOSE';
+export const resetPurpose = 'for-mfa-reset';
+
+export function analyticsProps(status: MfaStatusResponse | null, deliveryType?: MfaDeliveryType) {
+  return {
+    ...(status ? { userType: status.userType } : {}),
+    ...(deliveryType ? { deliveryType } : {}),
+  };
+}
+
+/**
+ * After MFA is passed (a registration or a code at sign-in): trust this device if the user
+ * asked (a userDeviceToken kept as AUTH_X_DEVICE_ID), then on to the authenticated page.
+ */
+export function useFinishMfa(status: MfaStatusResponse | null) {
+  const navigate = useNavigate();
+  return useCallback(
+    async (trustDevice: boolean) => {
+      if (trustDevice) {
+        try {
+          const { userDeviceToken } = await mfaApi.userDeviceToken();
+          deviceId.set(userDeviceToken);
+          void trackEvent('mfa_device_id_generated', analyticsProps(status));
+        } catch {
+          // Not trusting the device only means a code next time; the sign-in goes on.
+        }
+      }
+      navigate(paths.authenticated, { replace: true });
+    },
+    [navigate, status],
+  );
+}
+
+export function wantsReset(): boolean {
+  return flowStorage.get(mfaPurposeKey) === resetPurpose;
+}

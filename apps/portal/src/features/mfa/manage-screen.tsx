@@ -1,0 +1,66 @@
+import type { MfaStatusResponse } from '@keycard/contract/mfa';
+import { paths } from '@keycard/contract/paths';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { Page } from '../../ui/page.tsx';
+import { mfaApi } from './api.ts';
+import { ProblemNotice, RecoveryCodes } from './components.tsx';
+import { describeMfaError, type MfaProblem } from './mfa-errors.ts';
+
+/** An enrolled user who has passed MFA: what is set up, new recovery codes, reset. */
+export function ManageScreen({ status }: { status: MfaStatusResponse }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [problem, setProblem] = useState<MfaProblem | null>(null);
+  const factor = status.factor!;
+
+  if (codes) {
+    return (
+      <Page key="codes" titleKey="mfa.titles.recoveryCodes" heading={t('mfa.recovery.regenerate')}>
+        <RecoveryCodes
+          codes={codes}
+          intro={t('mfa.recovery.regenerated')}
+          onContinue={() => navigate(paths.authenticated, { replace: true })}
+        />
+      </Page>
+    );
+  }
+
+  return (
+    <Page titleKey="mfa.titles.manage" heading={t('mfa.manage.heading')}>
+      <ProblemNotice problem={problem} />
+      <p>
+        {factor.deliveryType === 'totp'
+          ? t('mfa.manage.app')
+          : t('mfa.manage.phone', { phone: factor.phone })}
+      </p>
+      <p>{t('mfa.recovery.remaining', { count: status.recoveryCodesRemaining })}</p>
+      <div className="kc-mfa-actions">
+        <Link className="kc-button" to={paths.authenticated} replace>
+          {t('mfa.common.continue')}
+        </Link>
+        {status.freshVerification ? (
+          <button
+            type="button"
+            className="kc-button kc-button-secondary"
+            onClick={() =>
+              mfaApi.recoveryCodes().then(
+                (answer) => setCodes(answer.recoveryCodes),
+                (caught: unknown) => setProblem(describeMfaError(caught)),
+              )
+            }
+          >
+            {t('mfa.recovery.regenerate')}
+          </button>
+        ) : null}
+      </div>
+      <div className="kc-links">
+        <Link className="kc-link" to={paths.mfaReset}>
+          {t('mfa.manage.reset')}
+        </Link>
+      </div>
+    </Page>
+  );
+}

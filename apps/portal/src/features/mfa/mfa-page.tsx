@@ -1,0 +1,76 @@
+import type { MfaStatusResponse } from '@keycard/contract/mfa';
+import { paths } from '@keycard/contract/paths';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { LoadingPage } from '../../ui/page.tsx';
+import { mfaApi } from './api.ts';
+import { ChooseScreen } from './choose-screen.tsx';
+import { wantsReset } from './flow.ts';
+import { ManageScreen } from './manage-screen.tsx';
+import { describeMfaError } from './mfa-errors.ts';
+import { PhoneSetup } from './phone-setup.tsx';
+import { ReminderScreen } from './reminder-screen.tsx';
+import { TotpSetup } from './totp-setup.tsx';
+import { VerifyScreen } from './verify-screen.tsx';
+import './mfa.css';
+
+type View = 'reminder' | 'choose' | 'totp' | 'phone' | 'verify' | 'manage';
+
+function firstView(status: MfaStatusResponse): View {
+  switch (status.state) {
+    case 'MFA_REGISTRATION_RECOMMENDED':
+      return 'reminder';
+    case 'MFA_VERIFICATION_REQUIRED':
+      return 'verify';
+    case 'AUTHENTICATED':
+      return status.factor ? 'manage' : 'choose';
+    default:
+      return 'choose';
+  }
+}
+
+/** /mfa: the MFA screens of SPEC §2, chosen by the signed-in user's state. */
+export function MfaPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [status, setStatus] = useState<MfaStatusResponse | null>(null);
+  const [view, setView] = useState<View>('choose');
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    mfaApi
+      .status()
+      .then((answer) => {
+        if (answer.state === 'PASSWORD_EXPIRED') return navigate(paths.passwordExpired, { replace: true });
+        // Resetting MFA (purpose=for-mfa-reset): the reset's own proof passes MFA as well.
+        if (answer.state === 'MFA_VERIFICATION_REQUIRED' && wantsReset()) {
+          return navigate(paths.mfaReset, { replace: true });
+        }
+        setView(firstView(answer));
+        setStatus(answer);
+      })
+      .catch((caught: unknown) =>
+        navigate(describeMfaError(caught).signedOut ? paths.root : paths.error, { replace: true }),
+      );
+  }, [navigate]);
+
+  if (!status) return <LoadingPage titleKey="mfa.titles.setup" label={t('common.loading')} />;
+  const choose = () => setView('choose');
+  switch (view) {
+    case 'reminder':
+      return <ReminderScreen status={status} onSetUp={choose} />;
+    case 'totp':
+      return <TotpSetup status={status} onBack={choose} />;
+    case 'phone':
+      return <PhoneSetup status={status} onBack={choose} />;
+    case 'verify':
+      return <VerifyScreen status={status} />;
+    case 'manage':
+      return <ManageScreen status={status} />;
+    default:
+      return <ChooseScreen status={status} onChoose={setView} />;
+  }
+}

@@ -1,0 +1,209 @@
+import type { MfaProof, MfaResetResponse, MfaStatusResponse, PhoneDeliveryType } from '@keycard/contract/mfa';
+import { paths } from '@keycard/contract/paths';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { trackEvent } from '../../lib/analytics.ts';
+import { flowStorage } from '../../lib/storage.ts';
+import { LoadingPage, Page } from '../../ui/page.tsx';
+import { mfaApi } from './api.ts';
+import { CodeField, ProblemNotice, problemText } from './components.tsx';
+import { analyticsProps, mfaPurposeKey, mfaResetRedirectKey } from './flow.ts';
+import { describeMfaError, isErrorCode, type MfaProblem, wrongCodeErrors } from './mfa-errors.ts';
+import { useCountdown } from './use-countdown.ts';
+import './mfa.css';
+
+const recoveryPattern = /^[0-9a-z]{5}-?[0-9a-z]{5}$/i;
+
+/**
+ * /mfa/reset (SPEC §2 'Reset MFA: confirm, then success with the option to set up again').
+ * The user proves possession — a code of the enrolled method or a recovery code — and the
+ * server removes the methods, recovery codes and trusted devices. Then on to the
+ * mfaResetRedirectUri, which the server answers back only when it is registered, or set up again.
+ */
+export function MfaResetPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [status, setStatus] = useState<MfaStatusResponse | null>(null);
+  const [done, setDone] = useState<MfaResetResponse | null>(null);
+  const [mode, setMode] = useState<'code' | 'recovery'>('code');
+  const [value, setValue] = useState('');
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [problem, setProblem] = useState<MfaProblem | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const [seconds, startCountdown] = useCountdown();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    mfaApi
+      .status()
+      .then(setStatus)
+      .catch((caught: unknown) =>
+        navigate(describeMfaError(caught).signedOut ? paths.root : paths.error, { replace: true }),
+      );
+  }, [navigate]);
+
+  if (!status) return <LoadingPage titleKey="mfa.titles.reset" label={t('common.loading')} />;
+  const factor = status.factor;
+  const isPhone = factor !== null && factor.deliveryType !== 'totp';
+
+  async function sendCode() {
+    if (!factor) return;
+    setPending(true);
+    setProblem(null);
+    try {
+      const channel: PhoneDeliveryType = factor.deliveryType === 'voice' ? 'voice' : 'sms';
+      const answer = await mfaApi.sendPhoneCode(channel);
+      setSentTo(answer.phone);
+      startCountdown(answer.resendInSeconds);
+      inputRef.current?.focus();
+    } catch (caught) {
+      const described = describeMfaError(caught);
+      if (isErrorCode(caught, 'mfa.resend_too_soon') && described.retryAfterSeconds) {
+        startCountdown(described.retryAfterSeconds);
+      } else {
+        setProblem(described);
+      }
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!factor) return;
+    const entered = value.trim();
+    if (mode === 'code' ? !/^\d{6}$/.test(entered) : !recoveryPattern.test(entered)) {
+      setFieldError(t(mode === 'code' ? 'mfa.errors.codeFormat' : 'mfa.errors.recoveryFormat'));
+      inputRef.current?.focus();
+      return;
+    }
+    const proof: MfaProof =
+      mode === 'code'
+        ? { code: entered, deliveryType: factor.deliveryType === 'totp' ? 'totp' : factor.deliveryType }
+        : { recoveryCode: entered };
+    setPending(true);
+    setFieldError(undefined);
+    setProblem(null);
+    try {
+      const answer = await mfaApi.reset(proof, flowStorage.get(mfaResetRedirectKey) ?? undefined);
+      void trackEvent('mfa_reset', analyticsProps(status, factor.deliveryType));
+      flowStorage.remove(mfaResetRedirectKey);
+      flowStorage.remove(mfaPurposeKey);
+      setDone(answer);
+    } catch (caught) {
+      const described = describeMfaError(caught);
+      if (described.signedOut) return navigate(paths.root, { replace: true });
+      if (wrongCodeErrors.has((caught as { code?: string }).code ?? '')) {
+        void trackEvent('mfa_failed', analyticsProps(status, factor.deliveryType));
+      }
+      if (isErrorCode(caught, 'mfa.rate_limited')) setProblem(described);
+      else setFieldError(problemText(t, described));
+      setValue('');
+      inputRef.current?.focus();
+    } finally {
+      setPending(false);
+    }
+  }
+
+  if (done) {
+    const complete = done.state === 'AUTHENTICATED' || done.state === 'MFA_REGISTRATION_RECOMMENDED';
+    return (
+      <Page key="done" titleKey="mfa.titles.resetDone" heading={t('mfa.reset.done.heading')}>
+        <p>{t('mfa.reset.done.body')}</p>
+        <div className="kc-mfa-actions">
+          <Link className="kc-button" to={paths.mfa} replace>
+            {t('mfa.reset.done.setUpAgain')}
+          </Link>
+          {done.redirectUri ? (
+            <a className="kc-button kc-button-secondary" href={done.redirectUri}>
+              {t('mfa.reset.done.continue')}
+            </a>
+          ) : complete ? (
+            <Link className="kc-button kc-button-secondary" to={paths.authenticated} replace>
+              {t('mfa.reset.done.continue')}
+            </Link>
+          ) : null}
+        </div>
+      </Page>
+    );
+  }
+
+  if (!factor) {
+    return (
+      <Page titleKey="mfa.titles.reset" heading={t('mfa.reset.heading')}>
+        <p>{t('mfa.reset.notEnrolled')}</p>
+        <Link className="kc-button" to={paths.mfa} replace>
+          {t('mfa.common.continue')}
+        </Link>
+      </Page>
+    );
+  }
+
+  return (
+    <Page key={mode} titleKey="mfa.titles.reset" heading={t('mfa.reset.heading')}>
+      <ProblemNotice problem={problem} />
+      <p>{t('mfa.reset.body')}</p>
+      <p>{t('mfa.reset.proof')}</p>
+      {isPhone && mode === 'code' ? (
+        <div className="kc-mfa-resend">
+          {sentTo ? <p role="status">{t(`mfa.verify.${factor.deliveryType}`, { phone: sentTo })}</p> : null}
+          <button
+            type="button"
+            className="kc-button kc-button-secondary"
+            onClick={sendCode}
+            disabled={pending || seconds > 0}
+          >
+            {t('mfa.reset.sendCode')}
+          </button>
+          {seconds > 0 ? <p className="kc-mfa-countdown">{t('mfa.resend.wait', { seconds })}</p> : null}
+        </div>
+      ) : null}
+      <form onSubmit={submit} noValidate>
+        {mode === 'code' ? (
+          <CodeField
+            label={t('mfa.common.codeLabel')}
+            hint={t('mfa.common.codeHint')}
+            value={value}
+            onChange={setValue}
+            error={fieldError}
+            inputRef={inputRef}
+          />
+        ) : (
+          <CodeField
+            recovery
+            label={t('mfa.verify.recoveryLabel')}
+            hint={t('mfa.verify.recoveryHint')}
+            value={value}
+            onChange={setValue}
+            error={fieldError}
+            inputRef={inputRef}
+          />
+        )}
+        <button type="submit" className="kc-button" disabled={pending}>
+          {t('mfa.reset.confirm')}
+        </button>
+      </form>
+      <div className="kc-links">
+        <button
+          type="button"
+          className="kc-back"
+          onClick={() => {
+            setMode(mode === 'code' ? 'recovery' : 'code');
+            setValue('');
+            setFieldError(undefined);
+          }}
+        >
+          {mode === 'code' ? t('mfa.verify.useRecovery') : t('mfa.verify.useCode')}
+        </button>
+        <Link className="kc-link" to={paths.logout}>
+          {t('mfa.common.logOut')}
+        </Link>
+      </div>
+    </Page>
+  );
+}

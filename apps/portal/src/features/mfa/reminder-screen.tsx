@@ -1,0 +1,64 @@
+import type { MfaStatusResponse } from '@keycard/contract/mfa';
+import { paths } from '@keycard/contract/paths';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { trackEvent } from '../../lib/analytics.ts';
+import { Page } from '../../ui/page.tsx';
+import { Benefits, ConfirmDialog } from './components.tsx';
+import { analyticsProps } from './flow.ts';
+
+/** Days left until MFA becomes mandatory, as a sentence (SPEC §2 reminder). */
+export function DaysLeft({ days }: { days: number | null }) {
+  const { t } = useTranslation();
+  if (days === null) return null;
+  return (
+    <p className="kc-mfa-days">
+      {days <= 1 ? t('mfa.reminder.lastDay') : t('mfa.reminder.daysLeft', { days })}
+    </p>
+  );
+}
+
+/** Asks "later?" and, on yes, records the dismissal and continues; the reminder returns at next login. */
+export function usePostpone(status: MfaStatusResponse) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [asking, setAsking] = useState(false);
+  const dialog = (
+    <ConfirmDialog
+      open={asking}
+      heading={t('mfa.reminder.confirm.heading')}
+      body={<p>{t('mfa.reminder.confirm.body')}</p>}
+      confirm={t('mfa.reminder.confirm.confirm')}
+      cancel={t('mfa.reminder.confirm.cancel')}
+      onConfirm={() => {
+        setAsking(false);
+        void trackEvent('mfa_reminder_dismissed', analyticsProps(status));
+        navigate(paths.authenticated, { replace: true });
+      }}
+      onCancel={() => setAsking(false)}
+    />
+  );
+  return { ask: () => setAsking(true), dialog };
+}
+
+export function ReminderScreen({ status, onSetUp }: { status: MfaStatusResponse; onSetUp: () => void }) {
+  const { t } = useTranslation();
+  const postpone = usePostpone(status);
+  return (
+    <Page titleKey="mfa.titles.reminder" heading={t('mfa.reminder.heading')}>
+      <DaysLeft days={status.mfaRequiredByRemainingInDays} />
+      <p>{t('mfa.reminder.intro')}</p>
+      <Benefits days={status.trustedDeviceDays} />
+      <div className="kc-mfa-actions">
+        <button type="button" className="kc-button" onClick={onSetUp}>
+          {t('mfa.reminder.setUp')}
+        </button>
+        <button type="button" className="kc-button kc-button-secondary" onClick={postpone.ask}>
+          {t('mfa.reminder.later')}
+        </button>
+      </div>
+      {postpone.dialog}
+    </Page>
+  );
+}

@@ -1,0 +1,199 @@
+import type { MfaStatusResponse, RegisterTotpResponse } from '@keycard/contract/mfa';
+import { type FormEvent, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { trackEvent } from '../../lib/analytics.ts';
+import { Checkbox } from '../../ui/fields.tsx';
+import { Page } from '../../ui/page.tsx';
+import { mfaApi } from './api.ts';
+import {
+  CodeField,
+  CopyButton,
+  ProblemNotice,
+  problemText,
+  RecoveryCodes,
+  StepIndicator,
+} from './components.tsx';
+import { analyticsProps, useFinishMfa } from './flow.ts';
+import { describeMfaError, type MfaProblem, wrongCodeErrors } from './mfa-errors.ts';
+
+const appStores = {
+  ios: 'https://apps.apple.com/app/google-authenticator/id388497605',
+  android: 'https://play.google.com/store/apps/details?id=com.google.android.apps.authenticator2',
+};
+
+/** The setup key in groups of four, as authenticator apps show it (they ignore the spaces). */
+function groupKey(secret: string): string {
+  return secret.replace(/(.{4})/g, '$1 ').trim();
+}
+
+/** SPEC §2: authenticator-app registration in four steps. */
+export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBack: () => void }) {
+  const { t } = useTranslation();
+  const finish = useFinishMfa(status);
+  const [step, setStep] = useState(1);
+  const [registration, setRegistration] = useState<RegisterTotpResponse | null>(null);
+  const [code, setCode] = useState('');
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [problem, setProblem] = useState<MfaProblem | null>(null);
+  const [trust, setTrust] = useState(true);
+  const [pending, setPending] = useState(false);
+  const [recoveryCodes, setRecoveryCodes] = useState<string[]>([]);
+  const codeRef = useRef<HTMLInputElement>(null);
+
+  async function start() {
+    setPending(true);
+    setProblem(null);
+    try {
+      setRegistration(await mfaApi.registerTotp());
+      setStep(2);
+    } catch (caught) {
+      setProblem(describeMfaError(caught));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function confirm(event: FormEvent) {
+    event.preventDefault();
+    if (!/^\d{6}$/.test(code)) {
+      setFieldError(t('mfa.errors.codeFormat'));
+      codeRef.current?.focus();
+      return;
+    }
+    setPending(true);
+    setFieldError(undefined);
+    setProblem(null);
+    try {
+      const answer = await mfaApi.verify({ code, deliveryType: 'totp' });
+      void trackEvent('mfa_register', analyticsProps(status, 'totp'));
+      setRecoveryCodes(answer.recoveryCodes ?? []);
+      setStep(4);
+    } catch (caught) {
+      const described = describeMfaError(caught);
+      if (described.signedOut) return finish(false);
+      if (wrongCodeErrors.has((caught as { code?: string }).code ?? '')) {
+        void trackEvent('mfa_failed', analyticsProps(status, 'totp'));
+      }
+      setFieldError(problemText(t, described));
+      setCode('');
+      codeRef.current?.focus();
+    } finally {
+      setPending(false);
+    }
+  }
+
+  if (step === 1) {
+    return (
+      <Page key="totp-1" titleKey="mfa.titles.totp" heading={t('mfa.totp.download.heading')}>
+        <StepIndicator step={1} total={4} />
+        <ProblemNotice problem={problem} />
+        <p>{t('mfa.totp.download.body')}</p>
+        <ul className="kc-mfa-stores">
+          <li>
+            <a className="kc-link" href={appStores.ios} target="_blank" rel="noopener noreferrer">
+              {t('mfa.totp.download.ios')}
+            </a>
+          </li>
+          <li>
+            <a className="kc-link" href={appStores.android} target="_blank" rel="noopener noreferrer">
+              {t('mfa.totp.download.android')}
+            </a>
+          </li>
+        </ul>
+        <div className="kc-mfa-actions">
+          <button type="button" className="kc-button" onClick={start} disabled={pending}>
+            {t('mfa.common.next')}
+          </button>
+          <button type="button" className="kc-button kc-button-secondary" onClick={onBack}>
+            {t('mfa.common.back')}
+          </button>
+        </div>
+      </Page>
+    );
+  }
+
+  if (step === 2 && registration) {
+    return (
+      <Page key="totp-2" titleKey="mfa.titles.totp" heading={t('mfa.totp.scan.heading')}>
+        <StepIndicator step={2} total={4} />
+        <p>{t('mfa.totp.scan.body')}</p>
+        <img
+          className="kc-mfa-qr"
+          src={registration.qrCode}
+          alt={t('mfa.totp.scan.qrAlt', { account: registration.account })}
+          width={200}
+          height={200}
+        />
+        <p>{t('mfa.totp.scan.manual')}</p>
+        <div className="kc-field">
+          <label htmlFor="kc-mfa-setup-key">{t('mfa.totp.scan.keyLabel')}</label>
+          <input
+            id="kc-mfa-setup-key"
+            className="kc-mfa-key"
+            type="text"
+            readOnly
+            value={groupKey(registration.secret)}
+            onFocus={(event) => event.target.select()}
+          />
+        </div>
+        <p className="kc-mfa-hint">
+          {t('mfa.totp.scan.issuer', { issuer: registration.issuer })}
+          <br />
+          {t('mfa.totp.scan.account', { account: registration.account })}
+        </p>
+        <CopyButton text={registration.secret} label={t('mfa.totp.scan.copyKey')} />
+        <div className="kc-mfa-actions">
+          <button type="button" className="kc-button" onClick={() => setStep(3)}>
+            {t('mfa.common.next')}
+          </button>
+          <button type="button" className="kc-button kc-button-secondary" onClick={() => setStep(1)}>
+            {t('mfa.common.back')}
+          </button>
+        </div>
+      </Page>
+    );
+  }
+
+  if (step === 3 && registration) {
+    return (
+      <Page key="totp-3" titleKey="mfa.titles.totp" heading={t('mfa.totp.code.heading')}>
+        <StepIndicator step={3} total={4} />
+        <form onSubmit={confirm} noValidate>
+          <CodeField
+            label={t('mfa.common.codeLabel')}
+            hint={t('mfa.totp.code.body', { issuer: registration.issuer })}
+            value={code}
+            onChange={setCode}
+            error={fieldError}
+            inputRef={codeRef}
+          />
+          <Checkbox
+            label={t('mfa.common.trustDevice', { days: status.trustedDeviceDays })}
+            checked={trust}
+            onChange={(event) => setTrust(event.target.checked)}
+          />
+          <div className="kc-mfa-actions">
+            <button type="submit" className="kc-button" disabled={pending}>
+              {t('mfa.common.verify')}
+            </button>
+            <button type="button" className="kc-button kc-button-secondary" onClick={() => setStep(2)}>
+              {t('mfa.common.back')}
+            </button>
+          </div>
+        </form>
+      </Page>
+    );
+  }
+
+  return (
+    <Page key="totp-4" titleKey="mfa.titles.recoveryCodes" heading={t('mfa.totp.done.heading')}>
+      <StepIndicator step={4} total={4} />
+      <p>{t('mfa.totp.done.body')}</p>
+      <RecoveryCodes
+        codes={recoveryCodes}
+        intro={t('mfa.recovery.body')}
+        onContinue={() => void finish(trust)}
+      />
+    </Page>
+  );
+}

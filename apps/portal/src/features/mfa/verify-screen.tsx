@@ -1,0 +1,184 @@
+import type { MfaDeliveryType, MfaStatusResponse, PhoneDeliveryType } from '@keycard/contract/mfa';
+import { paths } from '@keycard/contract/paths';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useBranding } from '../../app/theme.tsx';
+import { trackEvent } from '../../lib/analytics.ts';
+import { Checkbox } from '../../ui/fields.tsx';
+import { Page } from '../../ui/page.tsx';
+import { mfaApi } from './api.ts';
+import { CodeField, ProblemNotice, problemText, ResendControls } from './components.tsx';
+import { analyticsProps, useFinishMfa } from './flow.ts';
+import { describeMfaError, isErrorCode, type MfaProblem, wrongCodeErrors } from './mfa-errors.ts';
+import { useCountdown } from './use-countdown.ts';
+import { useDeliveryWatch } from './use-delivery-watch.ts';
+
+const recoveryPattern = /^[0-9a-z]{5}-?[0-9a-z]{5}$/i;
+
+/** SPEC §2 'Enter code at login': the code of the enrolled method, or a recovery code. */
+export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
+  const { t } = useTranslation();
+  const branding = useBranding();
+  const finish = useFinishMfa(status);
+  const factor = status.factor!;
+  const isPhone = factor.deliveryType !== 'totp';
+  const [mode, setMode] = useState<'code' | 'recovery'>('code');
+  const [value, setValue] = useState('');
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [problem, setProblem] = useState<MfaProblem | null>(null);
+  const [channel, setChannel] = useState<PhoneDeliveryType>(
+    factor.deliveryType === 'voice' ? 'voice' : 'sms',
+  );
+  const [trust, setTrust] = useState(true);
+  const [pending, setPending] = useState(false);
+  const [resent, setResent] = useState(false);
+  const [seconds, startCountdown] = useCountdown();
+  const [lockedFor, startLock] = useCountdown();
+  const delivery = useDeliveryWatch(setProblem);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const started = useRef(false);
+
+  async function send(next: PhoneDeliveryType, first: boolean) {
+    setPending(true);
+    setProblem(null);
+    setResent(false);
+    try {
+      const answer = await mfaApi.sendPhoneCode(next);
+      setChannel(answer.deliveryType);
+      startCountdown(answer.resendInSeconds);
+      if (answer.deliveryType === 'voice') delivery.watch();
+      if (!first) setResent(true);
+    } catch (caught) {
+      const described = describeMfaError(caught);
+      // A code went out moments ago (a reload): wait for it rather than send another.
+      if (isErrorCode(caught, 'mfa.resend_too_soon') && described.retryAfterSeconds) {
+        startCountdown(described.retryAfterSeconds);
+      } else {
+        setProblem(described);
+      }
+    } finally {
+      setPending(false);
+    }
+  }
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per screen, on arrival
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void trackEvent('mfa_verification_required', analyticsProps(status, factor.deliveryType));
+    if (isPhone) void send(channel, true);
+  }, []);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const entered = value.trim();
+    const valid = mode === 'code' ? /^\d{6}$/.test(entered) : recoveryPattern.test(entered);
+    if (!valid) {
+      setFieldError(t(mode === 'code' ? 'mfa.errors.codeFormat' : 'mfa.errors.recoveryFormat'));
+      inputRef.current?.focus();
+      return;
+    }
+    setPending(true);
+    setFieldError(undefined);
+    setProblem(null);
+    const deliveryType: MfaDeliveryType = isPhone ? channel : 'totp';
+    try {
+      await mfaApi.verify(
+        mode === 'code'
+          ? { code: entered, deliveryType: isPhone ? channel : 'totp' }
+          : { recoveryCode: entered },
+      );
+      delivery.stop();
+      void trackEvent('mfa_success', analyticsProps(status, deliveryType));
+      await finish(trust);
+    } catch (caught) {
+      setPending(false);
+      const described = describeMfaError(caught);
+      if (described.signedOut) return finish(false);
+      if (wrongCodeErrors.has((caught as { code?: string }).code ?? '')) {
+        void trackEvent('mfa_failed', analyticsProps(status, deliveryType));
+      }
+      if (isErrorCode(caught, 'mfa.rate_limited')) {
+        setProblem(described);
+        if (described.retryAfterSeconds) startLock(described.retryAfterSeconds);
+      } else {
+        setFieldError(problemText(t, described));
+      }
+      setValue('');
+      inputRef.current?.focus();
+    }
+  }
+
+  const issuer = branding?.theme.name ?? t('common.appName');
+  const intro =
+    factor.deliveryType === 'totp'
+      ? t('mfa.verify.totp', { issuer })
+      : t(`mfa.verify.${channel}`, { phone: factor.phone ?? '' });
+
+  return (
+    <Page key={mode} titleKey="mfa.titles.verify" heading={t('mfa.verify.heading')}>
+      <ProblemNotice
+        problem={lockedFor > 0 && problem ? { ...problem, values: { seconds: lockedFor } } : problem}
+      />
+      {mode === 'code' ? (
+        <p role={isPhone ? 'status' : undefined}>
+          {resent ? `${t('mfa.resend.sent')} ` : ''}
+          {intro}
+        </p>
+      ) : null}
+      <form onSubmit={submit} noValidate>
+        {mode === 'code' ? (
+          <CodeField
+            label={t('mfa.common.codeLabel')}
+            hint={t('mfa.common.codeHint')}
+            value={value}
+            onChange={setValue}
+            error={fieldError}
+            inputRef={inputRef}
+          />
+        ) : (
+          <CodeField
+            recovery
+            label={t('mfa.verify.recoveryLabel')}
+            hint={t('mfa.verify.recoveryHint')}
+            value={value}
+            onChange={setValue}
+            error={fieldError}
+            inputRef={inputRef}
+          />
+        )}
+        <Checkbox
+          label={t('mfa.common.trustDevice', { days: status.trustedDeviceDays })}
+          checked={trust}
+          onChange={(event) => setTrust(event.target.checked)}
+        />
+        <button type="submit" className="kc-button" disabled={pending || lockedFor > 0}>
+          {t('mfa.common.verify')}
+        </button>
+      </form>
+      {isPhone && mode === 'code' ? (
+        <ResendControls seconds={seconds} busy={pending} onResend={(next) => void send(next, false)} />
+      ) : null}
+      <div className="kc-links">
+        <button
+          type="button"
+          className="kc-back"
+          onClick={() => {
+            setMode(mode === 'code' ? 'recovery' : 'code');
+            setValue('');
+            setFieldError(undefined);
+          }}
+        >
+          {mode === 'code' ? t('mfa.verify.useRecovery') : t('mfa.verify.useCode')}
+        </button>
+        <Link className="kc-link" to={paths.mfaReset}>
+          {t('mfa.verify.lostAccess')}
+        </Link>
+        <Link className="kc-link" to={paths.logout}>
+          {t('mfa.common.logOut')}
+        </Link>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,157 @@
+import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
+import { en, type Texts } from '@keycard/texts';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { createUser } from '../../apps/server/src/accounts/user.repository.ts';
+import type { TenantSettings } from '../../apps/server/src/tenants/tenant.types.ts';
+import type { Keycard } from './keycard.ts';
+import { totpCode } from './totp.ts';
+
+export const password = 'Keycard-demo-1';
+let counter = 0;
+
+/** A fresh active user on a tenant (each test its own, so attempt counters never meet). */
+export async function createTestUser(keycard: Keycard, tenant: string, type = 'property'): Promise<string> {
+  counter += 1;
+  const email = `e2e${counter}-${Date.now().toString(36)}@${tenant}.test`;
+  await createUser(keycard.services.db, {
+    tenantCode: tenant,
+    email,
+    type: type as 'property',
+    locale: 'en',
+    status: 'active',
+    password,
+    emailVerified: true,
+  });
+  return email;
+}
+
+/** The two-step login as a person does it, in the page's language. */
+export async function signIn(page: Page, email: string, texts: Texts = en): Promise<void> {
+  await page.getByLabel(texts.login.email.label, { exact: true }).fill(email);
+  await page.getByRole('button', { name: texts.login.email.submit }).click();
+  await page.getByLabel(texts.login.password.label, { exact: true }).fill(password);
+  await page.getByRole('button', { name: texts.login.password.submit }).click();
+}
+
+export async function heading(page: Page): Promise<string> {
+  return page.getByRole('heading', { level: 1 }).innerText();
+}
+
+export async function expectHeading(page: Page, text: string): Promise<void> {
+  await expect.poll(() => heading(page), { timeout: 15_000 }).toBe(text);
+}
+
+/** Changes a tenant's settings in the database and drops the server's cached copy. */
+export async function setTenantSettings(keycard: Keycard, tenant: string, settings: Partial<TenantSettings>) {
+  const row = await keycard.services.db
+    .selectFrom('tenants')
+    .select('settings')
+    .where('code', '=', tenant)
+    .executeTakeFirstOrThrow();
+  await keycard.services.db
+    .updateTable('tenants')
+    .set({ settings: JSON.stringify({ ...JSON.parse(row.settings), ...settings }) })
+    .where('code', '=', tenant)
+    .execute();
+  keycard.services.tenants.invalidate();
+}
+
+/** The newest SMS or call the outbox holds for a number (what /_dev/outbox shows), with its code. */
+export async function lastPhoneCode(
+  keycard: Keycard,
+  phone: string,
+): Promise<{ channel: string; text: string; code: string }> {
+  const response = await loopbackFetch(
+    `http://localhost:${keycard.port}/_dev/outbox.json?to=${encodeURIComponent(phone)}`,
+  );
+  const [latest] = (await response.json()) as Array<{ channel: string; content: { text: string } }>;
+  if (!latest) throw new Error(`no message for ${phone}`);
+  const text = latest.content.text;
+  const code =
+    text.match(/#(\d{6})/)?.[1] ??
+    text
+      .match(/(\d)(?:, )(\d)(?:, )(\d)(?:, )(\d)(?:, )(\d)(?:, )(\d)/)
+      ?.slice(1)
+      .join('');
+  if (!code) throw new Error(`no code in ${text}`);
+  return { channel: latest.channel, text, code };
+}
+
+/** Enters a 6-digit code on the current MFA screen and submits it. */
+export async function enterCode(page: Page, code: string, texts: Texts = en): Promise<void> {
+  await page.getByLabel(texts.mfa.common.codeLabel, { exact: true }).fill(code);
+  await page.getByRole('button', { name: texts.mfa.common.verify, exact: true }).click();
+}
+
+/**
+ * Registers an authenticator app through the four screens, reading the setup key from the
+ * page and computing the code independently. Answers the secret and the recovery codes shown.
+ */
+export async function registerTotp(
+  page: Page,
+  keycard: Keycard,
+  options: { texts?: Texts; onScreen?: (name: string) => Promise<void>; trust?: boolean } = {},
+): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const texts = options.texts ?? en;
+  const screen = options.onScreen ?? (async () => undefined);
+  await page.getByRole('button', { name: texts.mfa.choose.app }).click();
+  await expectHeading(page, texts.mfa.totp.download.heading);
+  await screen('totp step 1');
+  await page.getByRole('button', { name: texts.mfa.common.next, exact: true }).click();
+  await expectHeading(page, texts.mfa.totp.scan.heading);
+  await screen('totp step 2');
+  const secret = (await page.getByLabel(texts.mfa.totp.scan.keyLabel, { exact: true }).inputValue()).replace(
+    /\s+/g,
+    '',
+  );
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await page.getByRole('button', { name: texts.mfa.common.next, exact: true }).click();
+  await expectHeading(page, texts.mfa.totp.code.heading);
+  await screen('totp step 3');
+  if (options.trust === false) {
+    await page.getByLabel(texts.mfa.common.trustDevice.replace('{{days}}', '60')).uncheck();
+  }
+  await enterCode(page, await totpCode(keycard, secret), texts);
+  await expectHeading(page, texts.mfa.totp.done.heading);
+  await screen('totp step 4 (recovery codes)');
+  const recoveryCodes = await page
+    .getByRole('list', { name: texts.mfa.recovery.listLabel })
+    .getByRole('listitem')
+    .allInnerTexts();
+  expect(recoveryCodes).toHaveLength(10);
+  return { secret, recoveryCodes };
+}
+
+/** Confirms the recovery codes are saved and continues out of the registration. */
+export async function continueAfterRecoveryCodes(page: Page, texts: Texts = en): Promise<void> {
+  await page.getByLabel(texts.mfa.recovery.saved).check();
+  await page.getByRole('button', { name: texts.mfa.common.continue, exact: true }).click();
+}
+
+/** Stands in for the tenant's default redirect (the demo app's home) without a running app. */
+export async function stubDefaultRedirect(page: Page): Promise<void> {
+  await page.route('http://localhost:3001/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>app home</title><h1>App</h1>' }),
+  );
+}
+
+/** Stored analytics events of a tenant, oldest first. */
+export async function analyticsEvents(keycard: Keycard, tenant: string) {
+  const rows = await keycard.services.db
+    .withTables<{
+      analytics_events: {
+        tenant_code: string;
+        event: string;
+        user_type: string | null;
+        properties: string;
+        created_at: number;
+      };
+    }>()
+    .selectFrom('analytics_events')
+    .selectAll()
+    .where('tenant_code', '=', tenant)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((row) => ({ event: row.event, userType: row.user_type, ...JSON.parse(row.properties) }));
+}
