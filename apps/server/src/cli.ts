@@ -8,7 +8,9 @@ import { createRegistrationLink, inviteUser } from './accounts/invitation.servic
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
 import { AppError } from './shared/errors.ts';
+import { updateTenantSettings } from './tenants/tenant.admin.ts';
 import { TenantDirectory } from './tenants/tenant.service.ts';
+import type { TenantSettings } from './tenants/tenant.types.ts';
 
 const usage = `Keycard operator commands
 
@@ -21,6 +23,12 @@ const usage = `Keycard operator commands
       Prints a single-use registration link for that address (default 7 days valid). After
       registering, the user is signed in and continues to the redirect URI, which must be
       registered for the tenant.
+
+  keycard tenant-settings --tenant <code> [--set <name>=<value> …]
+      Shows the tenant's account settings, or changes them. Names: passwordExpiryDays,
+      passwordWarningDays (whole days or null), emailVerificationRequired (true|false),
+      captcha.siteKey, captcha.secret, captcha.verifyUrl, captcha.scriptUrl (text or null),
+      captcha.minScore (0 to 1). Running servers pick changes up within 30 seconds.
 
 The database is the server's: DATABASE_URL, or the SQLite file in DATA_DIR (default ./data).
 Queued mail is delivered by the running Keycard server (SMTP_URL, or the local outbox page).
@@ -37,8 +45,9 @@ export interface CliIo {
 
 class UsageError extends Error {}
 
-function required(values: Record<string, string | undefined>, name: string): string {
-  const value = values[name]?.trim();
+function required(values: Record<string, string | string[] | undefined>, name: string): string {
+  const raw = values[name];
+  const value = typeof raw === 'string' ? raw.trim() : '';
   if (!value) throw new UsageError(`--${name} is required`);
   return value;
 }
@@ -67,6 +76,65 @@ function emailOf(value: string): string {
   return email;
 }
 
+const isUrlOrNull = (value: unknown) => value === null || (typeof value === 'string' && URL.canParse(value));
+const isTextOrNull = (value: unknown) => value === null || (typeof value === 'string' && value.length > 0);
+const isDays = (max: number, min: number) => (value: unknown) =>
+  value === null || (Number.isInteger(value) && (value as number) >= min && (value as number) <= max);
+
+/** The account settings an operator may change here, with what each accepts. */
+const settingRules: Record<string, { check: (value: unknown) => boolean; expects: string }> = {
+  passwordExpiryDays: { check: isDays(3650, 1), expects: 'whole days from 1 to 3650, or null' },
+  passwordWarningDays: { check: isDays(365, 0), expects: 'whole days from 0 to 365, or null' },
+  emailVerificationRequired: { check: (v) => typeof v === 'boolean', expects: 'true or false' },
+  'captcha.siteKey': { check: isTextOrNull, expects: 'text or null' },
+  'captcha.secret': { check: isTextOrNull, expects: 'text or null' },
+  'captcha.verifyUrl': { check: isUrlOrNull, expects: 'a URL or null' },
+  'captcha.scriptUrl': { check: isUrlOrNull, expects: 'a URL or null' },
+  'captcha.minScore': {
+    check: (v) => typeof v === 'number' && v >= 0 && v <= 1,
+    expects: 'a number from 0 to 1',
+  },
+};
+
+function settingValue(raw: string): unknown {
+  if (raw === 'null') return null;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  if (/^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+/** `name=value` pairs as a settings patch (captcha.* nested), each checked against its rule. */
+function settingsPatch(pairs: string[]): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    const name = at > 0 ? pair.slice(0, at).trim() : '';
+    const rule = settingRules[name];
+    if (!rule) {
+      throw new UsageError(
+        `--set ${pair}: the setting must be one of ${Object.keys(settingRules).join(', ')}`,
+      );
+    }
+    const value = settingValue(pair.slice(at + 1).trim());
+    if (!rule.check(value)) throw new UsageError(`--set ${pair}: ${name} takes ${rule.expects}`);
+    const [group, key] = name.split('.');
+    if (key) patch[group!] = { ...(patch[group!] as object | undefined), [key]: value };
+    else patch[name] = value;
+  }
+  return patch;
+}
+
+/** The settings an operator sees: the secret never printed in full. */
+function printableSettings(settings: TenantSettings): string {
+  const { passwordExpiryDays, passwordWarningDays, emailVerificationRequired, captcha } = settings;
+  const secret = captcha.secret ? '(set)' : null;
+  return JSON.stringify(
+    { passwordExpiryDays, passwordWarningDays, emailVerificationRequired, captcha: { ...captcha, secret } },
+    null,
+    2,
+  );
+}
+
 /** Runs one command; answers the process exit code (0 done, 1 refused, 2 usage). */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -85,14 +153,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         locale: { type: 'string' },
         'redirect-uri': { type: 'string' },
         days: { type: 'string' },
+        set: { type: 'string', multiple: true },
       },
       strict: true,
     });
-    if (command !== 'invite' && command !== 'registration-link') {
+    if (!['invite', 'registration-link', 'tenant-settings'].includes(command)) {
       throw new UsageError(`unknown command ${command}`);
     }
     const tenantCode = required(values, 'tenant');
-    const email = emailOf(required(values, 'email'));
+    const patch = command === 'tenant-settings' ? settingsPatch(values.set ?? []) : {};
+    const email = command === 'tenant-settings' ? '' : emailOf(required(values, 'email'));
     if (command === 'invite') required(values, 'type');
     const type = userTypeOf(values.type);
     const locale = localeOf(values.locale);
@@ -108,14 +178,23 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         databaseUrl: config.databaseUrl,
         sqliteFile: path.join(config.dataDir, 'keycard.sqlite'),
       }));
-    const tenant = await new TenantDirectory(database.kysely).byCode(tenantCode);
+    const directory = new TenantDirectory(database.kysely);
+    let tenant = await directory.byCode(tenantCode);
     if (!tenant) {
       io.err(`No tenant with the code ${tenantCode}.`);
       return 1;
     }
     const now = io.now?.() ?? Date.now();
     const deps = { db: database.kysely, config };
-    if (command === 'invite') {
+    if (command === 'tenant-settings') {
+      if (Object.keys(patch).length > 0) {
+        await updateTenantSettings(database.kysely, tenant.code, patch);
+        directory.invalidate();
+        tenant = (await directory.byCode(tenant.code))!;
+        io.err(`Updated the settings of ${tenant.code}.`);
+      }
+      io.out(printableSettings(tenant.settings));
+    } else if (command === 'invite') {
       const { created } = await inviteUser(deps, tenant, { email, type, locale }, now);
       io.out(
         `${created ? 'Invited' : 'Invited again'} ${email} to ${tenant.code} (${type}, ${locale}): the activation mail is queued.`,

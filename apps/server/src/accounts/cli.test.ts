@@ -9,7 +9,7 @@ import { runCli } from '../cli.ts';
 import { openDatabase } from '../db/database.ts';
 import { seedDemo } from '../seed/demo.ts';
 import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
-import { lastMailTo, linkIn, mailsTo, uniqueEmail } from './test-support.ts';
+import { lastMailTo, linkIn, mailsTo, setTenantSettings, uniqueEmail } from './test-support.ts';
 import { findUserByEmail } from './user.repository.ts';
 
 const cliPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../cli.ts');
@@ -151,6 +151,65 @@ describe.each(engines)('operator CLI on %s', (engine) => {
     expect(result.code).toBe(2);
     expect(result.err).toContain(message);
     expect(result.err).toContain('keycard invite --tenant');
+  });
+
+  it('shows and changes the account settings of a tenant, never printing the captcha secret', async () => {
+    const shown = await run('tenant-settings', '--tenant', 'seaside');
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.out)).toEqual({
+      passwordExpiryDays: null,
+      passwordWarningDays: null,
+      emailVerificationRequired: false,
+      captcha: { siteKey: null, secret: null, verifyUrl: null },
+    });
+    try {
+      const changed = await run(
+        'tenant-settings',
+        '--tenant',
+        'seaside',
+        '--set',
+        'passwordExpiryDays=90',
+        '--set',
+        'passwordWarningDays=14',
+        '--set',
+        'emailVerificationRequired=true',
+        '--set',
+        'captcha.siteKey=site-key',
+        '--set',
+        'captcha.secret=very-secret',
+        '--set',
+        'captcha.minScore=0.7',
+      );
+      expect(changed.code).toBe(0);
+      expect(changed.out).not.toContain('very-secret');
+      expect(JSON.parse(changed.out)).toMatchObject({
+        passwordExpiryDays: 90,
+        passwordWarningDays: 14,
+        emailVerificationRequired: true,
+        captcha: { siteKey: 'site-key', secret: '(set)', minScore: 0.7 },
+      });
+      // Changing one captcha value keeps the others.
+      await run('tenant-settings', '--tenant', 'seaside', '--set', 'captcha.siteKey=null');
+      t.services.tenants.invalidate();
+      const tenant = (await t.services.tenants.byCode('seaside'))!;
+      expect(tenant.settings).toMatchObject({
+        passwordExpiryDays: 90,
+        captcha: { siteKey: null, secret: 'very-secret' },
+      });
+    } finally {
+      await setTenantSettings(t, {}, 'seaside');
+    }
+  });
+
+  it.each([
+    ['an unknown setting', 'mfa.mode=required', 'the setting must be one of'],
+    ['a negative day count', 'passwordExpiryDays=-3', 'passwordExpiryDays takes whole days'],
+    ['a word for a flag', 'emailVerificationRequired=yes', 'takes true or false'],
+    ['a verify URL that is not a URL', 'captcha.verifyUrl=nowhere', 'takes a URL or null'],
+  ])('refuses %s in tenant-settings (exit 2)', async (_name, pair, message) => {
+    const result = await run('tenant-settings', '--tenant', 'seaside', '--set', pair);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(message);
   });
 
   it('refuses an unknown tenant and an unregistered redirect (exit 1)', async () => {

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteUser } from '../accounts/invitation.service.ts';
-import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
-import { freePortFor, parseMail, type ReceivedMail } from './smtp-test-support.ts';
+import { buildTestApp, call, engines, freePort, type TestApp } from '../test/helper.ts';
+import { parseMail, type ReceivedMail } from './smtp-test-support.ts';
 
 /**
  * A real SMTP server (smtp-server) on a local port. It accepts every message, except that it
@@ -57,7 +57,7 @@ describe.each(engines)('mail through a real SMTP server on %s', (engine) => {
   let t: TestApp;
   const smtp = new TestSmtp();
   beforeAll(async () => {
-    await smtp.start(await freePortFor());
+    await smtp.start(await freePort());
     t = await buildTestApp(engine, {
       env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Keycard <no-reply@keycard.test>' },
     });

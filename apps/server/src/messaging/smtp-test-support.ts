@@ -1,18 +1,4 @@
-import { createServer } from 'node:net';
-
-/** Test support for real-SMTP tests: a free port and a small MIME reader. */
-
-export async function freePortFor(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
+/** Test support for real-SMTP tests: a small MIME reader for what an SMTP server receives. */
 
 export interface ReceivedMail {
   headers: Record<string, string>;

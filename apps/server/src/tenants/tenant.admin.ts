@@ -58,3 +58,38 @@ export async function upsertTenant(
     }
   });
 }
+
+/**
+ * Merges a patch into a tenant's stored settings (an object value is merged into the object
+ * it replaces, one level deep, so `{ captcha: { siteKey } }` keeps the secret). Answers the
+ * stored settings after the change, or null for an unknown tenant. Running instances pick
+ * the change up when their tenant cache refreshes (30 seconds).
+ */
+export async function updateTenantSettings(
+  db: Kysely<Database>,
+  code: string,
+  patch: Record<string, unknown>,
+): Promise<Record<string, unknown> | null> {
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('tenants')
+      .select('settings')
+      .where('code', '=', code)
+      .executeTakeFirst();
+    if (!row) return null;
+    const current = JSON.parse(row.settings) as Record<string, unknown>;
+    const next = { ...current };
+    for (const [key, value] of Object.entries(patch)) {
+      const before = current[key];
+      next[key] = isObject(value) && isObject(before) ? { ...before, ...value } : value;
+    }
+    await trx
+      .updateTable('tenants')
+      .set({ settings: JSON.stringify(next) })
+      .where('code', '=', code)
+      .execute();
+    return next;
+  });
+}
