@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Locale, locales, toLocale, type UserType, userTypes } from '@keycard/contract';
+import { applyVerificationPolicy } from './accounts/email-verification.service.ts';
 import { createRegistrationLink, inviteUser } from './accounts/invitation.service.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
@@ -29,6 +30,8 @@ const usage = `Keycard operator commands
       passwordWarningDays (whole days or null), emailVerificationRequired (true|false),
       captcha.siteKey, captcha.secret, captcha.verifyUrl, captcha.scriptUrl (text or null),
       captcha.minScore (0 to 1). Running servers pick changes up within 30 seconds.
+      Turning emailVerificationRequired on asks every account whose address is not verified
+      yet to verify it at its next sign-in; turning it off asks nobody.
 
 The database is the server's: DATABASE_URL, or the SQLite file in DATA_DIR (default ./data).
 Queued mail is delivered by the running Keycard server (SMTP_URL, or the local outbox page).
@@ -189,6 +192,17 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (command === 'tenant-settings') {
       if (Object.keys(patch).length > 0) {
         await updateTenantSettings(database.kysely, tenant.code, patch);
+        if (typeof patch.emailVerificationRequired === 'boolean') {
+          const flagged = await applyVerificationPolicy(
+            database.kysely,
+            tenant.code,
+            patch.emailVerificationRequired,
+            io.now?.() ?? Date.now(),
+          );
+          io.err(
+            `${flagged} existing account(s) ${patch.emailVerificationRequired ? 'will be asked' : 'are no longer asked'} to verify their address.`,
+          );
+        }
         directory.invalidate();
         tenant = (await directory.byCode(tenant.code))!;
         io.err(`Updated the settings of ${tenant.code}.`);

@@ -9,7 +9,7 @@ import { runCli } from '../cli.ts';
 import { openDatabase } from '../db/database.ts';
 import { seedDemo } from '../seed/demo.ts';
 import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
-import { lastMailTo, linkIn, mailsTo, setTenantSettings, uniqueEmail } from './test-support.ts';
+import { activeUser, lastMailTo, linkIn, mailsTo, setTenantSettings, uniqueEmail } from './test-support.ts';
 import { findUserByEmail } from './user.repository.ts';
 
 const cliPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../cli.ts');
@@ -196,6 +196,35 @@ describe.each(engines)('operator CLI on %s', (engine) => {
         passwordExpiryDays: 90,
         captcha: { siteKey: null, secret: 'very-secret' },
       });
+    } finally {
+      await setTenantSettings(t, {}, 'seaside');
+    }
+  });
+
+  it('applies e-mail verification to existing unverified accounts when the tenant turns it on, and back off', async () => {
+    const unverified = uniqueEmail('unverified', 'seaside.test');
+    await activeUser(t, unverified, 'Unverified-pass-1', { tenantCode: 'seaside' });
+    await t.services.db
+      .updateTable('users')
+      .set({ email_verified: 0 })
+      .where('email', '=', unverified)
+      .execute();
+    const flag = async (email: string) =>
+      (await findUserByEmail(t.services.db, 'seaside', email))!.email_verification_required;
+    try {
+      const on = await run(
+        'tenant-settings',
+        '--tenant',
+        'seaside',
+        '--set',
+        'emailVerificationRequired=true',
+      );
+      expect(on.err).toContain('will be asked to verify');
+      expect(await flag(unverified)).toBe(1);
+      // The demo user's address is verified: nothing to ask.
+      expect(await flag('demo@seaside.test')).toBe(0);
+      await run('tenant-settings', '--tenant', 'seaside', '--set', 'emailVerificationRequired=false');
+      expect(await flag(unverified)).toBe(0);
     } finally {
       await setTenantSettings(t, {}, 'seaside');
     }

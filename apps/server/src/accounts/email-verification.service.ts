@@ -111,3 +111,25 @@ export async function verifyEmailAddress(
   });
   return { homepageUrl: `${publicOrigin(deps.config, tenant.loginDomain)}${paths.authenticated}` };
 }
+
+/**
+ * Applies a tenant's e-mail verification policy to its existing accounts: when the tenant
+ * starts requiring verification, every account whose address is not verified yet is asked
+ * for it at its next sign-in; when it stops, nobody is asked. (New accounts take the
+ * tenant's setting when they are created.)
+ */
+export async function applyVerificationPolicy(
+  db: Kysely<Database>,
+  tenantCode: string,
+  required: boolean,
+  now: number,
+): Promise<number> {
+  let query = db
+    .updateTable('users')
+    .set({ email_verification_required: required ? 1 : 0, updated_at: now })
+    .where('tenant_code', '=', tenantCode)
+    .where('email_verification_required', '=', required ? 0 : 1);
+  if (required) query = query.where('email_verified', '=', 0);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
