@@ -121,7 +121,7 @@ describe('captcha (Chromium, against a local reCAPTCHA-compatible provider)', ()
     await page.context().close();
   });
 
-  it('sends a SIGNUP token with the activation', async () => {
+  it('sends a SIGNUP token with the activation and with a resend', async () => {
     const email = 'captcha.invite@seaside.test';
     await keycardCli(keycard, 'invite', '--tenant', 'seaside', '--email', email, '--type', 'staff');
     const page = await freshPage();
@@ -133,6 +133,19 @@ describe('captcha (Chromium, against a local reCAPTCHA-compatible provider)', ()
     await page.getByRole('button', { name: 'Activate account' }).click();
     await page.waitForURL(/\/login\?activateSuccess=true/);
     expect(provider.verified.map((v) => v.response)).toEqual(['e2e-site-key-1-SIGNUP']);
+
+    // Asking for a new activation link from the expired page is part of signing up too.
+    const other = 'captcha.resend@seaside.test';
+    await keycardCli(keycard, 'invite', '--tenant', 'seaside', '--email', other, '--type', 'staff');
+    await page.goto(`${keycard.origin('seaside')}/error/activate-expired/`);
+    await page.getByLabel('E-mail', { exact: true }).fill(other);
+    await page.getByRole('button', { name: 'Send a new link' }).click();
+    await page.waitForURL(/\/activate\/sent\//);
+    await waitForMail(keycard, other, 'account.activation', 2);
+    expect(provider.verified.map((v) => v.response)).toEqual([
+      'e2e-site-key-1-SIGNUP',
+      'e2e-site-key-1-SIGNUP',
+    ]);
     await page.context().close();
   });
 

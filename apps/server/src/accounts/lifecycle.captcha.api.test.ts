@@ -182,6 +182,18 @@ describe.each(engines)('captcha on %s', (engine) => {
     expect(ok.statusCode).toBe(200);
   });
 
+  it('checks SIGNUP tokens on activation resends', async () => {
+    const email = uniqueEmail('resend-captcha');
+    await inviteUser(t.services, await tenantOf(t), { email, type: 'staff', locale: 'en' }, t.clock.now());
+    const path = `/api/user/${encodeURIComponent(email)}/resend-activation`;
+    const refused = await call(t.app, 'POST', path, { body: { recaptchaToken: 'good-PASSWORD_RESET' } });
+    expect(refused.json().code).toBe('captcha.failed');
+    expect(await mailsTo(t, email)).toHaveLength(1);
+    const ok = await call(t.app, 'POST', path, { body: { recaptchaToken: 'good-SIGNUP' } });
+    expect(ok.statusCode).toBe(200);
+    expect(await mailsTo(t, email)).toHaveLength(2);
+  });
+
   it('checks SIGNUP tokens on registration', async () => {
     const { link } = await createRegistrationLink(
       t.services,

@@ -1,6 +1,7 @@
 import {
   activateRequest,
   applyResetRequest,
+  type CaptchaAction,
   type CaptchaConfig,
   errorCodes,
   lifecycleApi,
@@ -122,18 +123,18 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
   });
 
   /** Reset and resend share their guards: origin, captcha, the per-client limit. */
-  async function mailRequest(request: FastifyRequest) {
+  async function mailRequest(request: FastifyRequest, action: CaptchaAction) {
     assertSameOrigin(request);
     const tenant = requireTenant(request);
     const { email } = parseInput(userEmailParams, request.params);
     const body = parseInput(resetRequestBody, request.body);
-    await verifyCaptcha(tenant, body.recaptchaToken, 'PASSWORD_RESET', request.ip);
+    await verifyCaptcha(tenant, body.recaptchaToken, action, request.ip);
     await limitMailRequests(limiter, tenant, request.ip, clock.now());
     return { tenant, email };
   }
 
   app.post(byEmail(lifecycleApi.resetPassword), async (request, reply): Promise<ResetRequestResponse> => {
-    const { tenant, email } = await mailRequest(request);
+    const { tenant, email } = await mailRequest(request, 'PASSWORD_RESET');
     noStore(reply);
     const { state, messageId } = await requestPasswordReset(deps, tenant, email, clock.now());
     if (messageId) deliver();
@@ -141,7 +142,8 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
   });
 
   app.post(byEmail(lifecycleApi.resendActivation), async (request, reply) => {
-    const { tenant, email } = await mailRequest(request);
+    // A new activation link is part of signing up.
+    const { tenant, email } = await mailRequest(request, 'SIGNUP');
     noStore(reply);
     const { messageId } = await requestActivationResend(deps, tenant, email, clock.now());
     if (messageId) deliver();

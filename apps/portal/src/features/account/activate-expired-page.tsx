@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { Notice, TextField } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
+import { captchaToken } from './captcha.ts';
 import { emailProblem } from './email-field.ts';
 import { commonOutcome } from './outcomes.ts';
 import { SupportLinks } from './support-links.tsx';
@@ -30,7 +31,7 @@ export function ActivateExpiredPage() {
     }
     setPending(true);
     try {
-      await accountApi.resendActivation(email.trim());
+      await accountApi.resendActivation(email.trim(), await captchaToken('SIGNUP'));
       navigate(paths.activateSent);
     } catch (caught) {
       setPending(false);

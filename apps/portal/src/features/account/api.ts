@@ -26,7 +26,8 @@ export const accountApi = {
   register: (body: RegisterRequest) => apiRequest<RegisterResponse>('POST', lifecycleApi.register, body),
   requestReset: (email: string, recaptchaToken: string | undefined) =>
     apiRequest<ResetRequestResponse>('POST', lifecycleApi.resetPassword(email), { recaptchaToken }),
-  resendActivation: (email: string) => apiRequest<object>('POST', lifecycleApi.resendActivation(email), {}),
+  resendActivation: (email: string, recaptchaToken: string | undefined) =>
+    apiRequest<object>('POST', lifecycleApi.resendActivation(email), { recaptchaToken }),
   applyReset: (body: ApplyResetRequest) => apiRequest<object>('PATCH', lifecycleApi.user, body),
   sendVerification: (email: string) => apiRequest<object>('POST', lifecycleApi.sendVerification(email), {}),
   validateVerification: (token: string) =>
