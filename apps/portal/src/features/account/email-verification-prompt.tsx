@@ -49,7 +49,12 @@ export function EmailVerificationPrompt({ email }: { email: string }) {
 
   if (sent) {
     return (
-      <Page titleKey="lifecycle.titles.verifyEmail" heading={t('lifecycle.verificationPrompt.sentHeading')}>
+      // A new key: the new screen's heading takes focus, as after a navigation.
+      <Page
+        key="sent"
+        titleKey="lifecycle.titles.verifyEmail"
+        heading={t('lifecycle.verificationPrompt.sentHeading')}
+      >
         <Notice tone="success">{t('lifecycle.verificationPrompt.sentBody', { email })}</Notice>
         <div className="kc-actions">
           <button type="button" className="kc-button kc-button-secondary" onClick={() => setSent(false)}>
@@ -61,7 +66,11 @@ export function EmailVerificationPrompt({ email }: { email: string }) {
     );
   }
   return (
-    <Page titleKey="lifecycle.titles.verifyEmail" heading={t('lifecycle.verificationPrompt.heading')}>
+    <Page
+      key="prompt"
+      titleKey="lifecycle.titles.verifyEmail"
+      heading={t('lifecycle.verificationPrompt.heading')}
+    >
       {notice ? <Notice tone="error">{t(notice)}</Notice> : null}
       <p>{t('lifecycle.verificationPrompt.body', { email, hours })}</p>
       <div className="kc-actions">

@@ -91,7 +91,11 @@ export function VerifyEmailPage() {
   }
   if (state === 'verified') {
     return (
-      <Page titleKey="lifecycle.titles.verifyEmail" heading={t('lifecycle.verifyEmail.heading')}>
+      <Page
+        key="verified"
+        titleKey="lifecycle.titles.verifyEmail"
+        heading={t('lifecycle.verifyEmail.heading')}
+      >
         <Notice tone="success">{t('lifecycle.verifyEmail.success')}</Notice>
         <Loader label={t('common.loading')} />
       </Page>
