@@ -2,7 +2,7 @@ import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { LoadingPage } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';
 import { ChooseScreen } from './choose-screen.tsx';
@@ -17,10 +17,15 @@ import './mfa.css';
 
 type View = 'reminder' | 'choose' | 'totp' | 'phone' | 'verify' | 'manage';
 
-function firstView(status: MfaStatusResponse): View {
+/** Navigation state asking for the method choice (e.g. 'set up again' after a reset). */
+export interface MfaPageState {
+  setUp?: boolean;
+}
+
+function firstView(status: MfaStatusResponse, setUp: boolean): View {
   switch (status.state) {
     case 'MFA_REGISTRATION_RECOMMENDED':
-      return 'reminder';
+      return setUp ? 'choose' : 'reminder';
     case 'MFA_VERIFICATION_REQUIRED':
       return 'verify';
     case 'AUTHENTICATED':
@@ -34,6 +39,7 @@ function firstView(status: MfaStatusResponse): View {
 export function MfaPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const setUp = (useLocation().state as MfaPageState | null)?.setUp === true;
   const [status, setStatus] = useState<MfaStatusResponse | null>(null);
   const [view, setView] = useState<View>('choose');
   const started = useRef(false);
@@ -49,13 +55,13 @@ export function MfaPage() {
         if (answer.state === 'MFA_VERIFICATION_REQUIRED' && wantsReset()) {
           return navigate(paths.mfaReset, { replace: true });
         }
-        setView(firstView(answer));
+        setView(firstView(answer, setUp));
         setStatus(answer);
       })
       .catch((caught: unknown) =>
         navigate(describeMfaError(caught).signedOut ? paths.root : paths.error, { replace: true }),
       );
-  }, [navigate]);
+  }, [navigate, setUp]);
 
   if (!status) return <LoadingPage titleKey="mfa.titles.setup" label={t('common.loading')} />;
   const choose = () => setView('choose');

@@ -116,7 +116,7 @@ export function MfaResetPage() {
       <Page key="done" titleKey="mfa.titles.resetDone" heading={t('mfa.reset.done.heading')}>
         <p>{t('mfa.reset.done.body')}</p>
         <div className="kc-mfa-actions">
-          <Link className="kc-button" to={paths.mfa} replace>
+          <Link className="kc-button" to={paths.mfa} state={{ setUp: true }} replace>
             {t('mfa.reset.done.setUpAgain')}
           </Link>
           {done.redirectUri ? (
