@@ -100,6 +100,11 @@ export async function registerTotp(
   await screen('totp step 1');
   await page.getByRole('button', { name: texts.mfa.common.next, exact: true }).click();
   await expectHeading(page, texts.mfa.totp.scan.heading);
+  // The QR code is an inline SVG from the server: it renders under the CSP with no network call.
+  await expect
+    .poll(() => page.locator('img.kc-mfa-qr').evaluate((img) => (img as HTMLImageElement).naturalWidth))
+    .toBeGreaterThan(0);
+  expect(await page.locator('img.kc-mfa-qr').getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
   await screen('totp step 2');
   const secret = (await page.getByLabel(texts.mfa.totp.scan.keyLabel, { exact: true }).inputValue()).replace(
     /\s+/g,

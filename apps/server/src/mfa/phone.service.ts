@@ -226,6 +226,12 @@ export async function sendPhoneCode(
 
   const mdb = mfaDb(deps.db);
   const outboxId = await mdb.transaction().execute(async (trx) => {
+    // Codes older than a day serve nothing (not even the resend interval): drop them.
+    await trx
+      .deleteFrom('mfa_phone_codes')
+      .where('user_id', '=', user.id)
+      .where('created_at', '<', now - DAY)
+      .execute();
     // Only the newest code counts: earlier ones stop working when a new one is sent.
     await trx
       .updateTable('mfa_phone_codes')
