@@ -7,12 +7,9 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useBranding } from '../../app/theme.tsx';
 import { apiRequest } from '../../lib/api.ts';
 import { deviceId } from '../../lib/device-id.ts';
+import { mfaFlowKeys, mfaResetPurpose } from '../../lib/mfa-flow.ts';
 import { flowStorage, loginStateKey } from '../../lib/storage.ts';
 import { LoadingPage } from '../../ui/page.tsx';
-
-/** Flow values for the MFA screens (SPEC §3 session store: mfaResetRedirectUri). */
-export const mfaResetRedirectKey = 'AUTH_X_MFA_RESET_REDIRECT_URI';
-export const mfaPurposeKey = 'AUTH_X_MFA_PURPOSE';
 
 /**
  * SPEC §4: where the user goes after the code exchange, by state. applyMfa is set by the
@@ -28,7 +25,7 @@ export function routeForState(state: UserState, query: URLSearchParams): string 
     case 'MFA_VERIFICATION_REQUIRED':
       return paths.mfa;
     case 'AUTHENTICATED':
-      return query.get('purpose') === 'for-mfa-reset' ? paths.mfaReset : paths.authenticated;
+      return query.get('purpose') === mfaResetPurpose ? paths.mfaReset : paths.authenticated;
     case 'PASSWORD_EXPIRED':
       return paths.passwordExpired;
     default:
@@ -57,9 +54,9 @@ export function AuthenticatePage() {
     }
     // Kept for the reset page; the server answers it back only when it is registered.
     const mfaResetRedirectUri = query.get('mfaResetRedirectUri');
-    if (mfaResetRedirectUri) flowStorage.set(mfaResetRedirectKey, mfaResetRedirectUri);
-    if (query.get('purpose') === 'for-mfa-reset') flowStorage.set(mfaPurposeKey, 'for-mfa-reset');
-    else flowStorage.remove(mfaPurposeKey);
+    if (mfaResetRedirectUri) flowStorage.set(mfaFlowKeys.resetRedirectUri, mfaResetRedirectUri);
+    if (query.get('purpose') === mfaResetPurpose) flowStorage.set(mfaFlowKeys.purpose, mfaResetPurpose);
+    else flowStorage.remove(mfaFlowKeys.purpose);
     const deviceToken = deviceId.get();
     apiRequest<UserIdentity>('POST', '/api/authenticate', {
       code,

@@ -4,13 +4,9 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { trackEvent } from '../../lib/analytics.ts';
 import { deviceId } from '../../lib/device-id.ts';
+import { mfaFlowKeys, mfaResetPurpose } from '../../lib/mfa-flow.ts';
 import { flowStorage } from '../../lib/storage.ts';
 import { mfaApi } from './api.ts';
-
-/** Flow values kept per tab by the /authenticate page (SPEC §3 session store: mfaResetRedirectUri). */
-export const mfaResetRedirectKey = 'AUTH_X_MFA_RESET_REDIRECT_URI';
-export const mfaPurposeKey = 'AUTH_X_MFA_PURPOSE';
-export const resetPurpose = 'for-mfa-reset';
 
 export function analyticsProps(status: MfaStatusResponse | null, deliveryType?: MfaDeliveryType) {
   return {
@@ -43,5 +39,5 @@ export function useFinishMfa(status: MfaStatusResponse | null) {
 }
 
 export function wantsReset(): boolean {
-  return flowStorage.get(mfaPurposeKey) === resetPurpose;
+  return flowStorage.get(mfaFlowKeys.purpose) === mfaResetPurpose;
 }

@@ -4,11 +4,12 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { trackEvent } from '../../lib/analytics.ts';
+import { mfaFlowKeys } from '../../lib/mfa-flow.ts';
 import { flowStorage } from '../../lib/storage.ts';
 import { LoadingPage, Page } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';
 import { CodeField, ProblemNotice, problemText } from './components.tsx';
-import { analyticsProps, mfaPurposeKey, mfaResetRedirectKey } from './flow.ts';
+import { analyticsProps } from './flow.ts';
 import { describeMfaError, isErrorCode, type MfaProblem, wrongCodeErrors } from './mfa-errors.ts';
 import { useCountdown } from './use-countdown.ts';
 import './mfa.css';
@@ -90,10 +91,10 @@ export function MfaResetPage() {
     setFieldError(undefined);
     setProblem(null);
     try {
-      const answer = await mfaApi.reset(proof, flowStorage.get(mfaResetRedirectKey) ?? undefined);
+      const answer = await mfaApi.reset(proof, flowStorage.get(mfaFlowKeys.resetRedirectUri) ?? undefined);
       void trackEvent('mfa_reset', analyticsProps(status, factor.deliveryType));
-      flowStorage.remove(mfaResetRedirectKey);
-      flowStorage.remove(mfaPurposeKey);
+      flowStorage.remove(mfaFlowKeys.resetRedirectUri);
+      flowStorage.remove(mfaFlowKeys.purpose);
       setDone(answer);
     } catch (caught) {
       const described = describeMfaError(caught);
