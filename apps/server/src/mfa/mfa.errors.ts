@@ -59,7 +59,3 @@ export function mfaError(code: MfaErrorCode, details: MfaErrorDetails = {}): App
   if (details.field) fields[details.field] = message;
   return new AppError(code, status, message, Object.keys(fields).length > 0 ? fields : undefined);
 }
-
-export function mfaStatusOf(code: MfaErrorCode): number {
-  return table[code].status;
-}

@@ -5,8 +5,6 @@ import {
   type PhoneCodeSentResponse,
   type PhoneDeliveryType,
   type RegisterPhoneRequest,
-  type UserType,
-  userTypes,
 } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { UserRow } from '../accounts/user.repository.ts';
@@ -77,10 +75,6 @@ export async function recordMfaCheck(
 async function hasFreshCheck(db: Kysely<Database>, sessionId: string, now: number): Promise<boolean> {
   const check = await findSessionCheck(db, sessionId);
   return !!check && check.method !== 'device' && now - check.verified_at <= freshVerificationMs;
-}
-
-function userTypeOf(user: UserRow): UserType {
-  return (userTypes as readonly string[]).includes(user.type) ? (user.type as UserType) : 'staff';
 }
 
 async function findPendingFactor(
@@ -418,4 +412,3 @@ export async function resetMfa(
     });
 }
 
-export { userTypeOf };
