@@ -411,4 +411,3 @@ export async function resetMfa(
       await recordMfaCheck(base, session, method, now);
     });
 }
-
