@@ -33,6 +33,8 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
   const [trust, setTrust] = useState(true);
   const [pending, setPending] = useState(false);
   const [resent, setResent] = useState(false);
+  // Says "we sent …" only once a code really went out (or went out moments ago).
+  const [codeSent, setCodeSent] = useState(false);
   const [seconds, startCountdown] = useCountdown();
   const [lockedFor, startLock] = useCountdown();
   const delivery = useDeliveryWatch(setProblem);
@@ -46,6 +48,7 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
     try {
       const answer = await mfaApi.sendPhoneCode(next);
       setChannel(answer.deliveryType);
+      setCodeSent(true);
       startCountdown(answer.resendInSeconds);
       if (answer.deliveryType === 'voice') delivery.watch();
       if (!first) setResent(true);
@@ -53,6 +56,7 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
       const described = describeMfaError(caught);
       // A code went out moments ago (a reload): wait for it rather than send another.
       if (isErrorCode(caught, 'mfa.resend_too_soon') && described.retryAfterSeconds) {
+        setCodeSent(true);
         startCountdown(described.retryAfterSeconds);
       } else {
         setProblem(described);
@@ -114,7 +118,11 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
   const intro =
     factor.deliveryType === 'totp'
       ? t('mfa.verify.totp', { issuer })
-      : t(`mfa.verify.${channel}`, { phone: factor.phone ?? '' });
+      : codeSent
+        ? t(`mfa.verify.${channel}`, { phone: factor.phone ?? '' })
+        : problem
+          ? ''
+          : t('mfa.common.working');
 
   return (
     <Page key={mode} titleKey="mfa.titles.verify" heading={t('mfa.verify.heading')}>
