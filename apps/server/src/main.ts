@@ -12,6 +12,7 @@ async function main(): Promise<void> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     sqliteFile: path.join(config.dataDir, 'keycard.sqlite'),
+    onIdleError: (error) => console.error(`database connection lost: ${error.message}`),
   });
   if (config.seedDemo) await seedDemo(database.kysely);
   const { app, services } = await createApp({ config, database, secrets });

@@ -21,6 +21,7 @@ pg.types.setTypeParser(20, (value) => Number(value));
 export interface DbOptions {
   databaseUrl?: string | undefined;
   sqliteFile?: string;
+  onIdleError?: (error: Error) => void;
 }
 
 export async function openDatabase(options: DbOptions): Promise<Db> {
@@ -29,6 +30,9 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
   if (options.databaseUrl) {
     engine = 'postgres';
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection can be cut by the server (restart, failover). node-postgres emits
+    // that on the pool; unhandled, it would end the process. The pool replaces the client.
+    pool.on('error', (error) => options.onIdleError?.(error));
     kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     engine = 'sqlite';

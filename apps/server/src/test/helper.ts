@@ -70,7 +70,17 @@ async function freshDatabase(
     drop: async () => {
       const client = new pg.Client({ connectionString: postgresAdminUrl });
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      // The pool's sockets may still be closing: wait for them rather than kill them (a
+      // killed backend surfaces as an unhandled error in the closed pool's client).
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await client.query(`DROP DATABASE IF EXISTS ${name}${attempt >= 60 ? ' WITH (FORCE)' : ''}`);
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== '55006' || attempt >= 60) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
       await client.end();
       rmSync(dir, { recursive: true, force: true });
     },
