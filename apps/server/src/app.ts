@@ -91,6 +91,8 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
         .send({ code: 'common.validation_failed', message: 'The request URL is not valid.' });
     },
     bodyLimit: 64 * 1024,
+    // Path parameters carry e-mail addresses (up to 254 characters, more when encoded).
+    maxParamLength: 800,
   });
 
   const tenants = new TenantDirectory(database.kysely);

@@ -30,4 +30,6 @@ export const storageKeys = {
   iid: 'AUTH_X_IID',
   deviceId: 'AUTH_X_DEVICE_ID',
   sessionCookie: 'AUTH_X_TOKEN',
+  /** Per tab: the user chose 'reset later' on the password-will-expire page. */
+  expiryAcknowledged: 'AUTH_X_EXPIRY_ACKNOWLEDGED',
 } as const;

@@ -2,7 +2,7 @@ import { paths } from '@keycard/contract/paths';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { accountRoutes } from '../features/account/routes.tsx';
-import { UnknownErrorPage } from '../features/errors/error-pages.tsx';
+import { AccountDisabledPage, NotFoundPage, UnknownErrorPage } from '../features/errors/error-pages.tsx';
 import { LoginPage } from '../features/login/login-page.tsx';
 import { mfaRoutes } from '../features/mfa/routes.tsx';
 
@@ -23,8 +23,6 @@ export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => Compone
     }
   };
 }
-
-const errors = () => import('../features/errors/error-pages.tsx');
 
 function RootRedirect() {
   const { search } = useLocation();
@@ -67,10 +65,10 @@ export const routes: RouteObject[] = [
         ),
       },
       { path: paths.error, element: <UnknownErrorPage /> },
-      { path: paths.accountDisabled, lazy: lazyPage(errors, (m) => m.AccountDisabledPage) },
+      { path: paths.accountDisabled, element: <AccountDisabledPage /> },
       ...accountRoutes,
       ...mfaRoutes,
-      { path: '*', lazy: lazyPage(errors, (m) => m.NotFoundPage) },
+      { path: '*', element: <NotFoundPage /> },
     ],
   },
 ];

@@ -97,6 +97,17 @@ describe.each(engines)('password reset API on %s', (engine) => {
     expect(Math.abs(median(timings.known!) - median(timings.unknown!))).toBeLessThan(100);
   });
 
+  it('takes e-mail addresses up to the 254-character maximum in the path', async () => {
+    const long = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(50)}.test`;
+    expect(long.length).toBeLessThanOrEqual(254);
+    const response = await call(t.app, 'POST', resetPath(long), { body: {} });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ state: 'reset' });
+    const tooLong = await call(t.app, 'POST', resetPath(`${'a'.repeat(250)}@x.test`), { body: {} });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().code).toBe('common.validation_failed');
+  });
+
   it('validates a reset link for the update page (purpose RESET) without using it', async () => {
     const { email, token } = await userWithResetLink();
     const ok = await call(t.app, 'POST', '/api/user/validate-token', { body: { token, purpose: 'RESET' } });

@@ -62,6 +62,8 @@ describe.each(engines)('janitor on %s', (engine) => {
     expect(result.tokens).toBe(1);
     expect(result.rateLimits).toBeGreaterThanOrEqual(1);
     expect(result.messages).toBe(1);
+    expect(result.analyticsEvents).toBe(0);
+    expect(result.trustedDevices).toBe(0);
 
     expect((await call(t.app, 'GET', '/api/session', { cookie: live.cookie })).json().exists).toBe(false);
     expect((await call(t.app, 'GET', '/api/session', { cookie: fresh.cookie })).json().exists).toBe(true);

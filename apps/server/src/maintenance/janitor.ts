@@ -1,9 +1,14 @@
 import type { Kysely } from 'kysely';
+import { analyticsDb } from '../analytics/analytics.service.ts';
 import type { Database } from '../db/schema.ts';
+import { mfaDb } from '../mfa/mfa.schema.ts';
 import { DAY } from '../shared/clock.ts';
 
 /** Delivered messages are kept this long for support, then removed (they hold links and codes). */
 export const sentMessageRetentionMs = 7 * DAY;
+
+/** Analytics events are kept about thirteen months, enough for year-on-year comparisons. */
+export const analyticsRetentionMs = 400 * DAY;
 
 export interface SweepResult {
   sessions: number;
@@ -11,15 +16,19 @@ export interface SweepResult {
   providerArtifacts: number;
   rateLimits: number;
   messages: number;
+  phoneCodes: number;
+  trustedDevices: number;
+  analyticsEvents: number;
 }
 
 /**
  * Removes what has expired: sessions, one-time tokens, provider artifacts, rate-limit
- * windows and old delivered messages. Safe to run on every instance at once (plain deletes
+ * windows, phone codes, trusted devices, old delivered messages and old analytics events. Safe to run on every instance at once (plain deletes
  * by time); undelivered messages are never touched.
  */
 export async function sweepExpired(db: Kysely<Database>, now: number): Promise<SweepResult> {
   const count = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
+  const mfa = mfaDb(db);
   return {
     sessions: count(await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst()),
     tokens: count(
@@ -41,6 +50,21 @@ export async function sweepExpired(db: Kysely<Database>, now: number): Promise<S
         .deleteFrom('outbox')
         .where('status', '=', 'sent')
         .where('sent_at', '<=', now - sentMessageRetentionMs)
+        .executeTakeFirst(),
+    ),
+    phoneCodes: count(
+      await mfa
+        .deleteFrom('mfa_phone_codes')
+        .where('expires_at', '<=', now - DAY)
+        .executeTakeFirst(),
+    ),
+    trustedDevices: count(
+      await mfa.deleteFrom('mfa_devices').where('expires_at', '<=', now).executeTakeFirst(),
+    ),
+    analyticsEvents: count(
+      await analyticsDb(db)
+        .deleteFrom('analytics_events')
+        .where('created_at', '<=', now - analyticsRetentionMs)
         .executeTakeFirst(),
     ),
   };

@@ -44,6 +44,19 @@ describe.each(stores)('rate limiter on %s', (store) => {
     expect(await limiter.peek(key, 60_000, now + 60_000)).toBe(0);
   });
 
+  it('takes keys of any length (they embed e-mail addresses) and keeps long keys apart', async () => {
+    const now = 1_000_000_060_000;
+    const a = `test:${randomUUID()}:${'a'.repeat(300)}`;
+    const b = `${a.slice(0, -1)}b`;
+    await limiter.hit(a, 5, 60_000, now);
+    await limiter.hit(a, 5, 60_000, now);
+    expect((await limiter.hit(b, 5, 60_000, now)).count).toBe(1);
+    expect(await limiter.peek(a, 60_000, now)).toBe(2);
+    await limiter.reset(a);
+    expect(await limiter.peek(a, 60_000, now)).toBe(0);
+    expect(await limiter.peek(b, 60_000, now)).toBe(1);
+  });
+
   it('counts concurrent hits exactly', async () => {
     const key = `test:${randomUUID()}`;
     const now = 1_000_000_040_000;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
@@ -15,6 +16,15 @@ export interface RateLimiter {
 }
 
 /**
+ * Keys embed user input (an e-mail address can be 254 characters): a long key is stored as
+ * its readable prefix plus a SHA-256 of the whole, so every key fits the column (255).
+ */
+export function storageKey(key: string): string {
+  if (key.length <= 200) return key;
+  return `${key.slice(0, 100)}#${createHash('sha256').update(key).digest('base64url')}`;
+}
+
+/**
  * Fixed-window counters in the database, so every instance shares them (ARCHITECTURE: no
  * state only in one process's memory). One atomic upsert per hit on SQLite and PostgreSQL.
  */
@@ -25,7 +35,8 @@ export class SqlRateLimiter implements RateLimiter {
     this.#db = db;
   }
 
-  async hit(key: string, limit: number, windowMs: number, now: number): Promise<RateLimitResult> {
+  async hit(rawKey: string, limit: number, windowMs: number, now: number): Promise<RateLimitResult> {
+    const key = storageKey(rawKey);
     const windowStart = Math.floor(now / windowMs) * windowMs;
     const expiresAt = windowStart + windowMs;
     const row = await this.#db
@@ -44,7 +55,8 @@ export class SqlRateLimiter implements RateLimiter {
     return { count, allowed: count <= limit, retryAfterMs: expiresAt - now };
   }
 
-  async peek(key: string, windowMs: number, now: number): Promise<number> {
+  async peek(rawKey: string, windowMs: number, now: number): Promise<number> {
+    const key = storageKey(rawKey);
     const windowStart = Math.floor(now / windowMs) * windowMs;
     const row = await this.#db
       .selectFrom('rate_limits')
@@ -56,6 +68,6 @@ export class SqlRateLimiter implements RateLimiter {
   }
 
   async reset(key: string): Promise<void> {
-    await this.#db.deleteFrom('rate_limits').where('key', '=', key).execute();
+    await this.#db.deleteFrom('rate_limits').where('key', '=', storageKey(key)).execute();
   }
 }

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { RateLimiter, RateLimitResult } from './rate-limiter.ts';
+import { type RateLimiter, type RateLimitResult, storageKey } from './rate-limiter.ts';
 
 /**
  * The same fixed-window counters in Redis, for deployments that run many instances and
@@ -14,7 +14,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   #key(key: string, windowMs: number, now: number): { redisKey: string; windowStart: number } {
     const windowStart = Math.floor(now / windowMs) * windowMs;
-    return { redisKey: `keycard:rl:${key}:${windowStart}`, windowStart };
+    return { redisKey: `keycard:rl:${storageKey(key)}:${windowStart}`, windowStart };
   }
 
   async hit(key: string, limit: number, windowMs: number, now: number): Promise<RateLimitResult> {
@@ -31,7 +31,13 @@ export class RedisRateLimiter implements RateLimiter {
   async reset(key: string): Promise<void> {
     let cursor = '0';
     do {
-      const [next, keys] = await this.#redis.scan(cursor, 'MATCH', `keycard:rl:${key}:*`, 'COUNT', 100);
+      const [next, keys] = await this.#redis.scan(
+        cursor,
+        'MATCH',
+        `keycard:rl:${storageKey(key).replace(/[*?[\]\\]/g, '\\$&')}:*`,
+        'COUNT',
+        100,
+      );
       if (keys.length > 0) await this.#redis.del(...keys);
       cursor = next;
     } while (cursor !== '0');

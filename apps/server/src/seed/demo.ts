@@ -103,7 +103,13 @@ export const demoTenants: Array<TenantDefinition & { demoUser: string; settings?
 /** The demo tenants, apps and users; safe to run on every start. */
 export async function seedDemo(db: Kysely<Database>): Promise<void> {
   for (const tenant of demoTenants) {
-    await upsertTenant(db, tenant);
+    // Settings an operator changed on a demo tenant (keycard tenant-settings) survive restarts.
+    const existing = await db
+      .selectFrom('tenants')
+      .select('settings')
+      .where('code', '=', tenant.code)
+      .executeTakeFirst();
+    await upsertTenant(db, existing ? { ...tenant, settings: JSON.parse(existing.settings) } : tenant);
     if (!(await findUserByEmail(db, tenant.code, tenant.demoUser))) {
       await createUser(db, {
         tenantCode: tenant.code,

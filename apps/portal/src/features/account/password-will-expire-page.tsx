@@ -1,4 +1,5 @@
 import { paths } from '@keycard/contract/paths';
+import { storageKeys } from '@keycard/contract/user-state';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -8,7 +9,7 @@ import { useResetThroughLogout } from './use-reset-through-logout.ts';
 import './account.css';
 
 /** The flag /authenticated honours: the warning was seen, continue the sign-in. */
-const expiryAcknowledgedKey = 'AUTH_X_EXPIRY_ACKNOWLEDGED';
+const expiryAcknowledgedKey = storageKeys.expiryAcknowledged;
 
 /** Today, tomorrow or in N days (separate texts: th and id have no plural forms, N ≥ 2 is plural elsewhere). */
 function expiryKey(days: number): string {

@@ -35,7 +35,7 @@ export function AuthenticatedPage() {
         identity.passwordExpiryInDays !== null &&
         identity.passwordChangeWarningInDays !== null &&
         identity.passwordExpiryInDays <= identity.passwordChangeWarningInDays &&
-        !flowStorage.get('AUTH_X_EXPIRY_ACKNOWLEDGED')
+        !flowStorage.get(storageKeys.expiryAcknowledged)
       ) {
         const query = new URLSearchParams({
           passwordExpiryInDays: String(identity.passwordExpiryInDays),
