@@ -29,7 +29,9 @@ const usage = `Keycard operator commands
       Shows the tenant's account settings, or changes them. Names: passwordExpiryDays,
       passwordWarningDays (whole days or null), emailVerificationRequired (true|false),
       captcha.siteKey, captcha.secret, captcha.verifyUrl, captcha.scriptUrl (text or null),
-      captcha.minScore (0 to 1). Running servers pick changes up within 30 seconds.
+      captcha.minScore (0 to 1), mfa.mode (off|recommended|required), mfa.mandatoryFrom
+      (a date such as 2027-03-01, or null), mfa.trustedDeviceDays (1 to 365), analyticsId
+      (text or null). Running servers pick changes up within 30 seconds.
       Turning emailVerificationRequired on asks every account whose address is not verified
       yet to verify it at its next sign-in; turning it off asks nobody.
 
@@ -97,6 +99,17 @@ const settingRules: Record<string, { check: (value: unknown) => boolean; expects
     check: (v) => typeof v === 'number' && v >= 0 && v <= 1,
     expects: 'a number from 0 to 1',
   },
+  'mfa.mode': {
+    check: (v) => v === 'off' || v === 'recommended' || v === 'required',
+    expects: 'off, recommended or required',
+  },
+  'mfa.mandatoryFrom': {
+    check: (v) =>
+      v === null || (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v))),
+    expects: 'a date such as 2027-03-01, or null',
+  },
+  'mfa.trustedDeviceDays': { check: isDays(365, 1), expects: 'whole days from 1 to 365' },
+  analyticsId: { check: isTextOrNull, expects: 'text or null' },
 };
 
 function settingValue(raw: string): unknown {
@@ -120,19 +133,31 @@ function settingsPatch(pairs: string[]): Record<string, unknown> {
     }
     const value = settingValue(pair.slice(at + 1).trim());
     if (!rule.check(value)) throw new UsageError(`--set ${pair}: ${name} takes ${rule.expects}`);
+    // Dates are stored as epoch milliseconds, like every time in Keycard.
+    const stored = name === 'mfa.mandatoryFrom' && typeof value === 'string' ? Date.parse(value) : value;
     const [group, key] = name.split('.');
-    if (key) patch[group!] = { ...(patch[group!] as object | undefined), [key]: value };
-    else patch[name] = value;
+    if (key) patch[group!] = { ...(patch[group!] as object | undefined), [key]: stored };
+    else patch[name] = stored;
   }
   return patch;
 }
 
 /** The settings an operator sees: the secret never printed in full. */
 function printableSettings(settings: TenantSettings): string {
-  const { passwordExpiryDays, passwordWarningDays, emailVerificationRequired, captcha } = settings;
+  const { passwordExpiryDays, passwordWarningDays, emailVerificationRequired, captcha, mfa, analyticsId } =
+    settings;
   const secret = captcha.secret ? '(set)' : null;
+  const mandatoryFrom =
+    mfa.mandatoryFrom === null ? null : new Date(mfa.mandatoryFrom).toISOString().slice(0, 10);
   return JSON.stringify(
-    { passwordExpiryDays, passwordWarningDays, emailVerificationRequired, captcha: { ...captcha, secret } },
+    {
+      passwordExpiryDays,
+      passwordWarningDays,
+      emailVerificationRequired,
+      captcha: { ...captcha, secret },
+      mfa: { ...mfa, mandatoryFrom },
+      analyticsId,
+    },
     null,
     2,
   );

@@ -153,6 +153,42 @@ describe.each(engines)('operator CLI on %s', (engine) => {
     expect(result.err).toContain('keycard invite --tenant');
   });
 
+  it('sets the MFA policy and analytics id of a tenant, and refuses bad values', async () => {
+    try {
+      const changed = await run(
+        'tenant-settings',
+        '--tenant',
+        'seaside',
+        '--set',
+        'mfa.mode=recommended',
+        '--set',
+        'mfa.mandatoryFrom=2027-03-01',
+        '--set',
+        'mfa.trustedDeviceDays=30',
+        '--set',
+        'analyticsId=G-TEST',
+      );
+      expect(changed.code).toBe(0);
+      expect(JSON.parse(changed.out)).toMatchObject({
+        mfa: { mode: 'recommended', mandatoryFrom: '2027-03-01', trustedDeviceDays: 30 },
+        analyticsId: 'G-TEST',
+      });
+      t.services.tenants.invalidate();
+      const tenant = (await t.services.tenants.byCode('seaside'))!;
+      expect(tenant.settings.mfa).toEqual({
+        mode: 'recommended',
+        mandatoryFrom: Date.parse('2027-03-01'),
+        trustedDeviceDays: 30,
+      });
+      for (const bad of ['mfa.mode=sometimes', 'mfa.mandatoryFrom=soon', 'mfa.trustedDeviceDays=0']) {
+        const refused = await run('tenant-settings', '--tenant', 'seaside', '--set', bad);
+        expect(refused.code, bad).toBe(2);
+      }
+    } finally {
+      await setTenantSettings(t, {}, 'seaside');
+    }
+  });
+
   it('shows and changes the account settings of a tenant, never printing the captcha secret', async () => {
     const shown = await run('tenant-settings', '--tenant', 'seaside');
     expect(shown.code).toBe(0);
@@ -161,6 +197,8 @@ describe.each(engines)('operator CLI on %s', (engine) => {
       passwordWarningDays: null,
       emailVerificationRequired: false,
       captcha: { siteKey: null, secret: null, verifyUrl: null },
+      mfa: { mode: 'off', mandatoryFrom: null, trustedDeviceDays: 60 },
+      analyticsId: null,
     });
     try {
       const changed = await run(
@@ -231,7 +269,7 @@ describe.each(engines)('operator CLI on %s', (engine) => {
   });
 
   it.each([
-    ['an unknown setting', 'mfa.mode=required', 'the setting must be one of'],
+    ['an unknown setting', 'mfa.backupEmail=x@y.test', 'the setting must be one of'],
     ['a negative day count', 'passwordExpiryDays=-3', 'passwordExpiryDays takes whole days'],
     ['a word for a flag', 'emailVerificationRequired=yes', 'takes true or false'],
     ['a verify URL that is not a URL', 'captcha.verifyUrl=nowhere', 'takes a URL or null'],
