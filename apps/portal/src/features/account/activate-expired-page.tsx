@@ -1,12 +1,12 @@
 import { paths } from '@keycard/contract/paths';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { Notice, TextField } from '../../ui/fields.tsx';
+import { EmailField, useEmailField } from '../../ui/email-field.tsx';
+import { Notice } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
 import { captchaToken } from './captcha.ts';
-import { emailProblem } from './email-field.ts';
 import { commonOutcome } from './outcomes.ts';
 import { SupportLinks } from './support-links.tsx';
 
@@ -14,24 +14,18 @@ import { SupportLinks } from './support-links.tsx';
 export function ActivateExpiredPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const emailField = useEmailField('');
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const inputRef = useRef<HTMLInputElement>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const problem = emailProblem(email);
-    setError(problem);
     setNotice(null);
-    if (problem) {
-      inputRef.current?.focus();
-      return;
-    }
+    const address = emailField.check();
+    if (!address) return;
     setPending(true);
     try {
-      await accountApi.resendActivation(email.trim(), await captchaToken('SIGNUP'));
+      await accountApi.resendActivation(address, await captchaToken('SIGNUP'));
       navigate(paths.activateSent);
     } catch (caught) {
       setPending(false);
@@ -46,22 +40,7 @@ export function ActivateExpiredPage() {
       {notice ? <Notice tone="error">{t(notice)}</Notice> : null}
       <p>{t('lifecycle.activateExpired.body')}</p>
       <form onSubmit={submit} noValidate>
-        <TextField
-          label={t('lifecycle.activateExpired.email')}
-          type="email"
-          name="email"
-          autoComplete="username"
-          inputMode="email"
-          required
-          value={email}
-          inputRef={inputRef}
-          onChange={(event) => {
-            setEmail(event.target.value);
-            if (error) setError(emailProblem(event.target.value));
-          }}
-          onBlur={() => setError(emailProblem(email))}
-          error={error ? t(error) : undefined}
-        />
+        <EmailField field={emailField} label={t('lifecycle.activateExpired.email')} />
         <button className="kc-button" type="submit" disabled={pending}>
           {t('lifecycle.activateExpired.submit')}
         </button>

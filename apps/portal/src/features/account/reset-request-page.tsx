@@ -1,13 +1,13 @@
 import { paths } from '@keycard/contract/paths';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { lastUser } from '../../lib/storage.ts';
-import { Notice, TextField } from '../../ui/fields.tsx';
+import { EmailField, useEmailField } from '../../ui/email-field.tsx';
+import { Notice } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
 import { captchaToken } from './captcha.ts';
-import { emailProblem } from './email-field.ts';
 import { commonOutcome } from './outcomes.ts';
 import './account.css';
 
@@ -19,23 +19,16 @@ export function ResetRequestPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [email, setEmail] = useState(params.get('email') ?? lastUser.get() ?? '');
-  const [error, setError] = useState<string | undefined>();
+  const emailField = useEmailField(params.get('email') ?? lastUser.get() ?? '');
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const inputRef = useRef<HTMLInputElement>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const problem = emailProblem(email);
-    setError(problem);
     setNotice(null);
-    if (problem) {
-      inputRef.current?.focus();
-      return;
-    }
+    const address = emailField.check();
+    if (!address) return;
     setPending(true);
-    const address = email.trim();
     try {
       const recaptchaToken = await captchaToken('PASSWORD_RESET');
       const answer = await accountApi.requestReset(address, recaptchaToken);
@@ -57,22 +50,7 @@ export function ResetRequestPage() {
       {notice ? <Notice tone="error">{t(notice)}</Notice> : null}
       <p>{t('lifecycle.resetRequest.intro')}</p>
       <form onSubmit={submit} noValidate>
-        <TextField
-          label={t('lifecycle.resetRequest.email')}
-          type="email"
-          name="email"
-          autoComplete="username"
-          inputMode="email"
-          required
-          value={email}
-          inputRef={inputRef}
-          onChange={(event) => {
-            setEmail(event.target.value);
-            if (error) setError(emailProblem(event.target.value));
-          }}
-          onBlur={() => setError(emailProblem(email))}
-          error={error ? t(error) : undefined}
-        />
+        <EmailField field={emailField} label={t('lifecycle.resetRequest.email')} />
         <button className="kc-button" type="submit" disabled={pending}>
           {t('lifecycle.resetRequest.submit')}
         </button>

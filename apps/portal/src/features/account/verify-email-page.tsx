@@ -1,13 +1,13 @@
 import { lifecycleErrors } from '@keycard/contract/lifecycle-api';
 import { paths } from '@keycard/contract/paths';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isNetworkError } from '../../lib/api.ts';
-import { Notice, TextField } from '../../ui/fields.tsx';
+import { EmailField, useEmailField } from '../../ui/email-field.tsx';
+import { Notice } from '../../ui/fields.tsx';
 import { Loader, LoadingPage, Page } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
-import { emailProblem } from './email-field.ts';
 import { codeOf, statusOf } from './outcomes.ts';
 
 /** How long the success message shows before the automatic redirect. */
@@ -34,11 +34,9 @@ export function VerifyEmailPage() {
   const [params] = useSearchParams();
   const token = params.get('token');
   const [state, setState] = useState<'checking' | 'form' | 'verified'>('checking');
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const emailField = useEmailField('');
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const inputRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!token) {
@@ -57,23 +55,19 @@ export function VerifyEmailPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const problem = emailProblem(email);
-    setError(problem);
     setNotice(null);
-    if (problem) {
-      inputRef.current?.focus();
-      return;
-    }
+    const address = emailField.check();
+    if (!address) return;
     setPending(true);
     try {
-      const { homepageUrl } = await accountApi.verifyEmail(email.trim(), token as string);
+      const { homepageUrl } = await accountApi.verifyEmail(address, token as string);
       setState('verified');
       setTimeout(() => window.location.assign(sameOriginOr(homepageUrl)), redirectDelayMs);
     } catch (caught) {
       setPending(false);
       if (codeOf(caught) === lifecycleErrors.verifyEmailInvalid) {
-        setError('lifecycle.verifyEmail.mismatch');
-        inputRef.current?.focus();
+        emailField.setError('lifecycle.verifyEmail.mismatch');
+        emailField.inputRef.current?.focus();
       } else if (isNetworkError(caught)) {
         setNotice('common.networkError');
       } else if ([403, 409, 410].includes(statusOf(caught))) {
@@ -106,22 +100,7 @@ export function VerifyEmailPage() {
       {notice ? <Notice tone="error">{t(notice)}</Notice> : null}
       <p>{t('lifecycle.verifyEmail.intro')}</p>
       <form onSubmit={submit} noValidate>
-        <TextField
-          label={t('lifecycle.verifyEmail.email')}
-          type="email"
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          required
-          value={email}
-          inputRef={inputRef}
-          onChange={(event) => {
-            setEmail(event.target.value);
-            if (error) setError(emailProblem(event.target.value));
-          }}
-          onBlur={() => setError(emailProblem(email))}
-          error={error ? t(error) : undefined}
-        />
+        <EmailField field={emailField} label={t('lifecycle.verifyEmail.email')} autoComplete="email" />
         <button className="kc-button" type="submit" disabled={pending}>
           {t('lifecycle.verifyEmail.submit')}
         </button>

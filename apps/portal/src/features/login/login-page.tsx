@@ -1,6 +1,5 @@
 import type { SessionResponse } from '@keycard/contract/api';
 import { paths } from '@keycard/contract/paths';
-import { isValidEmail } from '@keycard/contract/rules';
 import { storageKeys } from '@keycard/contract/user-state';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,15 +7,11 @@ import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'reac
 import { useBranding } from '../../app/theme.tsx';
 import { apiRequest } from '../../lib/api.ts';
 import { flowStorage, lastUser } from '../../lib/storage.ts';
-import { Checkbox, Notice, PasswordField, TextField } from '../../ui/fields.tsx';
+import { EmailField, useEmailField } from '../../ui/email-field.tsx';
+import { Checkbox, Notice, PasswordField } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { NotFoundPage } from '../errors/error-pages.tsx';
 import { usePasswordLogin } from './use-password-login.ts';
-
-function emailError(value: string): 'common.required' | 'common.invalidEmail' | undefined {
-  if (!value.trim()) return 'common.required';
-  return isValidEmail(value.trim()) ? undefined : 'common.invalidEmail';
-}
 
 /** Keeps iid and redirectUri from the query for the rest of the flow (AUTH_X_IID, AUTH_X_REDIRECT_URI). */
 function useFlowParams(): void {
@@ -71,24 +66,17 @@ function EmailStep() {
   const location = useLocation();
   const [params] = useSearchParams();
   const remembered = lastUser.get();
-  const [email, setEmail] = useState(params.get('email') ?? remembered ?? '');
+  const emailField = useEmailField(params.get('email') ?? remembered ?? '');
   const [remember, setRemember] = useState(remembered !== null);
-  const [error, setError] = useState<string | undefined>();
-  const inputRef = useRef<HTMLInputElement>(null);
   const titleKey = params.has('activateSuccess') ? 'titles.accountCreated' : 'titles.login';
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const problem = emailError(email);
-    setError(problem);
-    if (problem) {
-      inputRef.current?.focus();
-      return;
-    }
-    const value = email.trim();
-    if (remember) lastUser.set(value);
+    const address = emailField.check();
+    if (!address) return;
+    if (remember) lastUser.set(address);
     else lastUser.clear();
-    navigate(`${paths.loginPassword}${location.search}`, { state: { email: value } });
+    navigate(`${paths.loginPassword}${location.search}`, { state: { email: address } });
   }
 
   return (
@@ -96,22 +84,7 @@ function EmailStep() {
       <LoginNotices />
       <p>{t('login.email.intro')}</p>
       <form onSubmit={submit} noValidate>
-        <TextField
-          label={t('login.email.label')}
-          type="email"
-          name="email"
-          autoComplete="username"
-          inputMode="email"
-          required
-          value={email}
-          inputRef={inputRef}
-          onChange={(event) => {
-            setEmail(event.target.value);
-            if (error) setError(emailError(event.target.value));
-          }}
-          onBlur={() => setError(emailError(email))}
-          error={error ? t(error) : undefined}
-        />
+        <EmailField field={emailField} label={t('login.email.label')} />
         <Checkbox
           label={t('login.email.remember')}
           name="remember"
