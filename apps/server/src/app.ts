@@ -92,7 +92,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
     },
     bodyLimit: 64 * 1024,
     // Path parameters carry e-mail addresses (up to 254 characters, more when encoded).
-    maxParamLength: 800,
+    routerOptions: { maxParamLength: 800 },
   });
 
   const tenants = new TenantDirectory(database.kysely);
