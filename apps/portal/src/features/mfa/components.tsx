@@ -69,6 +69,35 @@ export function CodeField({
   );
 }
 
+/** The proof a person gives: a 6-digit code, or one of their recovery codes instead. */
+export function ProofField({
+  mode,
+  value,
+  onChange,
+  error,
+  inputRef,
+}: {
+  mode: 'code' | 'recovery';
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+  inputRef: Ref<HTMLInputElement>;
+}) {
+  const { t } = useTranslation();
+  const recovery = mode === 'recovery';
+  return (
+    <CodeField
+      recovery={recovery}
+      label={t(recovery ? 'mfa.verify.recoveryLabel' : 'mfa.common.codeLabel')}
+      hint={t(recovery ? 'mfa.verify.recoveryHint' : 'mfa.common.codeHint')}
+      value={value}
+      onChange={onChange}
+      error={error}
+      inputRef={inputRef}
+    />
+  );
+}
+
 /** A labelled input with a hint; hint and error are tied to it (aria-describedby), the error announced. */
 export function HintedField({
   label,

@@ -8,7 +8,7 @@ import { mfaFlowKeys } from '../../lib/mfa-flow.ts';
 import { flowStorage } from '../../lib/storage.ts';
 import { LoadingPage, Page } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';
-import { CodeField, ProblemNotice, problemText } from './components.tsx';
+import { ProblemNotice, ProofField, problemText } from './components.tsx';
 import { analyticsProps } from './flow.ts';
 import { describeMfaError, isErrorCode, type MfaProblem, wrongCodeErrors } from './mfa-errors.ts';
 import { useCountdown } from './use-countdown.ts';
@@ -165,26 +165,7 @@ export function MfaResetPage() {
         </div>
       ) : null}
       <form onSubmit={submit} noValidate>
-        {mode === 'code' ? (
-          <CodeField
-            label={t('mfa.common.codeLabel')}
-            hint={t('mfa.common.codeHint')}
-            value={value}
-            onChange={setValue}
-            error={fieldError}
-            inputRef={inputRef}
-          />
-        ) : (
-          <CodeField
-            recovery
-            label={t('mfa.verify.recoveryLabel')}
-            hint={t('mfa.verify.recoveryHint')}
-            value={value}
-            onChange={setValue}
-            error={fieldError}
-            inputRef={inputRef}
-          />
-        )}
+        <ProofField mode={mode} value={value} onChange={setValue} error={fieldError} inputRef={inputRef} />
         <button type="submit" className="kc-button" disabled={pending}>
           {t('mfa.reset.confirm')}
         </button>

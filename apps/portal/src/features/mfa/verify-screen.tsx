@@ -8,7 +8,7 @@ import { trackEvent } from '../../lib/analytics.ts';
 import { Checkbox } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';
-import { CodeField, ProblemNotice, problemText, ResendControls } from './components.tsx';
+import { ProblemNotice, ProofField, problemText, ResendControls } from './components.tsx';
 import { analyticsProps, useFinishMfa } from './flow.ts';
 import { describeMfaError, isErrorCode, type MfaProblem, wrongCodeErrors } from './mfa-errors.ts';
 import { useCountdown } from './use-countdown.ts';
@@ -136,26 +136,7 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
         </p>
       ) : null}
       <form onSubmit={submit} noValidate>
-        {mode === 'code' ? (
-          <CodeField
-            label={t('mfa.common.codeLabel')}
-            hint={t('mfa.common.codeHint')}
-            value={value}
-            onChange={setValue}
-            error={fieldError}
-            inputRef={inputRef}
-          />
-        ) : (
-          <CodeField
-            recovery
-            label={t('mfa.verify.recoveryLabel')}
-            hint={t('mfa.verify.recoveryHint')}
-            value={value}
-            onChange={setValue}
-            error={fieldError}
-            inputRef={inputRef}
-          />
-        )}
+        <ProofField mode={mode} value={value} onChange={setValue} error={fieldError} inputRef={inputRef} />
         <Checkbox
           label={t('mfa.common.trustDevice', { days: status.trustedDeviceDays })}
           checked={trust}
