@@ -1,25 +1,15 @@
-import { createServer } from 'node:net';
-import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import * as client from 'openid-client';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../accounts/user.repository.ts';
-import { buildTestApp, demo, engines, type TestApp } from '../test/helper.ts';
+import { demo, engines, type TestApp } from '../test/helper.ts';
 import { Browser } from '../test/http-client.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-const redirectUri = 'http://localhost:3001/callback';
+import {
+  discoverIssuer,
+  listeningTestApp,
+  demoRedirectUri as redirectUri,
+  startAuthorization,
+} from '../test/oidc.ts';
 
 /**
  * Invariant 1 for MFA: with MFA required, or a factor enrolled, a session that passed only the
@@ -28,41 +18,15 @@ const redirectUri = 'http://localhost:3001/callback';
  */
 describe.each(engines)('no code without MFA (OIDC, real HTTP) on %s', (engine) => {
   let t: TestApp;
-  let port: number;
-  const origin = (tenant: string) => `http://${tenant}.localhost:${port}`;
+  let origin: (tenant: string) => string;
 
   beforeAll(async () => {
-    port = await freePort();
-    t = await buildTestApp(engine, { env: { PORT: String(port) } });
-    await t.app.listen({ port, host: '127.0.0.1' });
+    ({ t, origin } = await listeningTestApp(engine));
   });
   afterAll(() => t.close());
 
-  async function discover(tenant: string) {
-    return client.discovery(new URL(`${origin(tenant)}/oidc`), 'demo-app', 'demo-app-secret', undefined, {
-      execute: [client.allowInsecureRequests],
-      [client.customFetch]: loopbackFetch,
-    });
-  }
-
-  async function authorization(
-    config: client.Configuration,
-    browser: Browser,
-    extra: Record<string, string> = {},
-  ) {
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
-      scope: 'openid email',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      ...extra,
-    });
-    const response = await browser.fetch(url.href);
-    return { response, verifier, state, location: response.headers.get('location') ?? '' };
-  }
+  const discover = (tenant: string) => discoverIssuer(origin(tenant));
+  const authorization = startAuthorization;
 
   async function passwordOnly(tenant: string, browser: Browser, email: string) {
     const login = await browser.fetch(`${origin(tenant)}/api/login`, {
@@ -158,6 +122,7 @@ describe.each(engines)('no code without MFA (OIDC, real HTTP) on %s', (engine) =
     const tokens = await client.authorizationCodeGrant(config, new URL(callback), {
       pkceCodeVerifier: interactive.verifier,
       expectedState: interactive.state,
+      expectedNonce: interactive.nonce,
     });
     expect(tokens.claims()?.email).toBe(email);
     expect(tokens.claims()?.amr).toEqual(['pwd', 'mfa']);

@@ -1,50 +1,25 @@
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, demo, engines, freePort, type TestApp } from '../test/helper.ts';
+import { demo, engines, type TestApp } from '../test/helper.ts';
 import { Browser } from '../test/http-client.ts';
-
-const redirectUri = 'http://localhost:3001/callback';
+import {
+  discoverIssuer,
+  listeningTestApp,
+  demoRedirectUri as redirectUri,
+  startAuthorization,
+} from '../test/oidc.ts';
 
 describe.each(engines)('OpenID Connect provider on %s (openid-client, real HTTP)', (engine) => {
   let t: TestApp;
-  let port: number;
-  const origin = (tenant: string) => `http://${tenant}.localhost:${port}`;
+  let origin: (tenant: string) => string;
 
   beforeAll(async () => {
-    port = await freePort();
-    t = await buildTestApp(engine, { env: { PORT: String(port) } });
-    await t.app.listen({ port, host: '127.0.0.1' });
+    ({ t, origin } = await listeningTestApp(engine));
   });
   afterAll(() => t.close());
 
-  async function discover(tenant: string): Promise<client.Configuration> {
-    return client.discovery(new URL(`${origin(tenant)}/oidc`), 'demo-app', 'demo-app-secret', undefined, {
-      execute: [client.allowInsecureRequests],
-      [client.customFetch]: loopbackFetch,
-    });
-  }
-
-  async function startAuthorization(
-    config: client.Configuration,
-    browser: Browser,
-    extra: Record<string, string> = {},
-  ) {
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const nonce = client.randomNonce();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
-      scope: 'openid email profile',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      nonce,
-      ...extra,
-    });
-    const response = await browser.fetch(url.href);
-    return { response, verifier, state, nonce };
-  }
+  const discover = (tenant: string) => discoverIssuer(origin(tenant));
 
   /** The portal's part, done with its API: password login, code exchange, interaction finish. */
   async function signInThroughPortal(tenant: string, browser: Browser, loginLocation: string, email: string) {
