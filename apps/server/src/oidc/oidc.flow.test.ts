@@ -141,6 +141,61 @@ describe.each(engines)('OpenID Connect provider on %s (openid-client, real HTTP)
     expect(afterLocation.searchParams.get('code')).toBeNull();
   });
 
+  it('ends the Keycard session on RP-initiated logout, even without JavaScript', async () => {
+    const config = await discover('grand-hotel');
+    const browser = new Browser();
+    const { response, verifier, state, nonce } = await startAuthorization(config, browser);
+    const callback = await signInThroughPortal(
+      'grand-hotel',
+      browser,
+      response.headers.get('location')!,
+      demo.grandHotel.email,
+    );
+    const tokens = await client.authorizationCodeGrant(config, new URL(callback), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+    });
+    const endSession = client.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: 'http://localhost:3001/',
+    });
+    const page = await browser.fetch(endSession.href);
+    const html = await page.text();
+    const action = html.match(/<form[^>]*action="([^"]+)"/)?.[1];
+    const xsrf = html.match(/name="xsrf" value="([^"]+)"/)?.[1];
+    expect(action && xsrf).toBeTruthy();
+    // What the page's no-script button posts: the provider's form with logout=yes.
+    const confirmed = await browser.fetch(new URL(action!, origin('grand-hotel')).href, {
+      method: 'POST',
+      form: { xsrf: xsrf!, logout: 'yes' },
+    });
+    expect(confirmed.status).toBe(303);
+    expect(confirmed.headers.get('location')).toBe('http://localhost:3001/');
+    expect(browser.cookies.has('AUTH_X_TOKEN')).toBe(false);
+    const session = await browser.fetch(`${origin('grand-hotel')}/api/session`);
+    expect(await session.json()).toEqual({ exists: false });
+  });
+
+  it('does not end the Keycard session for a forged logout confirmation', async () => {
+    const browser = new Browser();
+    const config = await discover('grand-hotel');
+    const { response } = await startAuthorization(config, browser);
+    await signInThroughPortal(
+      'grand-hotel',
+      browser,
+      response.headers.get('location')!,
+      demo.grandHotel.email,
+    );
+    const forged = await browser.fetch(`${origin('grand-hotel')}/oidc/session/end/confirm`, {
+      method: 'POST',
+      form: { xsrf: 'forged', logout: 'yes' },
+    });
+    expect(forged.status).toBe(400);
+    const session = await browser.fetch(`${origin('grand-hotel')}/api/session`);
+    expect(((await session.json()) as { exists: boolean }).exists).toBe(true);
+  });
+
   it("does not let a code issued by one tenant be redeemed at another's token endpoint", async () => {
     const grand = await discover('grand-hotel');
     const seaside = await discover('seaside');

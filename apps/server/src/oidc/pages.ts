@@ -33,7 +33,7 @@ export function renderProviderError(
   );
 }
 
-/** RP-initiated logout: ends the Keycard session, then submits the provider's own form. */
+/** RP-initiated logout: submits the provider's own form (a button without JavaScript). */
 export function renderLogoutPage(tenant: TenantContext, form: string): string {
   return page(
     tenant,
@@ -48,9 +48,7 @@ export const logoutScript = `(function () {
   var input = document.createElement('input');
   input.type = 'hidden'; input.name = 'logout'; input.value = 'yes';
   form.appendChild(input);
-  fetch('/api/logout', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: '{}' })
-    .catch(function () {})
-    .then(function () { form.submit(); });
+  form.submit();
 })();`;
 
 export const providerCss = `body{font-family:system-ui,sans-serif;margin:0;background:#f4f4f4;color:#1a1a1a}

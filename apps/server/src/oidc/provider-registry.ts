@@ -5,6 +5,7 @@ import Provider, { type Configuration, interactionPolicy, type KoaContextWithOID
 import { findUserById } from '../accounts/user.repository.ts';
 import { type Config, publicOrigin } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { revokeSession } from '../sessions/session.service.ts';
 import { resolveSession } from '../sessions/session-identity.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Secrets } from '../shared/secrets.ts';
@@ -152,6 +153,20 @@ export class ProviderRegistry {
     };
     const provider = new Provider(issuerFor(config, tenant), configuration);
     provider.proxy = config.trustProxy;
+    // RP-initiated logout ends the Keycard session too, server-side, so it holds without
+    // JavaScript. The event comes after the provider checked its own form's CSRF token.
+    provider.on('end_session.success', (ctx: KoaContextWithOIDC) => {
+      const token = ctx.cookies.get(storageKeys.sessionCookie, { signed: false });
+      if (!token) return;
+      ctx.cookies.set(storageKeys.sessionCookie, null, {
+        signed: false,
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: config.publicScheme === 'https',
+        path: '/',
+      });
+      revokeSession(db, tenant.code, token).catch(() => undefined);
+    });
     return { provider, handler: provider.callback() };
   }
 }

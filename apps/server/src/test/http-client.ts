@@ -4,7 +4,15 @@ import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 export class Browser {
   readonly cookies = new Map<string, string>();
 
-  async fetch(url: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  async fetch(
+    url: string,
+    init: {
+      method?: string;
+      body?: unknown;
+      form?: Record<string, string>;
+      headers?: Record<string, string>;
+    } = {},
+  ) {
     const target = new URL(url);
     const headers: Record<string, string> = { ...init.headers };
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -13,6 +21,10 @@ export class Browser {
       headers['content-type'] = 'application/json';
       headers.origin = target.origin;
       body = JSON.stringify(init.body);
+    } else if (init.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      headers.origin = target.origin;
+      body = new URLSearchParams(init.form).toString();
     }
     const response = await loopbackFetch(target, {
       method: init.method ?? 'GET',
