@@ -1,7 +1,6 @@
 import type { MfaStatusResponse, PhoneCodeSentResponse, PhoneDeliveryType } from '@keycard/contract/mfa';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { trackEvent } from '../../lib/analytics.ts';
 import { Checkbox } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';
@@ -14,8 +13,9 @@ import {
   ResendControls,
   StepIndicator,
 } from './components.tsx';
-import { analyticsProps, useFinishMfa } from './flow.ts';
-import { describeMfaError, isErrorCode, type MfaProblem, wrongCodeErrors } from './mfa-errors.ts';
+import { confirmRegistration } from './confirm-registration.ts';
+import { useFinishMfa } from './flow.ts';
+import { describeMfaError, isErrorCode, type MfaProblem } from './mfa-errors.ts';
 import { useCountdown } from './use-countdown.ts';
 import { useDeliveryWatch } from './use-delivery-watch.ts';
 
@@ -108,25 +108,18 @@ export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBa
     setPending(true);
     setCodeError(undefined);
     setProblem(null);
-    const deliveryType = sent?.deliveryType ?? channel;
-    try {
-      const answer = await mfaApi.verify({ code, deliveryType });
+    const outcome = await confirmRegistration(status, code, sent?.deliveryType ?? channel);
+    setPending(false);
+    if (outcome.kind === 'signedOut') return finish(false);
+    if (outcome.kind === 'registered') {
       delivery.stop();
-      void trackEvent('mfa_register', analyticsProps(status, deliveryType));
-      setRecoveryCodes(answer.recoveryCodes ?? []);
+      setRecoveryCodes(outcome.recoveryCodes);
       setStep(3);
-    } catch (caught) {
-      const described = describeMfaError(caught);
-      if (described.signedOut) return finish(false);
-      if (wrongCodeErrors.has((caught as { code?: string }).code ?? '')) {
-        void trackEvent('mfa_failed', analyticsProps(status, deliveryType));
-      }
-      setCodeError(problemText(t, described));
-      setCode('');
-      codeRef.current?.focus();
-    } finally {
-      setPending(false);
+      return;
     }
+    setCodeError(problemText(t, outcome.problem));
+    setCode('');
+    codeRef.current?.focus();
   }
 
   if (step === 1) {

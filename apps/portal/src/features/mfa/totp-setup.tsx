@@ -1,7 +1,6 @@
 import type { MfaStatusResponse, RegisterTotpResponse } from '@keycard/contract/mfa';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { trackEvent } from '../../lib/analytics.ts';
 import { Checkbox } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';
@@ -13,8 +12,9 @@ import {
   RecoveryCodes,
   StepIndicator,
 } from './components.tsx';
-import { analyticsProps, useFinishMfa } from './flow.ts';
-import { describeMfaError, type MfaProblem, wrongCodeErrors } from './mfa-errors.ts';
+import { confirmRegistration } from './confirm-registration.ts';
+import { useFinishMfa } from './flow.ts';
+import { describeMfaError, type MfaProblem } from './mfa-errors.ts';
 
 const appStores = {
   ios: 'https://apps.apple.com/app/google-authenticator/id388497605',
@@ -63,23 +63,17 @@ export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBac
     setPending(true);
     setFieldError(undefined);
     setProblem(null);
-    try {
-      const answer = await mfaApi.verify({ code, deliveryType: 'totp' });
-      void trackEvent('mfa_register', analyticsProps(status, 'totp'));
-      setRecoveryCodes(answer.recoveryCodes ?? []);
+    const outcome = await confirmRegistration(status, code, 'totp');
+    setPending(false);
+    if (outcome.kind === 'signedOut') return finish(false);
+    if (outcome.kind === 'registered') {
+      setRecoveryCodes(outcome.recoveryCodes);
       setStep(4);
-    } catch (caught) {
-      const described = describeMfaError(caught);
-      if (described.signedOut) return finish(false);
-      if (wrongCodeErrors.has((caught as { code?: string }).code ?? '')) {
-        void trackEvent('mfa_failed', analyticsProps(status, 'totp'));
-      }
-      setFieldError(problemText(t, described));
-      setCode('');
-      codeRef.current?.focus();
-    } finally {
-      setPending(false);
+      return;
     }
+    setFieldError(problemText(t, outcome.problem));
+    setCode('');
+    codeRef.current?.focus();
   }
 
   if (step === 1) {
