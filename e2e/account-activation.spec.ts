@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
+import { expectAccessible, launchBrowser, newContext, stubDemoAppHome } from './support/browser.ts';
 import { type Keycard, startKeycard } from './support/keycard.ts';
 import { loginWithPassword } from './support/login.ts';
 import { followMailOnOutboxPage, keycardCli, linkIn, waitForMail } from './support/outbox.ts';
@@ -23,10 +23,7 @@ describe('invitation and activation (Chromium)', () => {
 
   async function freshPage(): Promise<Page> {
     const page = await (await newContext(browser)).newPage();
-    // Without an app's request, a login ends at the tenant's default redirect (the demo app's home).
-    await page.route('http://localhost:3001/**', (route) =>
-      route.fulfill({ contentType: 'text/html', body: '<title>home</title><h1>Demo app</h1>' }),
-    );
+    await stubDemoAppHome(page);
     return page;
   }
 

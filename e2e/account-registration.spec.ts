@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
+import { expectAccessible, launchBrowser, newContext, stubDemoAppHome } from './support/browser.ts';
 import { type Keycard, startKeycard } from './support/keycard.ts';
 import { browserSession, keycardCli } from './support/outbox.ts';
 
@@ -22,9 +22,7 @@ describe('registration links (Chromium)', () => {
   async function freshPage(): Promise<Page> {
     const page = await (await newContext(browser)).newPage();
     // The registered redirect URI of the demo app stands in for the app the link continues to.
-    await page.route('http://localhost:3001/**', (route) =>
-      route.fulfill({ contentType: 'text/html', body: '<title>callback</title><h1>App</h1>' }),
-    );
+    await stubDemoAppHome(page);
     return page;
   }
 

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../apps/server/src/accounts/user.repository.ts';
-import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
+import { expectAccessible, launchBrowser, newContext, stubDemoAppHome } from './support/browser.ts';
 import { type Keycard, startKeycard } from './support/keycard.ts';
 import { loginWithPassword } from './support/login.ts';
 import {
@@ -30,9 +30,7 @@ describe('forgotten password (Chromium)', () => {
 
   async function freshPage(): Promise<Page> {
     const page = await (await newContext(browser)).newPage();
-    await page.route('http://localhost:3001/**', (route) =>
-      route.fulfill({ contentType: 'text/html', body: '<title>home</title><h1>Demo app</h1>' }),
-    );
+    await stubDemoAppHome(page);
     return page;
   }
 

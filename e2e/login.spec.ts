@@ -1,7 +1,7 @@
 import type { DemoApp } from '@keycard/demo-app/app';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
+import { expectAccessible, launchBrowser, newContext, stubDemoAppHome } from './support/browser.ts';
 import { startDemoApp } from './support/demo-app.ts';
 import { type Keycard, startKeycard } from './support/keycard.ts';
 import { loginWithPassword } from './support/login.ts';
@@ -142,10 +142,7 @@ describe('sign in end to end (Chromium)', () => {
 
   it('logs out from the portal page to the login page with the logged-out notice', async () => {
     const page = await freshPage();
-    // Without an app's request, a login ends at the tenant's default redirect (the demo app's home).
-    await page.route('http://localhost:3001/**', (route) =>
-      route.fulfill({ contentType: 'text/html', body: '<title>home</title>' }),
-    );
+    await stubDemoAppHome(page);
     await page.goto(`${keycard.origin()}/login`);
     await loginWithPassword(page, tenants[0].email, password);
     await page.waitForURL('http://localhost:3001/');

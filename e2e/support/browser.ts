@@ -55,3 +55,13 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
 export async function announcements(page: Page): Promise<string[]> {
   return page.locator('[role="alert"], [role="status"]').allInnerTexts();
 }
+
+/**
+ * Without an app's request, a login ends at the tenant's default redirect, the demo app's
+ * home (http://localhost:3001/), which browser tests do not run: answer it with a stand-in.
+ */
+export async function stubDemoAppHome(page: Page): Promise<void> {
+  await page.route('http://localhost:3001/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<title>home</title><h1>Demo app</h1>' }),
+  );
+}
