@@ -62,6 +62,34 @@ describe.each(engines)('no code without MFA (OIDC, real HTTP) on %s', (engine) =
     return { config };
   }
 
+  /** A new active user who signs in with the password and registers an authenticator app. */
+  async function enrolTotp(email: string, browser: Browser): Promise<{ secret: string }> {
+    await createUser(t.services.db, {
+      tenantCode: 'grand-hotel',
+      email,
+      type: 'staff',
+      locale: 'en',
+      status: 'active',
+      password: demo.password,
+      emailVerified: true,
+    });
+    await passwordOnly('grand-hotel', browser, email);
+    const start = await browser.fetch(`${origin('grand-hotel')}/api/mfa/register-totp`, {
+      method: 'POST',
+      body: {},
+    });
+    const { secret } = (await start.json()) as { secret: string };
+    const confirm = await browser.fetch(`${origin('grand-hotel')}/api/mfa/verify`, {
+      method: 'POST',
+      body: {
+        code: await generate({ secret, epoch: Math.floor(t.clock.now() / 1000) }),
+        deliveryType: 'totp',
+      },
+    });
+    expect(confirm.status).toBe(200);
+    return { secret };
+  }
+
   it('summit (MFA required): a password-only session gets no code, with or without prompt=none', async () => {
     const browser = new Browser();
     expect((await passwordOnly('summit', browser, 'demo@summit.test')).state).toBe(
@@ -72,29 +100,9 @@ describe.each(engines)('no code without MFA (OIDC, real HTTP) on %s', (engine) =
 
   it('an enrolled user on a tenant with MFA off: no code until the second factor, then code and token', async () => {
     const email = `enrolled-${engine}@grand-hotel.test`;
-    await createUser(t.services.db, {
-      tenantCode: 'grand-hotel',
-      email,
-      type: 'staff',
-      locale: 'en',
-      status: 'active',
-      password: demo.password,
-      emailVerified: true,
-    });
     // Enrol in a first browser.
-    const first = new Browser();
-    await passwordOnly('grand-hotel', first, email);
-    const start = await first.fetch(`${origin('grand-hotel')}/api/mfa/register-totp`, {
-      method: 'POST',
-      body: {},
-    });
-    const { secret } = (await start.json()) as { secret: string };
+    const { secret } = await enrolTotp(email, new Browser());
     const epoch = () => Math.floor(t.clock.now() / 1000);
-    const confirm = await first.fetch(`${origin('grand-hotel')}/api/mfa/verify`, {
-      method: 'POST',
-      body: { code: await generate({ secret, epoch: epoch() }), deliveryType: 'totp' },
-    });
-    expect(confirm.status).toBe(200);
     t.clock.advance(30_000);
 
     // The attacker knows the password only.
@@ -131,29 +139,8 @@ describe.each(engines)('no code without MFA (OIDC, real HTTP) on %s', (engine) =
 
   it("does not let the provider's own session stand in for MFA after a new password-only sign-in", async () => {
     const email = `sso-${engine}@grand-hotel.test`;
-    await createUser(t.services.db, {
-      tenantCode: 'grand-hotel',
-      email,
-      type: 'staff',
-      locale: 'en',
-      status: 'active',
-      password: demo.password,
-      emailVerified: true,
-    });
     const browser = new Browser();
-    await passwordOnly('grand-hotel', browser, email);
-    const start = await browser.fetch(`${origin('grand-hotel')}/api/mfa/register-totp`, {
-      method: 'POST',
-      body: {},
-    });
-    const { secret } = (await start.json()) as { secret: string };
-    await browser.fetch(`${origin('grand-hotel')}/api/mfa/verify`, {
-      method: 'POST',
-      body: {
-        code: await generate({ secret, epoch: Math.floor(t.clock.now() / 1000) }),
-        deliveryType: 'totp',
-      },
-    });
+    await enrolTotp(email, browser);
     t.clock.advance(30_000);
     // A full sign-in: the provider now has a session and a grant for this account.
     const config = await discover('grand-hotel');
