@@ -10,7 +10,8 @@ import { analyticsRoutes } from './analytics/analytics.routes.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Services } from './http/context.ts';
-import { installErrorHandling } from './http/errors.ts';
+import { installResponseContract } from './http/contract.ts';
+import { errorAnswer, installErrorHandling } from './http/errors.ts';
 import { portalRoutes } from './http/portal.ts';
 import { installSecurity } from './http/security.ts';
 import { loginRoutes } from './login/login.routes.ts';
@@ -28,11 +29,11 @@ import { captureTransport, createSmtpTransport } from './messaging/transports.ts
 import { mfaRoutes } from './mfa/mfa.routes.ts';
 import { oidcRoutes } from './oidc/oidc.routes.ts';
 import { ProviderRegistry } from './oidc/provider-registry.ts';
-import { SqlRateLimiter } from './security/rate-limiter.ts';
+import { type RateLimiter, SqlRateLimiter } from './security/rate-limiter.ts';
 import { RedisRateLimiter } from './security/redis-rate-limiter.ts';
-import { sessionRoutes } from './sessions/session.routes.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
 import type { Secrets } from './shared/secrets.ts';
+import { signInRoutes } from './sign-in/sign-in.routes.ts';
 import { tenantRoutes } from './tenants/tenant.routes.ts';
 import { TenantDirectory } from './tenants/tenant.service.ts';
 
@@ -85,10 +86,9 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
     },
     // Router-level failures (over-long parameters, bad URL encoding) get our error shape too.
     frameworkErrors: (error, _request, reply) => {
-      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
-      (reply as FastifyReply)
-        .status(status)
-        .send({ code: 'common.validation_failed', message: 'The request URL is not valid.' });
+      const answer = errorAnswer(error);
+      const { status, body } = answer.status < 500 ? answer : errorAnswer(new SyntaxError());
+      (reply as FastifyReply).status(status).send(body);
     },
     bodyLimit: 64 * 1024,
     // Path parameters carry e-mail addresses (up to 254 characters, more when encoded).
@@ -96,6 +96,9 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   });
 
   const tenants = new TenantDirectory(database.kysely);
+  const limiter: RateLimiter = config.redisUrl
+    ? new RedisRateLimiter(config.redisUrl)
+    : new SqlRateLimiter(database.kysely);
   // SMS and voice: Twilio when configured; else the local outbox page (embedded mode only).
   const phoneProvider: PhoneProvider = config.twilio
     ? createTwilioProvider(config.twilio)
@@ -115,8 +118,8 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
     db: database.kysely,
     secrets,
     tenants,
-    providers: new ProviderRegistry({ config, db: database.kysely, secrets, tenants, clock }),
-    limiter: config.redisUrl ? new RedisRateLimiter(config.redisUrl) : new SqlRateLimiter(database.kysely),
+    providers: new ProviderRegistry({ config, db: database.kysely, secrets, tenants, clock, log: app.log }),
+    limiter,
     clock,
     transports,
     outbox: new OutboxWorker({ db: database.kysely, transports, clock, log: app.log }),
@@ -129,12 +132,18 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
       (config.analyticsUrl ? createHttpAnalyticsProvider(config.analyticsUrl) : undefined),
   };
   void loadLeakedPasswords();
+  // Tenants changed by another instance or the CLI reach this one within about a second.
+  const stopWatching = tenants.watch((error) => app.log.warn({ err: error }, 'tenant poll failed'));
   app.addHook('onClose', async () => {
+    stopWatching();
     await services.outbox.stop();
-    if (services.limiter instanceof RedisRateLimiter) await services.limiter.close();
+    await limiter.close();
   });
 
   await app.register(fastifyCookie, { secret: secrets.cookieKeys });
+  installSecurity(app, config);
+  installErrorHandling(app);
+  installResponseContract(app, { enforce: config.env !== 'production' });
   app.decorateRequest('tenant', null);
   app.addHook('onRequest', async (request) => {
     const pathname = request.url;
@@ -142,22 +151,32 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
       request.tenant = await tenants.resolveHost(request.host);
     }
   });
-  installSecurity(app, config);
-  installErrorHandling(app);
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // Ready when every store a request needs answers: the database, and Redis when configured.
   app.get('/readyz', async (_request, reply) => {
+    const checks: Record<string, 'ok' | 'unavailable'> = {};
     try {
       await database.kysely.selectFrom('tenants').select('code').limit(1).execute();
-      return { status: 'ready', database: database.engine };
+      checks.database = 'ok';
     } catch {
-      return reply.status(503).send({ status: 'unavailable' });
+      checks.database = 'unavailable';
     }
+    if (limiter instanceof RedisRateLimiter) {
+      checks.redis = await limiter.ping().then(
+        () => 'ok' as const,
+        () => 'unavailable' as const,
+      );
+    }
+    const ready = Object.values(checks).every((state) => state === 'ok');
+    return reply
+      .status(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : 'unavailable', database: database.engine, checks });
   });
 
   await app.register(tenantRoutes, services);
   await app.register(loginRoutes, services);
-  await app.register(sessionRoutes, services);
+  await app.register(signInRoutes, services);
   await app.register(lifecycleRoutes, services);
   await app.register(mfaRoutes, services);
   await app.register(analyticsRoutes, services);

@@ -3,7 +3,15 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { type Locale, locales, toLocale, type UserType, userTypes } from '@keycard/contract';
+import {
+  errorCodes,
+  type Locale,
+  lifecycleErrors,
+  locales,
+  toLocale,
+  type UserType,
+  userTypes,
+} from '@keycard/contract';
 import { applyVerificationPolicy } from './accounts/email-verification.service.ts';
 import { createRegistrationLink, inviteUser } from './accounts/invitation.service.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
@@ -171,6 +179,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return command ? 0 : 2;
   }
   let database: Db | undefined;
+  let asked: Record<string, unknown> = {};
   try {
     const { values } = parseArgs({
       args: rest,
@@ -185,6 +194,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       },
       strict: true,
     });
+    asked = values;
     if (!['invite', 'registration-link', 'tenant-settings'].includes(command)) {
       throw new UsageError(`unknown command ${command}`);
     }
@@ -254,13 +264,32 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.err(`${(error as Error).message}\n\n${usage}`);
       return 2;
     }
-    if (error instanceof AppError || error instanceof ConfigError) {
+    if (error instanceof AppError) {
+      io.err(operatorMessage(error, asked));
+      return 1;
+    }
+    if (error instanceof ConfigError) {
       io.err(error.message);
       return 1;
     }
     throw error;
   } finally {
     if (database && !io.database) await database.close();
+  }
+}
+
+/** A refused request in the operator's terms: what was asked, and why it cannot be done. */
+function operatorMessage(error: AppError, values: Record<string, unknown>): string {
+  const email = String(values.email ?? '');
+  const tenant = String(values.tenant ?? '');
+  switch (error.code) {
+    case errorCodes.redirectNotAllowed:
+      return `${String(values['redirect-uri'])} is not a redirect URI registered for ${tenant}.`;
+    case lifecycleErrors.inviteAccountExists:
+    case lifecycleErrors.registerAccountExists:
+      return `${email} already has an account on ${tenant}.`;
+    default:
+      return error.message;
   }
 }
 

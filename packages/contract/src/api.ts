@@ -45,6 +45,11 @@ export const loginRequest = z.object({
   password: loginPasswordSchema,
   /** Opaque value the portal checks on /authenticate (CSRF defence for the code hand-off). */
   state: z.string().min(16).max(128),
+  /**
+   * The trusted-device token of this browser (AUTH_X_DEVICE_ID), if any: the owner's trusted
+   * browser is counted apart, so guesses made elsewhere cannot lock it out.
+   */
+  userDeviceToken: z.string().max(256).optional(),
 });
 export const loginResponse = z.object({ code: z.string(), state: z.string() });
 export type LoginResponse = z.infer<typeof loginResponse>;
@@ -101,6 +106,8 @@ export const logoutRequest = z.object({
 });
 export const logoutResponse = z.object({ location: z.string() });
 
-/** POST /api/redirects/check — is this redirect registered for the tenant? */
-export const redirectCheckRequest = z.object({ redirectUri: z.string().max(2048) });
-export const redirectCheckResponse = z.object({ allowed: z.boolean() });
+/** Calls that answer nothing but success. */
+export const emptyResponse = z.object({}).strict();
+
+/** POST /api/analytics/events — 202 once stored. */
+export const acceptedResponse = z.object({ accepted: z.literal(true) }).strict();

@@ -1,15 +1,20 @@
 /**
  * Stable, namespaced error codes. The server answers `{ code, message }`; the portal maps
- * codes to behaviour (SPEC §8). Declared once here so neither side types a code twice.
+ * codes to behaviour (SPEC §8). Every code is declared once, here, and given its HTTP status
+ * and API message once, in error-catalogue.ts (which the server imports; the portal needs the
+ * codes only, so this module stays free of zod and messages).
  */
 export const errorCodes = {
   validationFailed: 'common.validation_failed',
   payloadTooLarge: 'common.payload_too_large',
+  uriTooLong: 'common.uri_too_long',
   unsupportedMediaType: 'common.unsupported_media_type',
   notFound: 'common.not_found',
   forbiddenOrigin: 'common.forbidden_origin',
   rateLimited: 'common.rate_limited',
   internal: 'common.internal',
+  /** The database or the shared rate-limit store cannot be reached: try again shortly. */
+  unavailable: 'common.unavailable',
   unknownDomain: 'tenant.unknown_domain',
   invalidCredentials: 'login.invalid_credentials',
   tooManyAttempts: 'login.too_many_attempts',
@@ -17,15 +22,67 @@ export const errorCodes = {
   codeInvalid: 'authenticate.code_invalid',
   sessionRequired: 'session.required',
   sessionIncomplete: 'session.incomplete',
+  /** The app asked for a fresh sign-in (prompt=login, max_age): the password is asked again. */
+  reauthenticationRequired: 'session.reauthentication_required',
   redirectNotAllowed: 'redirect.not_allowed',
   interactionNotFound: 'interaction.not_found',
+  /** A signed webhook (Twilio's call status) whose signature does not verify. */
+  signatureInvalid: 'webhook.signature_invalid',
 } as const;
 
-export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];
+/** Stable error codes of the MFA API (SPEC §8 MFA messages). */
+export const mfaErrors = {
+  codeInvalid: 'mfa.code_invalid',
+  codeExpired: 'mfa.code_expired',
+  attemptsExceeded: 'mfa.attempts_exceeded',
+  rateLimited: 'mfa.rate_limited',
+  resendTooSoon: 'mfa.resend_too_soon',
+  countryCodeInvalid: 'mfa.country_code_invalid',
+  phoneInvalid: 'mfa.phone_invalid',
+  phoneNotMobile: 'mfa.phone_not_mobile',
+  phoneBlocked: 'mfa.phone_blocked',
+  deliveryRetryable: 'mfa.delivery_retryable',
+  deliveryFailed: 'mfa.delivery_failed',
+  phoneRejected: 'mfa.phone_rejected',
+  telecomError: 'mfa.telecom_error',
+  lineBusy: 'mfa.line_busy',
+  notEnrolled: 'mfa.not_enrolled',
+  alreadyEnrolled: 'mfa.already_enrolled',
+  registrationNotStarted: 'mfa.registration_not_started',
+  freshVerificationRequired: 'mfa.fresh_verification_required',
+  unknown: 'mfa.unknown',
+} as const;
+export type MfaErrorCode = (typeof mfaErrors)[keyof typeof mfaErrors];
+
+/**
+ * Error codes of the lifecycle flows (SPEC §8). Statuses: token_invalid 409 and token_expired
+ * 410 (activation), token_not_found 409 and token_expired 410 (reset), registration 403,
+ * verification 403/410 and email_invalid 400.
+ */
+export const lifecycleErrors = {
+  activateTokenInvalid: 'activate.token_invalid',
+  activateTokenExpired: 'activate.token_expired',
+  registerTokenInvalid: 'register.token_invalid',
+  registerAccountExists: 'register.account_exists',
+  resetTokenNotFound: 'reset.token_not_found',
+  resetTokenExpired: 'reset.token_expired',
+  verifyTokenInvalid: 'verify.token_invalid',
+  verifyTokenExpired: 'verify.token_expired',
+  verifyEmailInvalid: 'verify.email_invalid',
+  verifyNotSessionEmail: 'verify.not_session_email',
+  passwordHistory: 'password.history',
+  passwordLeaked: 'password.leaked',
+  captchaFailed: 'captcha.failed',
+  /** Operator CLI: the account exists and is not waiting for activation. */
+  inviteAccountExists: 'invite.account_exists',
+} as const;
+export type LifecycleError = (typeof lifecycleErrors)[keyof typeof lifecycleErrors];
+
+export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes] | MfaErrorCode | LifecycleError;
 
 export interface ApiError {
-  code: ErrorCode | string;
+  code: ErrorCode;
   message: string;
-  /** Field-level problems for validation errors: JSON path → message. */
+  /** Field-level problems for validation errors: JSON path → message; retryAfterSeconds for 429s. */
   fields?: Record<string, string>;
 }

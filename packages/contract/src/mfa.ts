@@ -24,29 +24,10 @@ export const recoveryCodePattern = /^[0-9a-z]{5}-?[0-9a-z]{5}$/i;
 /** Seconds before another code may be sent to the same user: the portal's countdown. */
 export const phoneCodeResendSeconds = 30;
 
-/** Stable error codes of the MFA API (SPEC §8 MFA messages). */
-export const mfaErrors = {
-  codeInvalid: 'mfa.code_invalid',
-  codeExpired: 'mfa.code_expired',
-  attemptsExceeded: 'mfa.attempts_exceeded',
-  rateLimited: 'mfa.rate_limited',
-  resendTooSoon: 'mfa.resend_too_soon',
-  countryCodeInvalid: 'mfa.country_code_invalid',
-  phoneInvalid: 'mfa.phone_invalid',
-  phoneNotMobile: 'mfa.phone_not_mobile',
-  phoneBlocked: 'mfa.phone_blocked',
-  deliveryRetryable: 'mfa.delivery_retryable',
-  deliveryFailed: 'mfa.delivery_failed',
-  phoneRejected: 'mfa.phone_rejected',
-  telecomError: 'mfa.telecom_error',
-  lineBusy: 'mfa.line_busy',
-  notEnrolled: 'mfa.not_enrolled',
-  alreadyEnrolled: 'mfa.already_enrolled',
-  registrationNotStarted: 'mfa.registration_not_started',
-  freshVerificationRequired: 'mfa.fresh_verification_required',
-  unknown: 'mfa.unknown',
-} as const;
-export type MfaErrorCode = (typeof mfaErrors)[keyof typeof mfaErrors];
+/** The MFA error codes live with every other code (errors.ts); re-exported for MFA callers. */
+export { type MfaErrorCode, mfaErrors } from './errors.ts';
+
+import { type MfaErrorCode, mfaErrors } from './errors.ts';
 
 const code = z.string().trim().regex(mfaCodePattern, 'exactly 6 digits');
 const recoveryCode = z.string().trim().regex(recoveryCodePattern, 'recovery code format');
@@ -123,7 +104,12 @@ export const sendPhoneCodeRequest = z.object({ deliveryType: z.enum(phoneDeliver
 /** GET /api/mfa/delivery — the latest code's delivery, for failures known only later (busy line). */
 export const phoneDeliveryResponse = z.object({
   delivery: z.enum(['none', 'pending', 'sent', 'failed']),
-  error: z.object({ code: z.string(), providerCode: z.string().nullable() }).nullable(),
+  error: z
+    .object({
+      code: z.enum(Object.values(mfaErrors) as [MfaErrorCode, ...MfaErrorCode[]]),
+      providerCode: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type PhoneDeliveryResponse = z.infer<typeof phoneDeliveryResponse>;
 

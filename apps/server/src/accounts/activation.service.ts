@@ -13,8 +13,8 @@ import { findUserByEmail, findUserById, type UserRow } from './user.repository.t
 /** SPEC §8: an unknown, used or superseded link is TokenInvalid (409); an old one TokenExpired (410). */
 function activationTokenError(reason: 'not_found' | 'expired' | 'consumed'): AppError {
   return reason === 'expired'
-    ? new AppError(lifecycleErrors.activateTokenExpired, 410, 'This activation link has expired.')
-    : new AppError(lifecycleErrors.activateTokenInvalid, 409, 'This activation link is not valid.');
+    ? new AppError(lifecycleErrors.activateTokenExpired)
+    : new AppError(lifecycleErrors.activateTokenInvalid);
 }
 
 /** The pending account an activation link belongs to (the link is not used up). */
@@ -71,8 +71,6 @@ export async function activateAccount(
         secret_question: input.secretQuestion,
         secret_answer_hash: answerHash,
         email_verified: 1,
-        failed_logins: 0,
-        locked_until: null,
         updated_at: now,
       })
       .where('id', '=', user.id)
@@ -86,8 +84,7 @@ export async function activateAccount(
   return { email: user.email };
 }
 
-const registrationInvalid = () =>
-  new AppError(lifecycleErrors.registerTokenInvalid, 403, 'This registration link is not valid.');
+const registrationInvalid = () => new AppError(lifecycleErrors.registerTokenInvalid);
 
 function grantOf(result: RedeemResult): RegistrationGrant {
   if (!result.ok) throw registrationInvalid();
@@ -105,7 +102,7 @@ export async function checkRegistrationToken(
 ): Promise<RegistrationGrant> {
   const grant = grantOf(await peekToken(db, { tenantCode: tenant.code, purpose: 'REGISTER', token }, now));
   if (await findUserByEmail(db, tenant.code, grant.email)) {
-    throw new AppError(lifecycleErrors.registerAccountExists, 409, 'This address already has an account.');
+    throw new AppError(lifecycleErrors.registerAccountExists);
   }
   return grant;
 }
@@ -151,7 +148,7 @@ export async function registerAccount(
   } catch (error) {
     // Two links for one address used at once: the unique (tenant, e-mail) key lets one win.
     if (!(error instanceof AppError) && (await findUserByEmail(deps.db, tenant.code, grant.email))) {
-      throw new AppError(lifecycleErrors.registerAccountExists, 409, 'This address already has an account.');
+      throw new AppError(lifecycleErrors.registerAccountExists);
     }
     throw error;
   }

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { publicOrigin } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
-import { AppError } from '../shared/errors.ts';
+import { AppError, retryAfter } from '../shared/errors.ts';
 import { consumeUserTokens, issueToken, peekToken, redeemToken } from '../shared/one-time-token.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { queueAccountMail } from './account-mail.ts';
@@ -26,15 +26,12 @@ export async function sendVerificationMail(
   user: UserRow,
   now: number,
 ): Promise<{ messageId: string | null }> {
-  const hit = await deps.limiter.hit(
+  const hit = await deps.limiter.reserve(
     `lifecycle:verify:${tenant.code}:${user.id}`,
-    verificationMailsPerHour,
-    3_600_000,
+    { limit: verificationMailsPerHour, windowMs: 3_600_000, lockMs: 0 },
     now,
   );
-  if (!hit.allowed) {
-    throw new AppError(errorCodes.rateLimited, 429, 'Too many verification mails; try again later.');
-  }
+  if (!hit.allowed) throw new AppError(errorCodes.rateLimited, { fields: retryAfter(hit.retryAfterMs) });
   if (user.email_verified === 1) return { messageId: null };
   const messageId = await deps.db.transaction().execute(async (trx) => {
     await consumeUserTokens(trx, { tenantCode: tenant.code, userId: user.id, purpose: 'VERIFY_EMAIL' }, now);
@@ -57,8 +54,8 @@ export async function sendVerificationMail(
 /** SPEC §8: a failed token check is TokenInvalid (403); an old link answers 410. Both end on verify-expired. */
 function verificationTokenError(reason: 'not_found' | 'expired' | 'consumed'): AppError {
   return reason === 'expired'
-    ? new AppError(lifecycleErrors.verifyTokenExpired, 410, 'This verification link has expired.')
-    : new AppError(lifecycleErrors.verifyTokenInvalid, 403, 'This verification link is not valid.');
+    ? new AppError(lifecycleErrors.verifyTokenExpired)
+    : new AppError(lifecycleErrors.verifyTokenInvalid);
 }
 
 /** The account and the address a verification link was made for (the link is not used up). */
@@ -92,7 +89,7 @@ export async function verifyEmailAddress(
 ): Promise<{ homepageUrl: string }> {
   const { user, email } = await checkVerificationToken(deps.db, tenant, input.token, now);
   if (input.email !== email) {
-    throw new AppError(lifecycleErrors.verifyEmailInvalid, 400, "This e-mail doesn't match our records.");
+    throw new AppError(lifecycleErrors.verifyEmailInvalid);
   }
   await deps.db.transaction().execute(async (trx) => {
     const redeemed = await redeemToken(

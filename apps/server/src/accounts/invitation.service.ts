@@ -66,7 +66,7 @@ export async function inviteUser(
   return deps.db.transaction().execute(async (trx) => {
     const existing = await findUserByEmail(trx, tenant.code, email);
     if (existing && existing.status !== 'pending') {
-      throw new AppError(lifecycleErrors.inviteAccountExists, 409, `${email} already has an account.`);
+      throw new AppError(lifecycleErrors.inviteAccountExists);
     }
     const user =
       existing ??
@@ -106,14 +106,10 @@ export async function createRegistrationLink(
 ): Promise<{ link: string; expiresAt: number }> {
   const email = input.email.trim().toLowerCase();
   if (input.redirectUri && !isAllowedRedirect(tenant, input.redirectUri)) {
-    throw new AppError(
-      errorCodes.redirectNotAllowed,
-      400,
-      `${input.redirectUri} is not a redirect URI registered for ${tenant.code}.`,
-    );
+    throw new AppError(errorCodes.redirectNotAllowed);
   }
   if (await findUserByEmail(deps.db, tenant.code, email)) {
-    throw new AppError(lifecycleErrors.registerAccountExists, 409, `${email} already has an account.`);
+    throw new AppError(lifecycleErrors.registerAccountExists);
   }
   const ttlMs = (input.ttlDays ?? lifecycleTokenTtl.registrationDays) * DAY;
   const grant: RegistrationGrant = { email, type: input.type, locale: input.locale };

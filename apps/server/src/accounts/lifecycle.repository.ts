@@ -32,8 +32,6 @@ export async function insertUser(
     password_changed_at: input.passwordHash ? now : null,
     email_verified: input.emailVerified ? 1 : 0,
     email_verification_required: input.emailVerificationRequired ? 1 : 0,
-    failed_logins: 0,
-    locked_until: null,
     secret_question: input.secretQuestion ?? null,
     secret_answer_hash: input.secretAnswerHash ?? null,
     created_at: now,

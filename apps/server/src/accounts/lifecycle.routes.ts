@@ -3,30 +3,39 @@ import {
   applyResetRequest,
   type CaptchaAction,
   type CaptchaConfig,
+  captchaConfigResponse,
+  emptyResponse,
   errorCodes,
   lifecycleApi,
   lifecycleErrors,
   type RegisterResponse,
   type ResetRequestResponse,
   registerRequest,
+  registerResponse,
   resetRequestBody,
+  resetRequestResponse,
+  routePattern,
   userEmailParams,
   type ValidateTokenResponse,
   type VerifyEmailResponse,
   validateEmailVerificationTokenRequest,
   validateRegistrationTokenRequest,
+  validateRegistrationTokenResponse,
   validateTokenRequest,
+  validateTokenResponse,
   verifyEmailRequest,
+  verifyEmailResponse,
 } from '@keycard/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../http/context.ts';
+import { answers } from '../http/contract.ts';
 import { sessionToken } from '../http/cookies.ts';
 import { assertSameOrigin, securityHeaders } from '../http/security.ts';
 import { requireTenant } from '../http/tenant.ts';
 import { parseInput } from '../http/validate.ts';
 import { captchaSettingsOf, cspWithCaptcha, verifyCaptcha } from '../security/captcha.ts';
-import { resolveSession } from '../sessions/session-identity.ts';
 import { AppError } from '../shared/errors.ts';
+import { loadSignIn } from '../sign-in/sign-in-state.ts';
 import {
   activateAccount,
   checkActivationToken,
@@ -46,10 +55,6 @@ import {
   requestPasswordReset,
 } from './password-reset.service.ts';
 
-/** The `/api/user/:email/…` paths, from the contract's builders. */
-const byEmail = (build: (email: string) => string) =>
-  build(':email').replace(encodeURIComponent(':email'), ':email');
-
 /**
  * Activation, registration, password reset, e-mail verification (issue 3). HTTP glue only:
  * each handler checks the origin, parses its contract, calls one service and maps the answer.
@@ -59,7 +64,6 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
   const deps = { db, config, limiter };
   /** Mail is committed with the change; the worker is nudged so it goes out at once. */
   const deliver = () => void services.outbox.kick().catch(() => undefined);
-  const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
   // Captcha scripts come from the provider's origin: only tenants that use one widen their CSP.
   app.addHook('onRequest', async (request, reply) => {
@@ -76,55 +80,63 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
     reply.header('content-security-policy', cspWithCaptcha(csp, captcha.scriptUrl));
   });
 
-  app.get(lifecycleApi.captcha, async (request, reply): Promise<CaptchaConfig> => {
-    const tenant = requireTenant(request);
-    reply.header('cache-control', 'no-cache');
-    const captcha = captchaSettingsOf(tenant);
-    return captcha.siteKey
-      ? { siteKey: captcha.siteKey, scriptUrl: captcha.scriptUrl }
-      : { siteKey: null, scriptUrl: null };
-  });
+  app.get(
+    lifecycleApi.captcha,
+    answers(captchaConfigResponse),
+    async (request, reply): Promise<CaptchaConfig> => {
+      const tenant = requireTenant(request);
+      reply.header('cache-control', 'no-cache');
+      const captcha = captchaSettingsOf(tenant);
+      return captcha.siteKey
+        ? { siteKey: captcha.siteKey, scriptUrl: captcha.scriptUrl }
+        : { siteKey: null, scriptUrl: null };
+    },
+  );
 
-  app.post(lifecycleApi.validateToken, async (request, reply): Promise<ValidateTokenResponse> => {
-    assertSameOrigin(request);
-    const tenant = requireTenant(request);
-    const input = parseInput(validateTokenRequest, request.body);
-    noStore(reply);
-    const check = input.purpose === 'RESET' ? checkResetToken : checkActivationToken;
-    const user = await check(db, tenant, input.token, clock.now());
-    return { email: user.email };
-  });
+  app.post(
+    lifecycleApi.validateToken,
+    answers(validateTokenResponse),
+    async (request): Promise<ValidateTokenResponse> => {
+      assertSameOrigin(request, config);
+      const tenant = requireTenant(request);
+      const input = parseInput(validateTokenRequest, request.body);
+      const check = input.purpose === 'RESET' ? checkResetToken : checkActivationToken;
+      const user = await check(db, tenant, input.token, clock.now());
+      return { email: user.email };
+    },
+  );
 
-  app.post(lifecycleApi.activate, async (request, reply) => {
-    assertSameOrigin(request);
+  app.post(lifecycleApi.activate, answers(registerResponse), async (request) => {
+    assertSameOrigin(request, config);
     const tenant = requireTenant(request);
     const input = parseInput(activateRequest, request.body);
     await verifyCaptcha(tenant, input.recaptchaToken, 'SIGNUP', request.ip);
-    noStore(reply);
     return activateAccount(deps, tenant, input, clock.now());
   });
 
-  app.post(lifecycleApi.validateRegistrationToken, async (request, reply) => {
-    assertSameOrigin(request);
-    const tenant = requireTenant(request);
-    const input = parseInput(validateRegistrationTokenRequest, request.body);
-    noStore(reply);
-    const grant = await checkRegistrationToken(db, tenant, input.token, clock.now());
-    return { email: grant.email };
-  });
+  app.post(
+    lifecycleApi.validateRegistrationToken,
+    answers(validateRegistrationTokenResponse),
+    async (request) => {
+      assertSameOrigin(request, config);
+      const tenant = requireTenant(request);
+      const input = parseInput(validateRegistrationTokenRequest, request.body);
+      const grant = await checkRegistrationToken(db, tenant, input.token, clock.now());
+      return { email: grant.email };
+    },
+  );
 
-  app.post(lifecycleApi.register, async (request, reply): Promise<RegisterResponse> => {
-    assertSameOrigin(request);
+  app.post(lifecycleApi.register, answers(registerResponse), async (request): Promise<RegisterResponse> => {
+    assertSameOrigin(request, config);
     const tenant = requireTenant(request);
     const input = parseInput(registerRequest, request.body);
     await verifyCaptcha(tenant, input.recaptchaToken, 'SIGNUP', request.ip);
-    noStore(reply);
     return registerAccount(deps, tenant, input, clock.now());
   });
 
   /** Reset and resend share their guards: origin, captcha, the per-client limit. */
   async function mailRequest(request: FastifyRequest, action: CaptchaAction) {
-    assertSameOrigin(request);
+    assertSameOrigin(request, config);
     const tenant = requireTenant(request);
     const { email } = parseInput(userEmailParams, request.params);
     const body = parseInput(resetRequestBody, request.body);
@@ -133,69 +145,65 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
     return { tenant, email };
   }
 
-  app.post(byEmail(lifecycleApi.resetPassword), async (request, reply): Promise<ResetRequestResponse> => {
-    const { tenant, email } = await mailRequest(request, 'PASSWORD_RESET');
-    noStore(reply);
-    const { state, messageId } = await requestPasswordReset(deps, tenant, email, clock.now());
-    if (messageId) deliver();
-    return { state };
-  });
+  app.post(
+    routePattern(lifecycleApi.resetPassword, 'email'),
+    answers(resetRequestResponse),
+    async (request): Promise<ResetRequestResponse> => {
+      const { tenant, email } = await mailRequest(request, 'PASSWORD_RESET');
+      const { state, messageId } = await requestPasswordReset(deps, tenant, email, clock.now());
+      if (messageId) deliver();
+      return { state };
+    },
+  );
 
-  app.post(byEmail(lifecycleApi.resendActivation), async (request, reply) => {
+  app.post(routePattern(lifecycleApi.resendActivation, 'email'), answers(emptyResponse), async (request) => {
     // A new activation link is part of signing up.
     const { tenant, email } = await mailRequest(request, 'SIGNUP');
-    noStore(reply);
     const { messageId } = await requestActivationResend(deps, tenant, email, clock.now());
     if (messageId) deliver();
     return {};
   });
 
-  app.patch(lifecycleApi.user, async (request, reply) => {
-    assertSameOrigin(request);
+  app.patch(lifecycleApi.user, answers(emptyResponse), async (request) => {
+    assertSameOrigin(request, config);
     const tenant = requireTenant(request);
     const input = parseInput(applyResetRequest, request.body);
     await verifyCaptcha(tenant, input.recaptchaToken, 'PASSWORD_RESET', request.ip);
-    noStore(reply);
     await applyPasswordReset(deps, tenant, input, clock.now());
     return {};
   });
 
-  app.post(byEmail(lifecycleApi.sendVerification), async (request, reply) => {
-    assertSameOrigin(request);
+  app.post(routePattern(lifecycleApi.sendVerification, 'email'), answers(emptyResponse), async (request) => {
+    assertSameOrigin(request, config);
     const tenant = requireTenant(request);
     const { email } = parseInput(userEmailParams, request.params);
     const now = clock.now();
-    const resolved = await resolveSession(db, tenant, sessionToken(request), now);
-    if (!resolved) throw new AppError(errorCodes.sessionRequired, 401, 'Sign in first.');
-    if (resolved.user.email !== email) {
-      throw new AppError(
-        lifecycleErrors.verifyNotSessionEmail,
-        403,
-        'Only your own address can be verified.',
-      );
-    }
-    noStore(reply);
-    const { messageId } = await sendVerificationMail(deps, tenant, resolved.user, now);
+    const signIn = await loadSignIn(db, tenant, sessionToken(request), now);
+    if (!signIn) throw new AppError(errorCodes.sessionRequired);
+    if (signIn.user.email !== email) throw new AppError(lifecycleErrors.verifyNotSessionEmail);
+    const { messageId } = await sendVerificationMail(deps, tenant, signIn.user, now);
     if (messageId) deliver();
     return {};
   });
 
-  app.post(lifecycleApi.validateEmailVerificationToken, async (request, reply) => {
-    assertSameOrigin(request);
+  app.post(lifecycleApi.validateEmailVerificationToken, answers(emptyResponse), async (request) => {
+    assertSameOrigin(request, config);
     const tenant = requireTenant(request);
     const input = parseInput(validateEmailVerificationTokenRequest, request.body);
-    noStore(reply);
     await checkVerificationToken(db, tenant, input.token, clock.now());
     return {};
   });
 
-  app.patch(lifecycleApi.verifyEmail, async (request, reply): Promise<VerifyEmailResponse> => {
-    assertSameOrigin(request);
-    const tenant = requireTenant(request);
-    const input = parseInput(verifyEmailRequest, request.body);
-    noStore(reply);
-    return verifyEmailAddress(deps, tenant, input, clock.now());
-  });
+  app.patch(
+    lifecycleApi.verifyEmail,
+    answers(verifyEmailResponse),
+    async (request): Promise<VerifyEmailResponse> => {
+      assertSameOrigin(request, config);
+      const tenant = requireTenant(request);
+      const input = parseInput(verifyEmailRequest, request.body);
+      return verifyEmailAddress(deps, tenant, input, clock.now());
+    },
+  );
 }
 
 // Registered at the root (as fastify-plugin does), so the captcha CSP hook above also covers

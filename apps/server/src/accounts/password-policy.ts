@@ -32,20 +32,12 @@ export async function assertPasswordAllowed(
   password: string,
 ): Promise<void> {
   if (await isLeakedPassword(password)) {
-    throw new AppError(
-      lifecycleErrors.passwordLeaked,
-      400,
-      'This password appears in public leaks; choose another one.',
-    );
+    throw new AppError(lifecycleErrors.passwordLeaked);
   }
   if (!user) return;
   for (const hash of await recentPasswordHashes(db, user)) {
     if (await verifyPassword(hash, password)) {
-      throw new AppError(
-        lifecycleErrors.passwordHistory,
-        400,
-        'The new password cannot be the same as one of the last four passwords.',
-      );
+      throw new AppError(lifecycleErrors.passwordHistory);
     }
   }
 }

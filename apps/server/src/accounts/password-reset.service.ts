@@ -5,8 +5,8 @@ import { publicOrigin } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { renderAccountMail } from '../messaging/templates/account-mail.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
-import { invalidateUserSessions } from '../sessions/session.service.ts';
-import { AppError } from '../shared/errors.ts';
+import { endUserAccess } from '../sessions/user-access.ts';
+import { AppError, retryAfter } from '../shared/errors.ts';
 import { consumeUserTokens, issueToken, peekToken, redeemToken } from '../shared/one-time-token.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { accountLink, queueAccountMail } from './account-mail.ts';
@@ -40,15 +40,12 @@ export async function limitMailRequests(
   ip: string,
   now: number,
 ): Promise<void> {
-  const hit = await limiter.hit(
+  const hit = await limiter.reserve(
     `lifecycle:ip:${tenant.code}:${ip}`,
-    mailRequestsPerIpPer15Minutes,
-    15 * 60_000,
+    { limit: mailRequestsPerIpPer15Minutes, windowMs: 15 * 60_000, lockMs: 0 },
     now,
   );
-  if (!hit.allowed) {
-    throw new AppError(errorCodes.rateLimited, 429, 'Too many requests; try again in a few minutes.');
-  }
+  if (!hit.allowed) throw new AppError(errorCodes.rateLimited, { fields: retryAfter(hit.retryAfterMs) });
 }
 
 async function withFloor<T>(floorMs: number, work: () => Promise<T>): Promise<T> {
@@ -66,10 +63,9 @@ async function withFloor<T>(floorMs: number, work: () => Promise<T>): Promise<T>
  * the limit reveals nothing about the address.
  */
 async function mayMail(limiter: RateLimiter, tenant: TenantContext, email: string, now: number) {
-  const hit = await limiter.hit(
+  const hit = await limiter.reserve(
     `lifecycle:mail:${tenant.code}:${email}`,
-    mailsPerAddressPerHour,
-    3_600_000,
+    { limit: mailsPerAddressPerHour, windowMs: 3_600_000, lockMs: 0 },
     now,
   );
   return hit.allowed;
@@ -145,8 +141,8 @@ export async function requestActivationResend(
 /** SPEC §8: an unknown or used reset link is TokenNotFound (409); an old one TokenExpired (410). */
 function resetTokenError(reason: 'not_found' | 'expired' | 'consumed'): AppError {
   return reason === 'expired'
-    ? new AppError(lifecycleErrors.resetTokenExpired, 410, 'This reset link has expired.')
-    : new AppError(lifecycleErrors.resetTokenNotFound, 409, 'This reset link is not valid.');
+    ? new AppError(lifecycleErrors.resetTokenExpired)
+    : new AppError(lifecycleErrors.resetTokenNotFound);
 }
 
 /** The active account a reset link belongs to (the link is not used up). */
@@ -165,9 +161,10 @@ export async function checkResetToken(
 
 /**
  * Applies a reset: the new password (rules, leak list, last four), then in one transaction
- * the link is redeemed, the password stored, the user's other reset links retired and every
- * session of the user ended — whoever knew the old password is signed out. The login lockout
- * of the address is lifted: the owner has just proven control of the mailbox.
+ * the link is redeemed, the password stored, the user's other reset links retired, and every
+ * session, grant and token of the user ended (invariant 7) — whoever knew the old password
+ * is signed out of Keycard and of every app. The login lockout of the address is lifted: the
+ * owner has just proven control of the mailbox.
  */
 export async function applyPasswordReset(
   deps: MailRequestDeps,
@@ -191,8 +188,6 @@ export async function applyPasswordReset(
       .set({
         password_hash: passwordHash,
         password_changed_at: now,
-        failed_logins: 0,
-        locked_until: null,
         updated_at: now,
       })
       .where('id', '=', user.id)
@@ -200,8 +195,8 @@ export async function applyPasswordReset(
       .execute();
     await recordPasswordHistory(trx, user.id, passwordHash, now);
     await consumeUserTokens(trx, { tenantCode: tenant.code, userId: user.id, purpose: 'RESET' }, now);
-    await invalidateUserSessions(trx, user.id);
+    await endUserAccess(trx, { tenantCode: tenant.code, userId: user.id });
   });
-  await deps.limiter.reset(`login:email:${tenant.code}:${user.email}`);
+  await deps.limiter.clear(`login:email:${tenant.code}:${user.email}`);
   return { email: user.email };
 }

@@ -48,8 +48,6 @@ export async function createUser(db: Kysely<Database>, input: NewUser, now = Dat
     password_changed_at: passwordHash ? now : null,
     email_verified: input.emailVerified ? 1 : 0,
     email_verification_required: input.emailVerificationRequired ? 1 : 0,
-    failed_logins: 0,
-    locked_until: null,
     secret_question: null,
     secret_answer_hash: null,
     created_at: now,

@@ -1,12 +1,13 @@
-import { analyticsEventRequest, errorCodes } from '@keycard/contract';
+import { acceptedResponse, analyticsEventRequest, apiPaths, errorCodes } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../http/context.ts';
+import { answers } from '../http/contract.ts';
 import { sessionToken } from '../http/cookies.ts';
 import { assertSameOrigin } from '../http/security.ts';
 import { requireTenant } from '../http/tenant.ts';
 import { parseInput } from '../http/validate.ts';
-import { resolveSession } from '../sessions/session-identity.ts';
-import { AppError } from '../shared/errors.ts';
+import { AppError, retryAfter } from '../shared/errors.ts';
+import { loadSignIn } from '../sign-in/sign-in-state.ts';
 import { recordAnalyticsEvent } from './analytics.service.ts';
 
 /** Events per client address and tenant per minute: a page sends a handful. */
@@ -14,22 +15,21 @@ export const analyticsEventsPerMinute = 60;
 
 /** SPEC §1 analytics: the portal reports MFA events; stored per tenant, forwarded when configured. */
 export async function analyticsRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  const { db, clock, limiter } = services;
+  const { db, clock, limiter, config } = services;
 
-  app.post('/api/analytics/events', async (request, reply) => {
-    assertSameOrigin(request);
+  app.post(apiPaths.analyticsEvents, answers(acceptedResponse), async (request, reply) => {
+    assertSameOrigin(request, config);
     const tenant = requireTenant(request);
     const now = clock.now();
-    const rate = await limiter.hit(
+    const rate = await limiter.reserve(
       `analytics:${tenant.code}:${request.ip}`,
-      analyticsEventsPerMinute,
-      60_000,
+      { limit: analyticsEventsPerMinute, windowMs: 60_000, lockMs: 0 },
       now,
     );
-    if (!rate.allowed) throw new AppError(errorCodes.rateLimited, 429, 'Too many events.');
+    if (!rate.allowed) throw new AppError(errorCodes.rateLimited, { fields: retryAfter(rate.retryAfterMs) });
     const input = parseInput(analyticsEventRequest, request.body);
     // The session, when there is one, says who the user is; the page's word is only a fallback.
-    const resolved = await resolveSession(db, tenant, sessionToken(request), now);
+    const resolved = await loadSignIn(db, tenant, sessionToken(request), now);
     await recordAnalyticsEvent(
       { db, provider: services.analytics },
       tenant,

@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { lifecycleMigrations } from './migrations/lifecycle.ts';
 import { mfaMigrations } from './migrations/mfa.ts';
+import { signInMigrations } from './migrations/sign-in.ts';
 
 // Migrations describe the schema as it was at their time, not today's types.
 // biome-ignore lint/suspicious/noExplicitAny: Kysely's documented type for migrations
@@ -156,8 +157,13 @@ const foundation: Record<string, Migration> = {
   },
 };
 
-// Kysely applies migrations in name order: 0xxx foundation, 1xxx lifecycle, 2xxx MFA.
-const migrations: Record<string, Migration> = { ...foundation, ...lifecycleMigrations, ...mfaMigrations };
+// Kysely applies migrations in name order: 0xxx foundation, 1xxx lifecycle, 2xxx MFA, 3xxx sign-in.
+const migrations: Record<string, Migration> = {
+  ...foundation,
+  ...lifecycleMigrations,
+  ...mfaMigrations,
+  ...signInMigrations,
+};
 
 export async function migrateToLatest(db: AnyDb): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });

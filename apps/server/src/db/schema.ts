@@ -9,7 +9,7 @@ export interface Database {
   one_time_tokens: OneTimeTokensTable;
   oidc_payloads: OidcPayloadsTable;
   signing_keys: SigningKeysTable;
-  rate_limits: RateLimitsTable;
+  attempt_buckets: AttemptBucketsTable;
   outbox: OutboxTable;
 }
 
@@ -22,6 +22,8 @@ export interface TenantsTable {
   default_redirect_uri: string;
   settings: string;
   created_at: number;
+  /** Raised by every change to the tenant, its domains or clients (cache invalidation). */
+  version: number;
 }
 
 export interface TenantDomainsTable {
@@ -49,8 +51,6 @@ export interface UsersTable {
   password_changed_at: number | null;
   email_verified: number;
   email_verification_required: number;
-  failed_logins: number;
-  locked_until: number | null;
   secret_question: string | null;
   secret_answer_hash: string | null;
   created_at: number;
@@ -70,7 +70,11 @@ export interface SessionsTable {
   user_id: string;
   provider: string;
   partner_code: string | null;
+  /** How the session last passed MFA (a factor, a recovery code or a trusted device). */
+  mfa_method: string | null;
+  /** When the session last passed MFA; null until it does. */
   mfa_verified_at: number | null;
+  /** The sign-in itself: the password step (auth_time) of this session. */
   created_at: number;
   expires_at: number;
   last_seen_at: number;
@@ -95,6 +99,7 @@ export interface OidcPayloadsTable {
   grant_id: string | null;
   user_code: string | null;
   uid: string | null;
+  account_id: string | null;
   expires_at: number | null;
   consumed_at: number | null;
 }
@@ -106,10 +111,12 @@ export interface SigningKeysTable {
   created_at: number;
 }
 
-export interface RateLimitsTable {
+export interface AttemptBucketsTable {
   key: string;
-  window_start: number;
-  count: number;
+  level: number;
+  updated_at: number;
+  locked_until: number;
+  reservation: string;
   expires_at: number;
 }
 

@@ -1,6 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { isAllowedRedirect } from '../tenants/tenant.service.ts';
+import { type Config, publicOrigin } from '../config.ts';
+import { hostnameOf, isAllowedRedirect } from '../tenants/tenant.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
+
+/** The public origin of the portal page that made this request (scheme, host, port). */
+export function ownOriginOf(config: Config, request: FastifyRequest): string {
+  return publicOrigin(config, hostnameOf(request.host));
+}
 
 /**
  * Invariant 2: where may a redirect go? To a URI registered for the tenant (exact match),
@@ -8,7 +14,7 @@ import type { TenantContext } from '../tenants/tenant.types.ts';
  */
 export function resolveRedirect(
   tenant: TenantContext,
-  request: FastifyRequest,
+  ownOrigin: string,
   uri: string | undefined | null,
 ): string | null {
   if (!uri) return null;
@@ -19,7 +25,6 @@ export function resolveRedirect(
   } catch {
     return null;
   }
-  const ownOrigin = `${request.protocol}://${request.host}`;
   if (
     parsed.origin === ownOrigin &&
     !parsed.pathname.startsWith('/oidc') &&

@@ -2,6 +2,8 @@ import { errorCodes } from '@keycard/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../shared/errors.ts';
+import { errorAnswer } from './errors.ts';
+import { ownOriginOf } from './redirects.ts';
 
 const portalCsp = [
   "default-src 'self'",
@@ -47,24 +49,34 @@ const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Invariant 5: a state-changing API call must come from the tenant's own pages. The Origin
- * must be this very host (which resolved the tenant); without an Origin header, the
- * browser's Fetch Metadata must say same-origin. Anything else is refused before any work.
+ * must be this host's public origin — scheme, host and port alike (an http page must not act
+ * on an https portal); without an Origin header, the browser's Fetch Metadata must say
+ * same-origin. Anything else is refused before any work.
  */
-export function assertSameOrigin(request: FastifyRequest): void {
+export function assertSameOrigin(request: FastifyRequest, config: Config): void {
   if (!unsafeMethods.has(request.method)) return;
   const origin = request.headers.origin;
   if (origin) {
-    let host: string | undefined;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      host = undefined;
-    }
-    if (host && host === request.host) return;
+    if (origin === ownOriginOf(config, request)) return;
   } else if (request.headers['sec-fetch-site'] === 'same-origin') {
     return;
   }
-  throw new AppError(errorCodes.forbiddenOrigin, 403, 'Cross-site requests are not allowed.');
+  throw new AppError(errorCodes.forbiddenOrigin);
+}
+
+/**
+ * A Host header a browser could have sent: a DNS name or IP literal, with a port within
+ * 1–65535 if any. Anything else (a port of 99999, stray characters) is refused up front.
+ */
+export function isValidHost(host: string | undefined): boolean {
+  if (!host || host.length > 261) return false;
+  const match =
+    /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?)(:(\d{1,5}))?$/i.exec(
+      host,
+    );
+  if (!match) return false;
+  const port = match[6];
+  return port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
 }
 
 function containsNul(value: unknown, depth = 0): boolean {
@@ -77,13 +89,6 @@ function containsNul(value: unknown, depth = 0): boolean {
 }
 
 export function installSecurity(app: FastifyInstance, config: Config): void {
-  // No legitimate input holds a NUL character, and PostgreSQL refuses them in text: refuse
-  // them up front with a clear 400 rather than fail inside a query.
-  app.addHook('preValidation', async (request) => {
-    if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
-      throw new AppError(errorCodes.validationFailed, 400, 'The request contains a NUL character.');
-    }
-  });
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const headers = securityHeaders(config, path);
@@ -92,5 +97,28 @@ export function installSecurity(app: FastifyInstance, config: Config): void {
     } else {
       reply.headers(headers);
     }
+    if (!isValidHost(request.host)) {
+      const { status, body } = errorAnswer(
+        new AppError(errorCodes.validationFailed, { fields: { host: 'invalid host' } }),
+      );
+      return reply.status(status).send(body);
+    }
+  });
+  // No legitimate input holds a NUL character, and PostgreSQL refuses them in text: refuse
+  // them up front with a clear 400 rather than fail inside a query.
+  app.addHook('preValidation', async (request) => {
+    if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
+      throw new AppError(errorCodes.validationFailed, {
+        fields: { _: 'The request contains a NUL character.' },
+      });
+    }
+  });
+  // API answers carry codes, tokens and personal data: no cache keeps them unless a route
+  // says otherwise (the public theme of a login domain).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'no-store');
+    }
+    return payload;
   });
 }

@@ -4,7 +4,6 @@ import { AppError } from '../shared/errors.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 
 export function requireTenant(request: FastifyRequest): TenantContext {
-  if (!request.tenant)
-    throw new AppError(errorCodes.unknownDomain, 404, 'No tenant is configured for this domain.');
+  if (!request.tenant) throw new AppError(errorCodes.unknownDomain);
   return request.tenant;
 }

@@ -8,5 +8,5 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.in
   if (result.success) return result.data;
   const fields: Record<string, string> = {};
   for (const issue of result.error.issues) fields[issue.path.join('.') || '_'] = issue.message;
-  throw new AppError(errorCodes.validationFailed, 400, 'The request is not valid.', fields);
+  throw new AppError(errorCodes.validationFailed, { fields });
 }

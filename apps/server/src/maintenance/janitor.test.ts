@@ -28,7 +28,7 @@ describe.each(engines)('janitor on %s', (engine) => {
       { tenantCode: 'grand-hotel', userId: null, purpose: 'RESET', ttlMs: DAY },
       now,
     );
-    await t.services.limiter.hit('sweep:old', 5, 1000, now - 10_000);
+    await t.services.limiter.reserve('sweep:old', { limit: 5, windowMs: 1000, lockMs: 0 }, now - 10_000);
     const pending = await enqueueMessage(
       db,
       {
@@ -60,7 +60,7 @@ describe.each(engines)('janitor on %s', (engine) => {
     const result = await sweepExpired(db, now);
     expect(result.sessions).toBeGreaterThanOrEqual(1);
     expect(result.tokens).toBe(1);
-    expect(result.rateLimits).toBeGreaterThanOrEqual(1);
+    expect(result.attemptBuckets).toBeGreaterThanOrEqual(1);
     expect(result.messages).toBe(1);
     expect(result.analyticsEvents).toBe(0);
     expect(result.trustedDevices).toBe(0);

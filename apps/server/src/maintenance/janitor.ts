@@ -14,7 +14,7 @@ export interface SweepResult {
   sessions: number;
   tokens: number;
   providerArtifacts: number;
-  rateLimits: number;
+  attemptBuckets: number;
   messages: number;
   phoneCodes: number;
   trustedDevices: number;
@@ -22,8 +22,8 @@ export interface SweepResult {
 }
 
 /**
- * Removes what has expired: sessions, one-time tokens, provider artifacts, rate-limit
- * windows, phone codes, trusted devices, old delivered messages and old analytics events. Safe to run on every instance at once (plain deletes
+ * Removes what has expired: sessions, one-time tokens, provider artifacts, attempt
+ * buckets, phone codes, trusted devices, old delivered messages and old analytics events. Safe to run on every instance at once (plain deletes
  * by time); undelivered messages are never touched.
  */
 export async function sweepExpired(db: Kysely<Database>, now: number): Promise<SweepResult> {
@@ -44,7 +44,9 @@ export async function sweepExpired(db: Kysely<Database>, now: number): Promise<S
         .where('expires_at', '<=', now)
         .executeTakeFirst(),
     ),
-    rateLimits: count(await db.deleteFrom('rate_limits').where('expires_at', '<=', now).executeTakeFirst()),
+    attemptBuckets: count(
+      await db.deleteFrom('attempt_buckets').where('expires_at', '<=', now).executeTakeFirst(),
+    ),
     messages: count(
       await db
         .deleteFrom('outbox')

@@ -1,13 +1,41 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorCodes } from '@keycard/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../http/context.ts';
+import { errorAnswer } from '../http/errors.ts';
 import { escapeHtml } from '../oidc/pages.ts';
+import { AppError } from '../shared/errors.ts';
 import type { EmailContent, PhoneContent } from './message.types.ts';
 
-const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1', 'localhost']);
 
-function assertLocal(request: FastifyRequest, reply: import('fastify').FastifyReply): boolean {
-  if (loopback.has(request.socket.remoteAddress ?? '')) return true;
-  reply.status(404).send({ code: 'common.not_found', message: 'Not found' });
+/** Every client address a request names: its socket's, and any a proxy forwarded. */
+export function clientAddressesOf(request: FastifyRequest): string[] {
+  const addresses = [request.socket.remoteAddress ?? ''];
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value.join(',') : (value ?? '');
+  };
+  for (const entry of header('x-forwarded-for').split(',')) if (entry.trim()) addresses.push(entry.trim());
+  const realIp = header('x-real-ip').trim();
+  if (realIp) addresses.push(realIp);
+  // RFC 7239: Forwarded: for=192.0.2.60;proto=http, for="[2001:db8::1]:4711"
+  for (const match of header('forwarded').matchAll(/for=("?)([^;,"]+)\1/gi)) {
+    const node = match[2]!;
+    const bracketed = /^\[([^\]]+)\]/.exec(node);
+    addresses.push(bracketed ? bracketed[1]! : node.split(':').length === 2 ? node.split(':')[0]! : node);
+  }
+  return addresses.map((address) => address.toLowerCase());
+}
+
+/**
+ * The outbox page is for the person at this machine: the request must come from loopback,
+ * and no proxy header may name another client (a local reverse proxy would otherwise make
+ * every remote visitor look local).
+ */
+function assertLocal(request: FastifyRequest, reply: FastifyReply): boolean {
+  if (clientAddressesOf(request).every((address) => loopback.has(address))) return true;
+  const { status, body } = errorAnswer(new AppError(errorCodes.notFound));
+  reply.status(status).send(body);
   return false;
 }
 

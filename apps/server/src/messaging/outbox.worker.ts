@@ -1,8 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, OutboxTable } from '../db/schema.ts';
 import type { Clock } from '../shared/clock.ts';
 import { DeliveryError, type OutboxMessage, type Transports } from './message.types.ts';
+
+/** What one delivery attempt came to. */
+export type DeliveryOutcome =
+  | { status: 'sent' | 'pending' }
+  | { status: 'failed'; retryable: boolean; error: string };
 
 export interface WorkerOptions {
   /** How long a claimed message is reserved before another worker may take it over. */
@@ -81,50 +86,72 @@ export class OutboxWorker {
       .execute();
     let delivered = 0;
     for (const row of due) {
-      const claimed = await this.#db
-        .updateTable('outbox')
-        .set({ status: 'sending', attempts: row.attempts + 1, next_attempt_at: now + this.#leaseMs })
-        .where('id', '=', row.id)
-        .where('attempts', '=', row.attempts)
-        .where('status', 'in', ['pending', 'sending'])
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) continue;
-      const message: OutboxMessage = {
-        id: row.id,
-        tenantCode: row.tenant_code,
-        channel: row.channel as OutboxMessage['channel'],
-        recipient: row.recipient,
-        template: row.template,
-        content: JSON.parse(row.payload),
-        attempts: row.attempts + 1,
-      };
-      try {
-        await this.#transports[message.channel].send(message);
-        await this.#db
-          .updateTable('outbox')
-          .set({ status: 'sent', sent_at: this.#clock.now(), last_error: null })
-          .where('id', '=', row.id)
-          .execute();
-        delivered++;
-      } catch (error) {
-        const retryable = !(error instanceof DeliveryError) || error.retryable;
-        const code = error instanceof DeliveryError ? error.code : 'delivery.failed';
-        this.#log?.warn(
-          { messageId: row.id, channel: row.channel, code, attempts: message.attempts },
-          'delivery failed',
-        );
-        await this.#db
-          .updateTable('outbox')
-          .set({
-            status: retryable ? 'pending' : 'failed',
-            next_attempt_at: this.#clock.now() + retryDelayMs(message.attempts),
-            last_error: code,
-          })
-          .where('id', '=', row.id)
-          .execute();
-      }
+      if ((await this.#attempt(row, now)).status === 'sent') delivered++;
     }
     return delivered;
+  }
+
+  /**
+   * Makes the first delivery attempt of a message just committed, in the caller's request, so
+   * a refused phone number is reported at once. The message stays in the outbox: a retryable
+   * failure is retried by the worker as any other. 'pending' when another worker holds it.
+   */
+  async deliverNow(id: string): Promise<DeliveryOutcome> {
+    const row = await this.#db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (!row) return { status: 'pending' };
+    return this.#attempt(row, this.#clock.now());
+  }
+
+  /** Claims one message (a conditional UPDATE: one claimant wins) and tries it once. */
+  async #attempt(row: Selectable<OutboxTable>, now: number): Promise<DeliveryOutcome> {
+    const claimed = await this.#db
+      .updateTable('outbox')
+      .set({ status: 'sending', attempts: row.attempts + 1, next_attempt_at: now + this.#leaseMs })
+      .where('id', '=', row.id)
+      .where('attempts', '=', row.attempts)
+      .where('status', 'in', ['pending', 'sending'])
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return { status: 'pending' };
+    const message: OutboxMessage = {
+      id: row.id,
+      tenantCode: row.tenant_code,
+      channel: row.channel as OutboxMessage['channel'],
+      recipient: row.recipient,
+      template: row.template,
+      content: JSON.parse(row.payload),
+      attempts: row.attempts + 1,
+    };
+    try {
+      await this.#transports[message.channel].send(message);
+      await this.#db
+        .updateTable('outbox')
+        .set({ status: 'sent', sent_at: this.#clock.now(), last_error: null })
+        .where('id', '=', row.id)
+        .execute();
+      return { status: 'sent' };
+    } catch (error) {
+      const retryable = !(error instanceof DeliveryError) || error.retryable;
+      const code = error instanceof DeliveryError ? error.code : 'delivery.failed';
+      this.#log?.warn(
+        { messageId: row.id, channel: row.channel, code, attempts: message.attempts },
+        'delivery failed',
+      );
+      await this.#db
+        .updateTable('outbox')
+        .set({
+          status: retryable ? 'pending' : 'failed',
+          next_attempt_at: this.#clock.now() + retryDelayMs(message.attempts),
+          last_error: code,
+        })
+        .where('id', '=', row.id)
+        .execute();
+      return { status: 'failed', retryable, error: code };
+    }
   }
 
   #schedule(delay: number): void {

@@ -56,6 +56,28 @@ export async function isTrustedDevice(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * The id of a device the user trusted on this tenant, within its period, or null: the login
+ * keys the owner's trusted browser apart from guesses made elsewhere. A read only; the
+ * device's use is recorded when it passes MFA (isTrustedDevice).
+ */
+export async function findTrustedDeviceId(
+  db: Kysely<Database>,
+  input: { tenantCode: string; userId: string; token: string },
+  now: number,
+): Promise<string | null> {
+  if (input.token.length > 256) return null;
+  const row = await mfaDb(db)
+    .selectFrom('mfa_devices')
+    .select('id')
+    .where('id', '=', hashToken(input.token))
+    .where('tenant_code', '=', input.tenantCode)
+    .where('user_id', '=', input.userId)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
 export async function removeDevices(db: Kysely<Database>, tenantCode: string, userId: string): Promise<void> {
   await mfaDb(db)
     .deleteFrom('mfa_devices')

@@ -1,9 +1,17 @@
 import type { Kysely } from 'kysely';
-import type { MfaFacts } from '../accounts/identity.ts';
 import type { Database } from '../db/schema.ts';
 import { DAY } from '../shared/clock.ts';
 import type { MfaMode, TenantContext } from '../tenants/tenant.types.ts';
 import { type FactorRow, mfaDb } from './mfa.schema.ts';
+
+/**
+ * What MFA asks of this user on this tenant: whether a factor is enrolled, and the tenant's
+ * effective policy ('recommended' past its mandatory date is already 'required').
+ */
+export interface MfaFacts {
+  enrolled: boolean;
+  mode: MfaMode;
+}
 
 /** The tenant's policy as it applies now: 'recommended' turns 'required' at its mandatory date. */
 export function effectiveMfaMode(tenant: TenantContext, now: number): MfaMode {
@@ -38,14 +46,4 @@ export function findActiveFactor(
     .where('status', '=', 'active')
     .orderBy('confirmed_at', 'desc')
     .executeTakeFirst();
-}
-
-export async function loadMfaFacts(
-  db: Kysely<Database>,
-  tenant: TenantContext,
-  userId: string,
-  now: number,
-): Promise<MfaFacts> {
-  const factor = await findActiveFactor(db, tenant.code, userId);
-  return { enrolled: factor !== undefined, mode: effectiveMfaMode(tenant, now) };
 }

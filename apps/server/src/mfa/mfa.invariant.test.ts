@@ -133,7 +133,7 @@ describe.each(engines)('no code without MFA (OIDC, real HTTP) on %s', (engine) =
       expectedNonce: interactive.nonce,
     });
     expect(tokens.claims()?.email).toBe(email);
-    expect(tokens.claims()?.amr).toEqual(['pwd', 'mfa']);
+    expect(tokens.claims()?.amr).toEqual(['pwd', 'mfa', 'otp']);
     t.clock.advance(30_000);
   });
 

@@ -1,31 +1,41 @@
 import {
+  apiPaths,
   type DeviceTokenResponse,
   deviceTokenRequest,
+  deviceTokenResponse,
   errorCodes,
   type MfaResetResponse,
   type MfaStatusResponse,
   type MfaVerifyResponse,
   mfaResetRequest,
+  mfaResetResponse,
+  mfaStatusResponse,
   mfaVerifyRequest,
+  mfaVerifyResponse,
   type PhoneCodeSentResponse,
   type PhoneDeliveryResponse,
+  phoneCodeSentResponse,
+  phoneDeliveryResponse,
   type RecoveryCodesResponse,
   type RegisterTotpResponse,
+  recoveryCodesResponse,
   registerPhoneRequest,
   registerTotpRequest,
+  registerTotpResponse,
+  routePattern,
   sendPhoneCodeRequest,
 } from '@keycard/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { publicOrigin } from '../config.ts';
 import type { Services } from '../http/context.ts';
+import { answers } from '../http/contract.ts';
 import { sessionToken } from '../http/cookies.ts';
-import { resolveRedirect } from '../http/redirects.ts';
+import { ownOriginOf, resolveRedirect } from '../http/redirects.ts';
 import { assertSameOrigin } from '../http/security.ts';
 import { requireTenant } from '../http/tenant.ts';
 import { parseInput } from '../http/validate.ts';
-import { callFailureOf, isValidTwilioSignature } from '../messaging/phone/twilio.provider.ts';
-import { resolveSession } from '../sessions/session-identity.ts';
 import { AppError } from '../shared/errors.ts';
+import { loadSignIn } from '../sign-in/sign-in-state.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import {
   type MfaDeps,
@@ -39,7 +49,7 @@ import {
   trustDevice,
   verifyMfa,
 } from './mfa.service.ts';
-import { recordDeliveryFailure } from './phone.service.ts';
+import { recordCallStatus } from './phone.service.ts';
 
 export function mfaDepsOf(services: Services): MfaDeps {
   const { config } = services;
@@ -52,7 +62,7 @@ export function mfaDepsOf(services: Services): MfaDeps {
     phoneAvailable: services.phone.available,
     callStatusUrl: config.twilio
       ? (tenant: TenantContext, codeId: string) =>
-          `${publicOrigin(config, tenant.loginDomain)}/api/mfa/phone/call-status/${codeId}`
+          `${publicOrigin(config, tenant.loginDomain)}${apiPaths.mfa.callStatus(codeId)}`
       : undefined,
   };
 }
@@ -63,74 +73,97 @@ export async function mfaRoutes(app: FastifyInstance, services: Services): Promi
   const deps = mfaDepsOf(services);
 
   /** Every MFA call needs the session that passed the password step on this tenant. */
-  async function signedIn(request: FastifyRequest, reply: FastifyReply) {
-    assertSameOrigin(request);
+  async function signedIn(request: FastifyRequest) {
+    assertSameOrigin(request, config);
     const tenant = requireTenant(request);
-    const resolved = await resolveSession(db, tenant, sessionToken(request), clock.now());
-    if (!resolved) throw new AppError(errorCodes.sessionRequired, 401, 'Sign in first.');
-    reply.header('cache-control', 'no-store');
-    return { tenant, resolved };
+    const signIn = await loadSignIn(db, tenant, sessionToken(request), clock.now());
+    if (!signIn) throw new AppError(errorCodes.sessionRequired);
+    return { tenant, signIn };
   }
 
-  app.get('/api/mfa/status', async (request, reply): Promise<MfaStatusResponse> => {
-    const { tenant, resolved } = await signedIn(request, reply);
-    return mfaStatus(deps, tenant, resolved, clock.now());
+  app.get(apiPaths.mfa.status, answers(mfaStatusResponse), async (request): Promise<MfaStatusResponse> => {
+    const { tenant, signIn } = await signedIn(request);
+    return mfaStatus(deps, tenant, signIn, clock.now());
   });
 
-  app.post('/api/mfa/register-totp', async (request, reply): Promise<RegisterTotpResponse> => {
-    const { tenant, resolved } = await signedIn(request, reply);
-    parseInput(registerTotpRequest, request.body);
-    return registerTotp(deps, tenant, resolved, clock.now());
-  });
+  app.post(
+    apiPaths.mfa.registerTotp,
+    answers(registerTotpResponse),
+    async (request): Promise<RegisterTotpResponse> => {
+      const { tenant, signIn } = await signedIn(request);
+      parseInput(registerTotpRequest, request.body);
+      return registerTotp(deps, tenant, signIn, clock.now());
+    },
+  );
 
-  app.post('/api/mfa/register-phone', async (request, reply): Promise<PhoneCodeSentResponse> => {
-    const { tenant, resolved } = await signedIn(request, reply);
-    const input = parseInput(registerPhoneRequest, request.body);
-    return registerPhone(deps, tenant, resolved, input, clock.now());
-  });
+  app.post(
+    apiPaths.mfa.registerPhone,
+    answers(phoneCodeSentResponse),
+    async (request): Promise<PhoneCodeSentResponse> => {
+      const { tenant, signIn } = await signedIn(request);
+      const input = parseInput(registerPhoneRequest, request.body);
+      return registerPhone(deps, tenant, signIn, input, clock.now());
+    },
+  );
 
-  app.post('/api/mfa/send-phone-code', async (request, reply): Promise<PhoneCodeSentResponse> => {
-    const { tenant, resolved } = await signedIn(request, reply);
-    const input = parseInput(sendPhoneCodeRequest, request.body);
-    return resendPhoneCode(deps, tenant, resolved, input.deliveryType, clock.now());
-  });
+  app.post(
+    apiPaths.mfa.sendPhoneCode,
+    answers(phoneCodeSentResponse),
+    async (request): Promise<PhoneCodeSentResponse> => {
+      const { tenant, signIn } = await signedIn(request);
+      const input = parseInput(sendPhoneCodeRequest, request.body);
+      return resendPhoneCode(deps, tenant, signIn, input.deliveryType, clock.now());
+    },
+  );
 
-  app.get('/api/mfa/delivery', async (request, reply): Promise<PhoneDeliveryResponse> => {
-    const { tenant, resolved } = await signedIn(request, reply);
-    return phoneDelivery(deps, tenant, resolved);
-  });
+  app.get(
+    apiPaths.mfa.delivery,
+    answers(phoneDeliveryResponse),
+    async (request): Promise<PhoneDeliveryResponse> => {
+      const { tenant, signIn } = await signedIn(request);
+      return phoneDelivery(deps, tenant, signIn);
+    },
+  );
 
-  app.post('/api/mfa/verify', async (request, reply): Promise<MfaVerifyResponse> => {
-    const { tenant, resolved } = await signedIn(request, reply);
+  app.post(apiPaths.mfa.verify, answers(mfaVerifyResponse), async (request): Promise<MfaVerifyResponse> => {
+    const { tenant, signIn } = await signedIn(request);
     const proof = parseInput(mfaVerifyRequest, request.body);
     const now = clock.now();
-    const result = await verifyMfa(deps, tenant, resolved, proof, now);
-    const after = await resolveSession(db, tenant, sessionToken(request), now);
-    return { state: after?.identity.state ?? resolved.identity.state, ...result };
+    const result = await verifyMfa(deps, tenant, signIn, proof, now);
+    const after = await loadSignIn(db, tenant, sessionToken(request), now);
+    return { state: after?.identity.state ?? signIn.identity.state, ...result };
   });
 
-  app.post('/api/mfa/user-device-tokens', async (request, reply): Promise<DeviceTokenResponse> => {
-    const { tenant, resolved } = await signedIn(request, reply);
-    parseInput(deviceTokenRequest, request.body);
-    const { token, trustedUntil } = await trustDevice(deps, tenant, resolved, clock.now());
-    return { userDeviceToken: token, trustedUntil };
-  });
+  app.post(
+    apiPaths.mfa.userDeviceTokens,
+    answers(deviceTokenResponse),
+    async (request): Promise<DeviceTokenResponse> => {
+      const { tenant, signIn } = await signedIn(request);
+      parseInput(deviceTokenRequest, request.body);
+      const { token, trustedUntil } = await trustDevice(deps, tenant, signIn, clock.now());
+      return { userDeviceToken: token, trustedUntil };
+    },
+  );
 
-  app.post('/api/mfa/recovery-codes', async (request, reply): Promise<RecoveryCodesResponse> => {
-    const { tenant, resolved } = await signedIn(request, reply);
-    return { recoveryCodes: await regenerateRecoveryCodes(deps, tenant, resolved, clock.now()) };
-  });
+  app.post(
+    apiPaths.mfa.recoveryCodes,
+    answers(recoveryCodesResponse),
+    async (request): Promise<RecoveryCodesResponse> => {
+      const { tenant, signIn } = await signedIn(request);
+      return { recoveryCodes: await regenerateRecoveryCodes(deps, tenant, signIn, clock.now()) };
+    },
+  );
 
-  app.post('/api/mfa/reset', async (request, reply): Promise<MfaResetResponse> => {
-    const { tenant, resolved } = await signedIn(request, reply);
+  app.post(apiPaths.mfa.reset, answers(mfaResetResponse), async (request): Promise<MfaResetResponse> => {
+    const { tenant, signIn } = await signedIn(request);
     const input = parseInput(mfaResetRequest, request.body);
     const now = clock.now();
-    await resetMfa(deps, tenant, resolved, input.proof, now);
-    const after = await resolveSession(db, tenant, sessionToken(request), now);
+    await resetMfa(deps, tenant, signIn, input.proof, now);
+    const after = await loadSignIn(db, tenant, sessionToken(request), now);
     // Invariant 2: the mfaResetRedirectUri is answered back only when registered for the tenant.
     return {
-      state: after?.identity.state ?? resolved.identity.state,
-      redirectUri: resolveRedirect(tenant, request, input.redirectUri),
+      state: after?.identity.state ?? signIn.identity.state,
+      redirectUri: resolveRedirect(tenant, ownOriginOf(config, request), input.redirectUri),
     };
   });
 
@@ -144,30 +177,16 @@ export async function mfaRoutes(app: FastifyInstance, services: Services): Promi
         { parseAs: 'string', bodyLimit: 16 * 1024 },
         (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
       );
-      webhook.post('/api/mfa/phone/call-status/:codeId', async (request, reply) => {
+      webhook.post(routePattern(apiPaths.mfa.callStatus, 'codeId'), async (request, reply) => {
         const tenant = requireTenant(request);
-        const { codeId } = request.params as { codeId: string };
-        const params = (request.body ?? {}) as Record<string, string>;
-        const url = `${publicOrigin(config, tenant.loginDomain)}${request.url}`;
         const signature = request.headers['x-twilio-signature'];
-        if (
-          !isValidTwilioSignature(
-            twilio.authToken,
-            url,
-            params,
-            typeof signature === 'string' ? signature : undefined,
-          )
-        ) {
-          return reply.status(403).send({ code: errorCodes.forbiddenOrigin, message: 'Invalid signature.' });
-        }
-        const failure = callFailureOf(String(params.CallStatus ?? ''));
-        if (failure && codeId.length <= 36) {
-          await recordDeliveryFailure(db, {
-            tenantCode: tenant.code,
-            codeId,
-            failure: `${failure.kind}:${failure.code}`,
-          });
-        }
+        await recordCallStatus(db, tenant, {
+          authToken: twilio.authToken,
+          url: `${publicOrigin(config, tenant.loginDomain)}${request.url}`,
+          params: (request.body ?? {}) as Record<string, string>,
+          signature: typeof signature === 'string' ? signature : undefined,
+          codeId: (request.params as { codeId: string }).codeId,
+        });
         return reply.status(204).send();
       });
     });

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { MfaMethod } from '../sessions/session.service.ts';
 
 /**
  * The MFA tables (migration 2001). Declared here rather than in db/schema.ts so the MFA
@@ -11,7 +12,6 @@ export type MfaTables = {
   mfa_phone_codes: MfaPhoneCodesTable;
   mfa_devices: MfaDevicesTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
-  mfa_session_checks: MfaSessionChecksTable;
 };
 
 export type FactorType = 'totp' | 'sms' | 'voice';
@@ -64,14 +64,7 @@ export interface MfaRecoveryCodesTable {
 }
 
 /** How a session passed MFA: a factor, a recovery code, or a trusted device. */
-export type MfaCheckMethod = FactorType | 'recovery' | 'device';
-
-export interface MfaSessionChecksTable {
-  session_id: string;
-  tenant_code: string;
-  method: MfaCheckMethod;
-  verified_at: number;
-}
+export type MfaCheckMethod = MfaMethod;
 
 export type MfaDatabase = Database & MfaTables;
 export type FactorRow = Selectable<MfaFactorsTable>;

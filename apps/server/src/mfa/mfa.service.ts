@@ -1,4 +1,5 @@
 import {
+  type MfaErrorCode,
   type MfaProof,
   type MfaStatusResponse,
   mfaErrors,
@@ -9,8 +10,9 @@ import {
 import type { Kysely } from 'kysely';
 import type { UserRow } from '../accounts/user.repository.ts';
 import type { Database } from '../db/schema.ts';
-import { markSessionMfaVerified, type SessionRow } from '../sessions/session.service.ts';
-import type { ResolvedSession } from '../sessions/session-identity.ts';
+import type { LimitRule } from '../security/rate-limiter.ts';
+import { recordMfaPassed, type SessionRow } from '../sessions/session.service.ts';
+import { endUserAccess } from '../sessions/user-access.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { issueDeviceToken, isTrustedDevice, removeDevices } from './device.service.ts';
 import { mfaError } from './mfa.errors.ts';
@@ -41,40 +43,33 @@ export interface MfaDeps extends PhoneDeps {
 export const freshVerificationMs = 10 * 60_000;
 
 /**
- * Guesses of a second factor per user: 10 per 15 minutes. With ±1 time step, three TOTP codes
- * of a million are right at any moment, so an attacker's odds stay negligible.
+ * Guesses of a second factor (codes and recovery codes alike) per user: 10 in a burst,
+ * draining 10 per 15 minutes; the failure that fills the bucket locks checks for 15 minutes.
+ * With ±1 time step, three TOTP codes of a million are right at any moment, so an attacker's
+ * odds stay negligible.
  */
-export const verifyAttempts = { limit: 10, windowMs: 15 * 60_000 } as const;
+export const verifyAttempts: LimitRule = { limit: 10, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
+
+/** What the MFA calls know of the signed-in user: the session and the account. */
+export interface MfaSignIn {
+  session: SessionRow;
+  user: UserRow;
+  identity: {
+    state: MfaStatusResponse['state'];
+    type: MfaStatusResponse['userType'];
+    mfaRequiredByRemainingInDays: number | null;
+  };
+}
 
 const isPhone = (type: string) => type === 'sms' || type === 'voice';
 
-/** How this session passed MFA, if it did. */
-export async function findSessionCheck(db: Kysely<Database>, sessionId: string) {
-  return mfaDb(db)
-    .selectFrom('mfa_session_checks')
-    .selectAll()
-    .where('session_id', '=', sessionId)
-    .executeTakeFirst();
-}
-
-/** Records that the session passed MFA, and how: the session is then MFA-complete (amr 'mfa'). */
-export async function recordMfaCheck(
-  db: Kysely<Database>,
-  session: Pick<SessionRow, 'id' | 'tenant_code'>,
-  method: MfaCheckMethod,
-  now: number,
-): Promise<void> {
-  await mfaDb(db)
-    .insertInto('mfa_session_checks')
-    .values({ session_id: session.id, tenant_code: session.tenant_code, method, verified_at: now })
-    .onConflict((oc) => oc.column('session_id').doUpdateSet({ method, verified_at: now }))
-    .execute();
-  await markSessionMfaVerified(db, session.id, now);
-}
-
-async function hasFreshCheck(db: Kysely<Database>, sessionId: string, now: number): Promise<boolean> {
-  const check = await findSessionCheck(db, sessionId);
-  return !!check && check.method !== 'device' && now - check.verified_at <= freshVerificationMs;
+/** The session passed a factor (not a trusted device) within the last few minutes. */
+function hasFreshCheck(session: SessionRow, now: number): boolean {
+  return (
+    session.mfa_verified_at !== null &&
+    session.mfa_method !== 'device' &&
+    now - session.mfa_verified_at <= freshVerificationMs
+  );
 }
 
 async function findPendingFactor(
@@ -113,18 +108,18 @@ export async function applyTrustedDevice(
     { tenantCode: tenant.code, userId: session.user_id, token: userDeviceToken },
     now,
   );
-  if (trusted) await recordMfaCheck(db, session, 'device', now);
+  if (trusted) await recordMfaPassed(db, session, 'device', now);
   return trusted;
 }
 
 export async function mfaStatus(
   deps: MfaDeps,
   tenant: TenantContext,
-  resolved: ResolvedSession,
+  signIn: MfaSignIn,
   now: number,
 ): Promise<MfaStatusResponse> {
   const { db } = deps;
-  const { user, identity, session } = resolved;
+  const { user, identity, session } = signIn;
   const factor = await findActiveFactor(db, tenant.code, user.id);
   return {
     state: identity.state,
@@ -140,7 +135,7 @@ export async function mfaStatus(
         }
       : null,
     recoveryCodesRemaining: factor ? await countRecoveryCodes(db, tenant.code, user.id) : 0,
-    freshVerification: await hasFreshCheck(db, session.id, now),
+    freshVerification: hasFreshCheck(session, now),
     phoneAvailable: deps.phoneAvailable,
   };
 }
@@ -153,18 +148,18 @@ async function assertNotEnrolled(db: Kysely<Database>, tenantCode: string, userI
 export async function registerTotp(
   deps: MfaDeps,
   tenant: TenantContext,
-  resolved: ResolvedSession,
+  signIn: MfaSignIn,
   now: number,
 ): Promise<TotpRegistration> {
-  await assertNotEnrolled(deps.db, tenant.code, resolved.user.id);
+  await assertNotEnrolled(deps.db, tenant.code, signIn.user.id);
   return startTotpRegistration(
     deps.db,
     deps.key,
     {
       tenantCode: tenant.code,
-      userId: resolved.user.id,
+      userId: signIn.user.id,
       issuer: tenant.theme.name,
-      account: resolved.user.email,
+      account: signIn.user.email,
     },
     now,
   );
@@ -185,20 +180,20 @@ function phoneProblem(problem: 'country_code' | 'invalid' | 'not_mobile') {
 export async function registerPhone(
   deps: MfaDeps,
   tenant: TenantContext,
-  resolved: ResolvedSession,
+  signIn: MfaSignIn,
   input: RegisterPhoneRequest,
   now: number,
 ): Promise<PhoneCodeSentResponse> {
   if (!deps.phoneAvailable) throw mfaError(mfaErrors.telecomError);
-  await assertNotEnrolled(deps.db, tenant.code, resolved.user.id);
+  await assertNotEnrolled(deps.db, tenant.code, signIn.user.id);
   const checked = checkPhoneNumber(input.countryCode, input.phoneNumber, input.deliveryType);
   if (!checked.ok) throw phoneProblem(checked.problem);
   const factor = await createPendingPhoneFactor(
     deps.db,
-    { tenantCode: tenant.code, userId: resolved.user.id, phone: checked.e164, channel: input.deliveryType },
+    { tenantCode: tenant.code, userId: signIn.user.id, phone: checked.e164, channel: input.deliveryType },
     now,
   );
-  return sendPhoneCode(deps, { tenant, user: resolved.user, factor, channel: input.deliveryType }, now);
+  return sendPhoneCode(deps, { tenant, user: signIn.user, factor, channel: input.deliveryType }, now);
 }
 
 /**
@@ -208,28 +203,74 @@ export async function registerPhone(
 export async function resendPhoneCode(
   deps: MfaDeps,
   tenant: TenantContext,
-  resolved: ResolvedSession,
+  signIn: MfaSignIn,
   channel: PhoneDeliveryType,
   now: number,
 ): Promise<PhoneCodeSentResponse> {
   if (!deps.phoneAvailable) throw mfaError(mfaErrors.telecomError);
   const { db } = deps;
-  const active = await findActiveFactor(db, tenant.code, resolved.user.id);
-  const factor = active ?? (await findPendingFactor(db, tenant.code, resolved.user.id, now));
+  const active = await findActiveFactor(db, tenant.code, signIn.user.id);
+  const factor = active ?? (await findPendingFactor(db, tenant.code, signIn.user.id, now));
   if (!factor) throw mfaError(mfaErrors.registrationNotStarted);
   if (!isPhone(factor.type) || !factor.phone) throw mfaError(mfaErrors.notEnrolled);
   const checked = checkPhoneNumber('', factor.phone, channel);
   if (!checked.ok) throw phoneProblem(checked.problem);
-  return sendPhoneCode(deps, { tenant, user: resolved.user, factor, channel }, now);
+  return sendPhoneCode(deps, { tenant, user: signIn.user, factor, channel }, now);
 }
 
-export async function phoneDelivery(deps: MfaDeps, tenant: TenantContext, resolved: ResolvedSession) {
-  return latestDelivery(deps.db, tenant.code, resolved.user.id);
+export async function phoneDelivery(deps: MfaDeps, tenant: TenantContext, signIn: MfaSignIn) {
+  return latestDelivery(deps.db, tenant.code, signIn.user.id);
+}
+
+type ProofCheck = { ok: true; method: MfaCheckMethod } | { ok: false; code: MfaErrorCode };
+
+/** Compares a proof with the factor (or the user's recovery codes); no limit of its own. */
+async function compareProof(
+  deps: MfaDeps,
+  tenant: TenantContext,
+  user: UserRow,
+  factor: FactorRow,
+  proof: MfaProof,
+  now: number,
+  options: { allowRecovery: boolean },
+): Promise<ProofCheck> {
+  const { db, key } = deps;
+  const invalid = { ok: false, code: mfaErrors.codeInvalid } as const;
+  if ('recoveryCode' in proof) {
+    if (!options.allowRecovery) return invalid;
+    const ok = await redeemRecoveryCode(
+      db,
+      key,
+      { tenantCode: tenant.code, userId: user.id, code: proof.recoveryCode },
+      now,
+    );
+    return ok ? { ok: true, method: 'recovery' } : invalid;
+  }
+  if (proof.deliveryType === 'totp') {
+    if (factor.type !== 'totp') return invalid;
+    // A replayed code gets the same answer as a wrong one: it is not valid (any more).
+    return (await checkTotp(db, key, factor, proof.code, now)) === 'ok'
+      ? { ok: true, method: 'totp' }
+      : invalid;
+  }
+  if (!isPhone(factor.type)) return invalid;
+  const result = await checkPhoneCode(
+    db,
+    key,
+    { tenantCode: tenant.code, userId: user.id, factorId: factor.id, code: proof.code },
+    now,
+  );
+  if (result === 'expired') return { ok: false, code: mfaErrors.codeExpired };
+  if (result === 'attempts_exceeded') return { ok: false, code: mfaErrors.attemptsExceeded };
+  if (result === 'invalid') return invalid;
+  return { ok: true, method: proof.deliveryType };
 }
 
 /**
  * Checks a proof of possession against a factor: a code of that factor, or (when allowed) a
- * recovery code. Every guess counts against the user's attempt limit.
+ * recovery code. Invariant 7: the guess is counted against the user's attempt limit *before*
+ * it is compared, so concurrent guesses cannot exceed it; a right one gives its count back,
+ * a wrong one that fills the bucket locks checks for the full period.
  */
 async function checkProof(
   deps: MfaDeps,
@@ -240,43 +281,17 @@ async function checkProof(
   now: number,
   options: { allowRecovery: boolean },
 ): Promise<MfaCheckMethod> {
-  const { db, key, limiter } = deps;
-  const attempt = await limiter.hit(
-    `mfa:verify:${tenant.code}:${user.id}`,
-    verifyAttempts.limit,
-    verifyAttempts.windowMs,
-    now,
-  );
-  if (!attempt.allowed) throw mfaError(mfaErrors.rateLimited, { retryAfterMs: attempt.retryAfterMs });
-
-  if ('recoveryCode' in proof) {
-    if (!options.allowRecovery) throw mfaError(mfaErrors.codeInvalid);
-    const ok = await redeemRecoveryCode(
-      db,
-      key,
-      { tenantCode: tenant.code, userId: user.id, code: proof.recoveryCode },
-      now,
-    );
-    if (!ok) throw mfaError(mfaErrors.codeInvalid);
-    return 'recovery';
+  const { limiter } = deps;
+  const limitKey = `mfa:verify:${tenant.code}:${user.id}`;
+  const reservation = await limiter.reserve(limitKey, verifyAttempts, now);
+  if (!reservation.allowed) throw mfaError(mfaErrors.rateLimited, { retryAfterMs: reservation.retryAfterMs });
+  const check = await compareProof(deps, tenant, user, factor, proof, now, options);
+  if (!check.ok) {
+    await limiter.fail(limitKey, verifyAttempts, now);
+    throw mfaError(check.code);
   }
-  if (proof.deliveryType === 'totp') {
-    if (factor.type !== 'totp') throw mfaError(mfaErrors.codeInvalid);
-    // A replayed code gets the same answer as a wrong one: it is not valid (any more).
-    if ((await checkTotp(db, key, factor, proof.code, now)) !== 'ok') throw mfaError(mfaErrors.codeInvalid);
-    return 'totp';
-  }
-  if (!isPhone(factor.type)) throw mfaError(mfaErrors.codeInvalid);
-  const result = await checkPhoneCode(
-    db,
-    key,
-    { tenantCode: tenant.code, userId: user.id, factorId: factor.id, code: proof.code },
-    now,
-  );
-  if (result === 'expired') throw mfaError(mfaErrors.codeExpired);
-  if (result === 'attempts_exceeded') throw mfaError(mfaErrors.attemptsExceeded);
-  if (result === 'invalid') throw mfaError(mfaErrors.codeInvalid);
-  return proof.deliveryType;
+  await limiter.release(limitKey, verifyAttempts, now);
+  return check.method;
 }
 
 /**
@@ -287,16 +302,16 @@ async function checkProof(
 export async function verifyMfa(
   deps: MfaDeps,
   tenant: TenantContext,
-  resolved: ResolvedSession,
+  signIn: MfaSignIn,
   proof: MfaProof,
   now: number,
 ): Promise<{ recoveryCodes: string[] | null; recoveryCodesRemaining: number }> {
   const { db, key } = deps;
-  const { user, session } = resolved;
+  const { user, session } = signIn;
   const active = await findActiveFactor(db, tenant.code, user.id);
   if (active) {
     const method = await checkProof(deps, tenant, user, active, proof, now, { allowRecovery: true });
-    await recordMfaCheck(db, session, method, now);
+    await recordMfaPassed(db, session, method, now);
     return {
       recoveryCodes: null,
       recoveryCodesRemaining: await countRecoveryCodes(db, tenant.code, user.id),
@@ -329,7 +344,7 @@ export async function verifyMfa(
         .execute();
       const base = trx as unknown as Kysely<Database>;
       const codes = await replaceRecoveryCodes(base, key, { tenantCode: tenant.code, userId: user.id }, now);
-      await recordMfaCheck(base, session, method, now);
+      await recordMfaPassed(base, session, method, now);
       return codes;
     });
   return { recoveryCodes, recoveryCodesRemaining: recoveryCodes.length };
@@ -343,34 +358,32 @@ export async function verifyMfa(
 export async function trustDevice(
   deps: MfaDeps,
   tenant: TenantContext,
-  resolved: ResolvedSession,
+  signIn: MfaSignIn,
   now: number,
 ): Promise<{ token: string; trustedUntil: number }> {
   const { db } = deps;
-  if (!(await findActiveFactor(db, tenant.code, resolved.user.id))) throw mfaError(mfaErrors.notEnrolled);
-  if (!(await hasFreshCheck(db, resolved.session.id, now)))
-    throw mfaError(mfaErrors.freshVerificationRequired);
-  return issueDeviceToken(db, tenant, resolved.user.id, now);
+  if (!(await findActiveFactor(db, tenant.code, signIn.user.id))) throw mfaError(mfaErrors.notEnrolled);
+  if (!hasFreshCheck(signIn.session, now)) throw mfaError(mfaErrors.freshVerificationRequired);
+  return issueDeviceToken(db, tenant, signIn.user.id, now);
 }
 
 /** POST /api/mfa/recovery-codes: ten new codes after a fresh MFA check; the old ones stop working. */
 export async function regenerateRecoveryCodes(
   deps: MfaDeps,
   tenant: TenantContext,
-  resolved: ResolvedSession,
+  signIn: MfaSignIn,
   now: number,
 ): Promise<string[]> {
   const { db, key } = deps;
-  if (!(await findActiveFactor(db, tenant.code, resolved.user.id))) throw mfaError(mfaErrors.notEnrolled);
-  if (!(await hasFreshCheck(db, resolved.session.id, now)))
-    throw mfaError(mfaErrors.freshVerificationRequired);
+  if (!(await findActiveFactor(db, tenant.code, signIn.user.id))) throw mfaError(mfaErrors.notEnrolled);
+  if (!hasFreshCheck(signIn.session, now)) throw mfaError(mfaErrors.freshVerificationRequired);
   return mfaDb(db)
     .transaction()
     .execute((trx) =>
       replaceRecoveryCodes(
         trx as unknown as Kysely<Database>,
         key,
-        { tenantCode: tenant.code, userId: resolved.user.id },
+        { tenantCode: tenant.code, userId: signIn.user.id },
         now,
       ),
     );
@@ -378,17 +391,20 @@ export async function regenerateRecoveryCodes(
 
 /**
  * POST /api/mfa/reset: after a proof of possession (a code of the factor or a recovery code),
- * removes the user's factors, recovery codes, pending codes and trusted devices.
+ * removes the user's factors, recovery codes, pending codes and trusted devices, and ends
+ * every other session and every grant of the user (invariant 7): whoever signed in with the
+ * old factor is signed out everywhere. This session, which just proved possession, stays to
+ * set a factor up again.
  */
 export async function resetMfa(
   deps: MfaDeps,
   tenant: TenantContext,
-  resolved: ResolvedSession,
+  signIn: MfaSignIn,
   proof: MfaProof,
   now: number,
 ): Promise<void> {
   const { db } = deps;
-  const { user, session } = resolved;
+  const { user, session } = signIn;
   const active = await findActiveFactor(db, tenant.code, user.id);
   if (!active) throw mfaError(mfaErrors.notEnrolled);
   const method = await checkProof(deps, tenant, user, active, proof, now, { allowRecovery: true });
@@ -408,6 +424,7 @@ export async function resetMfa(
         .execute();
       const base = trx as unknown as Kysely<Database>;
       await removeDevices(base, tenant.code, user.id);
-      await recordMfaCheck(base, session, method, now);
+      await endUserAccess(base, { tenantCode: tenant.code, userId: user.id, keepSessionId: session.id });
+      await recordMfaPassed(base, session, method, now);
     });
 }

@@ -146,7 +146,9 @@ describe.each(engines)('phone codes through Twilio on %s', (engine) => {
 describe('phone factor without a provider (production without Twilio)', () => {
   it('is not offered, and a phone registration is refused', async () => {
     // Production needs PostgreSQL; there is no local outbox page to fall back on.
-    const t = await buildTestApp('postgres', { env: { NODE_ENV: 'production' } });
+    const t = await buildTestApp('postgres', {
+      env: { NODE_ENV: 'production', PUBLIC_SCHEME: 'http', PUBLIC_PORT: '3000' },
+    });
     try {
       const who = await newUser(t);
       const { cookie } = await passwordSignIn(t.app, who);

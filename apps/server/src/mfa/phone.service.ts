@@ -1,6 +1,8 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import {
+  errorCodes,
   type Locale,
+  type MfaErrorCode,
   mfaCodeLength,
   mfaErrors,
   type PhoneCodeSentResponse,
@@ -13,14 +15,16 @@ import type { Kysely } from 'kysely';
 import type { UserRow } from '../accounts/user.repository.ts';
 import type { Database } from '../db/schema.ts';
 import { enqueueMessage, messageStatus } from '../messaging/outbox.ts';
+import type { OutboxWorker } from '../messaging/outbox.worker.ts';
 import {
   type PhoneMessageContent,
   parseDeliveryFailure,
   phoneFailureKinds,
 } from '../messaging/phone/phone-provider.ts';
+import { callFailureOf, isValidTwilioSignature } from '../messaging/phone/twilio.provider.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
 import { DAY } from '../shared/clock.ts';
-import type { AppError } from '../shared/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { mfaError } from './mfa.errors.ts';
 import { type FactorRow, mfaDb } from './mfa.schema.ts';
@@ -46,12 +50,10 @@ export interface PhoneDeps {
   db: Kysely<Database>;
   key: Buffer;
   limiter: RateLimiter;
-  outbox: { kick(): Promise<number> };
+  outbox: Pick<OutboxWorker, 'deliverNow'>;
   phoneCodesPerTenantHour: number;
   /** Where the provider reports a call's final status, when it supports that. */
   callStatusUrl?: ((tenant: TenantContext, codeId: string) => string) | undefined;
-  /** How long a request waits for the provider's first answer (invalid numbers fail at once). */
-  deliveryWaitMs?: number;
 }
 
 /** Starts phone registration: a pending factor for the checked number, replacing other pending ones. */
@@ -143,7 +145,11 @@ async function assertMaySend(
     throw mfaError(mfaErrors.resendTooSoon, { retryAfterMs: last.created_at + resendIntervalMs - now });
   }
   // …and against two concurrent requests, a shared counter (no two sends in one interval).
-  const burst = await limiter.hit(burstKey(tenant.code, userId), 1, resendIntervalMs, now);
+  const burst = await limiter.reserve(
+    burstKey(tenant.code, userId),
+    { limit: 1, windowMs: resendIntervalMs, lockMs: 0 },
+    now,
+  );
   if (!burst.allowed) throw mfaError(mfaErrors.resendTooSoon, { retryAfterMs: burst.retryAfterMs });
 
   const quotas = [
@@ -153,51 +159,33 @@ async function assertMaySend(
     [`mfa:tenant:${tenant.code}:h`, deps.phoneCodesPerTenantHour, HOUR],
   ] as const;
   for (const [key, limit, windowMs] of quotas) {
-    const result = await limiter.hit(key, limit, windowMs, now);
+    const result = await limiter.reserve(key, { limit, windowMs, lockMs: 0 }, now);
     if (!result.allowed) throw mfaError(mfaErrors.rateLimited, { retryAfterMs: result.retryAfterMs });
   }
 }
 
 /** SPEC §8 MFA messages for a stored delivery failure (`<kind>:<provider code>`). */
-export function deliveryFailureError(failure: string | null): AppError {
-  const { kind, providerCode } = parseDeliveryFailure(failure);
-  switch (kind) {
+export function deliveryFailureCode(failure: string | null): MfaErrorCode {
+  switch (parseDeliveryFailure(failure).kind) {
     case phoneFailureKinds.invalidNumber:
-      return mfaError(mfaErrors.phoneRejected, { providerCode });
+      return mfaErrors.phoneRejected;
     case phoneFailureKinds.blocked:
-      return mfaError(mfaErrors.phoneBlocked, { providerCode });
+      return mfaErrors.phoneBlocked;
     case phoneFailureKinds.undeliverable:
-      return mfaError(mfaErrors.deliveryFailed, { providerCode });
+      return mfaErrors.deliveryFailed;
     case phoneFailureKinds.unavailable:
     case phoneFailureKinds.rateLimited:
     case phoneFailureKinds.expired:
-      return mfaError(mfaErrors.deliveryRetryable, { providerCode });
+      return mfaErrors.deliveryRetryable;
     case phoneFailureKinds.busy:
-      return mfaError(mfaErrors.lineBusy, { providerCode });
+      return mfaErrors.lineBusy;
     default:
-      return mfaError(mfaErrors.telecomError, { providerCode });
+      return mfaErrors.telecomError;
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits briefly for the outbox's first attempt, so a refused number is reported at once. */
-async function awaitFirstAttempt(
-  deps: PhoneDeps,
-  outboxId: string,
-): Promise<{ status: 'sent' | 'pending' } | { status: 'failed'; retryable: boolean; error: string | null }> {
-  const deadline = Date.now() + (deps.deliveryWaitMs ?? 3000);
-  for (;;) {
-    await deps.outbox.kick();
-    const row = await messageStatus(deps.db, outboxId);
-    if (row?.status === 'sent') return { status: 'sent' };
-    if (row?.status === 'failed') return { status: 'failed', retryable: false, error: row.last_error };
-    if (row && row.attempts > 0 && row.status === 'pending' && row.last_error) {
-      return { status: 'failed', retryable: true, error: row.last_error };
-    }
-    if (Date.now() >= deadline) return { status: 'pending' };
-    await sleep(50);
-  }
+export function deliveryFailureError(failure: string | null): AppError {
+  return mfaError(deliveryFailureCode(failure), { providerCode: parseDeliveryFailure(failure).providerCode });
 }
 
 /**
@@ -265,12 +253,14 @@ export async function sendPhoneCode(
     return id;
   });
 
-  const outcome = await awaitFirstAttempt(deps, outboxId);
+  // The first attempt is made here, so a refused number is reported on this very request; a
+  // retryable failure stays in the outbox and is retried like any other message.
+  const outcome = await deps.outbox.deliverNow(outboxId);
   if (outcome.status === 'failed') {
     // A refused number must not hold the user back by the resend interval: forget the code.
     if (!outcome.retryable) {
       await mdb.deleteFrom('mfa_phone_codes').where('id', '=', codeId).execute();
-      await deps.limiter.reset(burstKey(tenant.code, user.id));
+      await deps.limiter.clear(burstKey(tenant.code, user.id));
     }
     throw deliveryFailureError(outcome.error);
   }
@@ -348,10 +338,9 @@ export async function latestDelivery(
   const row = latest.outbox_id ? await messageStatus(db, latest.outbox_id) : undefined;
   const failed = failure ?? (row?.status === 'failed' ? row.last_error : null);
   if (failed) {
-    const error = deliveryFailureError(failed);
     return {
       delivery: 'failed',
-      error: { code: String(error.code), providerCode: parseDeliveryFailure(failed).providerCode },
+      error: { code: deliveryFailureCode(failed), providerCode: parseDeliveryFailure(failed).providerCode },
     };
   }
   return { delivery: row?.status === 'sent' ? 'sent' : 'pending', error: null };
@@ -369,4 +358,33 @@ export async function recordDeliveryFailure(
     .where('tenant_code', '=', input.tenantCode)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Twilio's call status callback: checks the request's signature against the account's auth
+ * token, then records a busy line or an unanswered call on the code, where the portal learns
+ * of it (GET /api/mfa/delivery). A request Twilio did not sign is refused and changes nothing.
+ */
+export async function recordCallStatus(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  input: {
+    authToken: string;
+    url: string;
+    params: Record<string, string>;
+    signature: string | undefined;
+    codeId: string;
+  },
+): Promise<void> {
+  if (!isValidTwilioSignature(input.authToken, input.url, input.params, input.signature)) {
+    throw new AppError(errorCodes.signatureInvalid);
+  }
+  const failure = callFailureOf(String(input.params.CallStatus ?? ''));
+  if (failure && input.codeId.length <= 36) {
+    await recordDeliveryFailure(db, {
+      tenantCode: tenant.code,
+      codeId: input.codeId,
+      failure: `${failure.kind}:${failure.code}`,
+    });
+  }
 }

@@ -1,6 +1,38 @@
 import type { Kysely } from 'kysely';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import type { Database } from '../db/schema.ts';
+
+/**
+ * Revokes a grant and everything issued from it (access and refresh tokens, codes) on one
+ * tenant. Tokens saved later under the same grant are dead too: the provider refuses any
+ * token whose grant is gone (userinfo, introspection, refresh).
+ */
+export async function revokeGrant(db: Kysely<Database>, tenantCode: string, grantId: string): Promise<void> {
+  await db
+    .deleteFrom('oidc_payloads')
+    .where('tenant_code', '=', tenantCode)
+    .where((eb) =>
+      eb.or([eb('grant_id', '=', grantId), eb.and([eb('model', '=', 'Grant'), eb('id', '=', grantId)])]),
+    )
+    .execute();
+}
+
+/**
+ * Invariant 7: a credential change ends every grant. Removes all of a user's provider
+ * artifacts on the tenant — grants, access and refresh tokens, codes and the provider's own
+ * sessions — in one statement.
+ */
+export async function revokeUserGrants(
+  db: Kysely<Database>,
+  tenantCode: string,
+  userId: string,
+): Promise<void> {
+  await db
+    .deleteFrom('oidc_payloads')
+    .where('tenant_code', '=', tenantCode)
+    .where('account_id', '=', userId)
+    .execute();
+}
 
 /**
  * oidc-provider's persistence (sessions, codes, grants, tokens, interactions) in our
@@ -21,6 +53,7 @@ export function createAdapterClass(db: Kysely<Database>, tenantCode: string) {
         grant_id: payload.grantId ?? null,
         user_code: payload.userCode ?? null,
         uid: payload.uid ?? null,
+        account_id: typeof payload.accountId === 'string' ? payload.accountId : null,
         expires_at: expiresIn ? Date.now() + expiresIn * 1000 : null,
       };
       await db
@@ -42,14 +75,32 @@ export function createAdapterClass(db: Kysely<Database>, tenantCode: string) {
       return this.#findBy('user_code', userCode);
     }
 
+    /**
+     * Single use on every engine (RFC 6749 §4.1.2): one conditional UPDATE consumes the code
+     * or refresh token, so of concurrent redemptions exactly one wins. The provider checks
+     * `consumed` before calling this, but concurrent requests all pass that check; a loser
+     * lands here, and as the RFC asks of a reused code, everything issued from the grant is
+     * revoked (the winner's tokens included) before the loser gets invalid_grant.
+     */
     async consume(id: string): Promise<void> {
-      await db
+      const consumed = await db
         .updateTable('oidc_payloads')
         .set({ consumed_at: Date.now() })
         .where('tenant_code', '=', tenantCode)
         .where('model', '=', this.model)
         .where('id', '=', id)
-        .execute();
+        .where('consumed_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(consumed.numUpdatedRows) === 1) return;
+      const row = await db
+        .selectFrom('oidc_payloads')
+        .select('grant_id')
+        .where('tenant_code', '=', tenantCode)
+        .where('model', '=', this.model)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (row?.grant_id) await revokeGrant(db, tenantCode, row.grant_id);
+      throw new errors.InvalidGrant(`${this.model} already used`);
     }
 
     async destroy(id: string): Promise<void> {
@@ -65,11 +116,13 @@ export function createAdapterClass(db: Kysely<Database>, tenantCode: string) {
       await db
         .deleteFrom('oidc_payloads')
         .where('tenant_code', '=', tenantCode)
+        .where('model', '=', this.model)
         .where('grant_id', '=', grantId)
         .execute();
     }
 
     async #findBy(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
+      if (value.length > 255) return undefined;
       const row = await db
         .selectFrom('oidc_payloads')
         .select(['payload', 'expires_at', 'consumed_at'])

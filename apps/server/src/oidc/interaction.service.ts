@@ -1,22 +1,45 @@
 import type Provider from 'oidc-provider';
 
+type Interaction = InstanceType<Provider['Interaction']>;
+
+export function findInteraction(provider: Provider, iid: string): Promise<Interaction | undefined> {
+  return provider.Interaction.find(iid);
+}
+
+/**
+ * The earliest password step the app's request accepts (epoch ms), or null when any will do.
+ * `prompt=login` asks for a sign-in after the request was made; `max_age` for one no older
+ * than that many seconds at the time of the request (OpenID Connect Core §3.1.2.1).
+ */
+export function earliestAcceptedAuthentication(interaction: Interaction): number | null {
+  const requestedAt = interaction.iat * 1000;
+  const prompts = String(interaction.params.prompt ?? '').split(' ');
+  let earliest: number | null = prompts.includes('login') ? requestedAt : null;
+  const maxAge = Number(interaction.params.max_age);
+  if (interaction.params.max_age !== undefined && Number.isFinite(maxAge) && maxAge >= 0) {
+    const limit = requestedAt - maxAge * 1000;
+    earliest = earliest === null ? limit : Math.max(earliest, limit);
+  }
+  return earliest;
+}
+
 /**
  * Completes the provider's pending interaction for an account whose Keycard session has
  * passed every required step (the caller checks that). Apps registered in a tenant are
  * first-party, so the requested scopes and claims are granted without a consent screen.
- * Answers the provider's resume URL, which only the browser holding the interaction's
- * resume cookie can use.
+ * `authTime` (epoch ms) is the session's real password step, so the ID token's auth_time is
+ * honest. Answers the provider's resume URL, which only the browser holding the
+ * interaction's resume cookie can use.
  */
 export async function finishInteraction(
   provider: Provider,
-  iid: string,
-  login: { accountId: string; amr: string[] },
-): Promise<string | null> {
-  const interaction = await provider.Interaction.find(iid);
-  if (!interaction) return null;
+  interaction: Interaction,
+  login: { accountId: string; amr: string[]; authTime: number },
+): Promise<string> {
   const { prompt, params } = interaction;
   const clientId = String(params.client_id);
 
+  // A grant of another account or app is never reused: a fresh one is made for this one.
   let grant = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
   if (!grant || grant.accountId !== login.accountId || grant.clientId !== clientId) {
     grant = new provider.Grant({ accountId: login.accountId, clientId });
@@ -38,7 +61,12 @@ export async function finishInteraction(
   const grantId = await grant.save();
 
   interaction.result = {
-    login: { accountId: login.accountId, amr: login.amr, remember: true },
+    login: {
+      accountId: login.accountId,
+      amr: login.amr,
+      ts: Math.floor(login.authTime / 1000),
+      remember: true,
+    },
     consent: { grantId },
   };
   await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));

@@ -1,5 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import { errorCodes } from '@keycard/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../http/context.ts';
+import { errorAnswer } from '../http/errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { logoutScript, providerCss } from './pages.ts';
 
 /**
@@ -7,23 +10,25 @@ import { logoutScript, providerCss } from './pages.ts';
  * this scope registers no body parser; the mount path is given to the provider through
  * originalUrl, as Express-style mounting does.
  */
-export async function oidcRoutes(app: FastifyInstance, { providers }: Services): Promise<void> {
+export async function oidcRoutes(app: FastifyInstance, { providers, config }: Services): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-  const handler = async (
-    request: import('fastify').FastifyRequest,
-    reply: import('fastify').FastifyReply,
-  ) => {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.tenant) {
-      return reply
-        .status(404)
-        .send({ code: 'tenant.unknown_domain', message: 'No tenant is configured for this domain.' });
+      const { status, body } = errorAnswer(new AppError(errorCodes.unknownDomain));
+      return reply.status(status).send(body);
     }
     const { handler: callback } = await providers.get(request.tenant);
     const raw = request.raw as typeof request.raw & { originalUrl?: string };
     raw.originalUrl = raw.url;
     raw.url = (raw.url ?? '/').slice('/oidc'.length) || '/';
+    // The provider sees what Fastify established, never what a client claims: the public
+    // scheme (so its cookies are Secure whenever the public URLs are https, behind a proxy
+    // or not), the host and the client address (from X-Forwarded-* only with TRUST_PROXY).
+    raw.headers['x-forwarded-proto'] = config.publicScheme;
+    raw.headers['x-forwarded-host'] = request.host;
+    raw.headers['x-forwarded-for'] = request.ip;
     reply.hijack();
     callback(raw, reply.raw);
   };

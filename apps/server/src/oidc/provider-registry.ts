@@ -1,14 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { storageKeys } from '@keycard/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import { findUserById } from '../accounts/user.repository.ts';
 import { type Config, publicOrigin } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { revokeSession } from '../sessions/session.service.ts';
-import { resolveSession } from '../sessions/session-identity.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Secrets } from '../shared/secrets.ts';
+import { loadSignIn } from '../sign-in/sign-in-state.ts';
 import type { TenantDirectory } from '../tenants/tenant.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { createAdapterClass } from './adapter.ts';
@@ -21,6 +22,7 @@ export interface ProviderDeps {
   secrets: Secrets;
   tenants: TenantDirectory;
   clock: Clock;
+  log: FastifyBaseLogger;
 }
 
 interface Entry {
@@ -33,26 +35,28 @@ export function issuerFor(config: Config, tenant: TenantContext): string {
 }
 
 /**
- * A cached provider is rebuilt after this long, so clients or keys changed by another
- * instance or the CLI take effect everywhere; all provider state lives in the database.
+ * One oidc-provider per tenant, built once and cached; never built per request. A cached
+ * provider is dropped when its tenant changes (the tenant directory tells, within about a
+ * second on every instance), so clients and keys changed anywhere take effect everywhere.
+ * The provider holds no security decision of its own: its login check reads the tenant's
+ * current settings at every authorization.
  */
-const providerTtlMs = 5 * 60_000;
-
-/** One oidc-provider per tenant, built once and cached; never built per request. */
 export class ProviderRegistry {
   readonly #deps: ProviderDeps;
-  readonly #entries = new Map<string, { at: number; entry: Promise<Entry> }>();
+  readonly #entries = new Map<string, Promise<Entry>>();
 
   constructor(deps: ProviderDeps) {
     this.#deps = deps;
+    deps.tenants.onChange((code) => this.invalidate(code));
   }
 
-  async get(tenant: TenantContext): Promise<Entry> {
-    const cached = this.#entries.get(tenant.code);
-    if (cached && Date.now() - cached.at < providerTtlMs) return cached.entry;
-    const entry = this.#build(tenant);
-    this.#entries.set(tenant.code, { at: Date.now(), entry });
-    entry.catch(() => this.#entries.delete(tenant.code));
+  get(tenant: TenantContext): Promise<Entry> {
+    let entry = this.#entries.get(tenant.code);
+    if (!entry) {
+      entry = this.#build(tenant);
+      this.#entries.set(tenant.code, entry);
+      entry.catch(() => this.#entries.delete(tenant.code));
+    }
     return entry;
   }
 
@@ -62,25 +66,27 @@ export class ProviderRegistry {
   }
 
   async #build(tenant: TenantContext): Promise<Entry> {
-    const { config, db, secrets, tenants, clock } = this.#deps;
+    const { config, db, secrets, tenants, clock, log } = this.#deps;
     const clients = await tenants.clients(tenant.code);
     const keys = await loadSigningKeys(db, secrets.encryptionKey, tenant.code);
 
     const policy = interactionPolicy.base();
     // Invariant 1: the provider's own session is not enough. Every authorization also needs
-    // Keycard's session for the same account, with every step the tenant requires done
-    // (password, MFA, e-mail verification, an unexpired password). Otherwise the login
-    // prompt is requested: an interaction, or login_required for prompt=none.
+    // Keycard's session for the same account, complete by the tenant's *current* settings
+    // (password, MFA, e-mail verification, an unexpired password): the same decision
+    // /api/authorize makes, read from the same place. Otherwise the login prompt is requested:
+    // an interaction, or login_required for prompt=none.
     policy.get('login')?.checks.add(
       new interactionPolicy.Check(
         'keycard_session',
         'a complete Keycard session is required',
         'login_required',
         async (ctx: KoaContextWithOIDC) => {
+          const current = await tenants.byCode(tenant.code);
           const token = ctx.cookies.get(storageKeys.sessionCookie, { signed: false });
-          const resolved = await resolveSession(db, tenant, token, clock.now());
-          if (!resolved?.complete) return interactionPolicy.Check.REQUEST_PROMPT;
-          return resolved.user.id === ctx.oidc.session?.accountId
+          const signIn = current ? await loadSignIn(db, current, token, clock.now()) : null;
+          if (!signIn?.complete) return interactionPolicy.Check.REQUEST_PROMPT;
+          return signIn.user.id === ctx.oidc.session?.accountId
             ? interactionPolicy.Check.NO_NEED_TO_PROMPT
             : interactionPolicy.Check.REQUEST_PROMPT;
         },
@@ -93,8 +99,8 @@ export class ProviderRegistry {
       jwks: { keys: keys as never },
       cookies: { keys: secrets.cookieKeys, long: { signed: true }, short: { signed: true } },
       claims: {
-        // amr tells the app how the user signed in: ['pwd'], or ['pwd', 'mfa'] after MFA (or
-        // on a device the user trusted after MFA).
+        // amr tells the app how the user signed in (RFC 8176): ['pwd'], or after MFA
+        // ['pwd', 'mfa', <factor>] (sign-in/sign-in-state.ts amrOf).
         amr: null,
         openid: ['sub', 'amr'],
         email: ['email', 'email_verified'],
@@ -104,6 +110,9 @@ export class ProviderRegistry {
       conformIdTokenClaims: false,
       responseTypes: ['code'],
       pkce: { required: () => true },
+      // Every refresh rotates the refresh token; presenting a used one revokes its whole
+      // family (the grant), as OAuth 2.0 Security BCP §4.14 recommends.
+      rotateRefreshToken: true,
       features: {
         devInteractions: { enabled: false },
         revocation: { enabled: true },
@@ -124,6 +133,7 @@ export class ProviderRegistry {
         url: (_ctx, interaction) => `/login?iid=${encodeURIComponent(interaction.uid)}`,
       },
       findAccount: async (_ctx, sub) => {
+        // A disabled or deleted account gets nothing more: no token, no userinfo, no refresh.
         const user = await findUserById(db, tenant.code, sub);
         if (user?.status !== 'active') return undefined;
         return {
@@ -152,7 +162,13 @@ export class ProviderRegistry {
       },
     };
     const provider = new Provider(issuerFor(config, tenant), configuration);
-    provider.proxy = config.trustProxy;
+    // The mount (oidc.routes.ts) hands the provider the scheme, host and client address
+    // Fastify established, so the provider may read them from forwarded headers.
+    provider.proxy = true;
+    // Failures inside the provider go to our JSON log, never to stderr.
+    provider.on('server_error', (ctx: KoaContextWithOIDC, error: Error) =>
+      log.error({ err: error, tenant: tenant.code, path: ctx.path }, 'provider request failed'),
+    );
     // RP-initiated logout ends the Keycard session too, server-side, so it holds without
     // JavaScript. The event comes after the provider checked its own form's CSRF token.
     provider.on('end_session.success', (ctx: KoaContextWithOIDC) => {
@@ -165,7 +181,9 @@ export class ProviderRegistry {
         secure: config.publicScheme === 'https',
         path: '/',
       });
-      revokeSession(db, tenant.code, token).catch(() => undefined);
+      revokeSession(db, tenant.code, token).catch((error) =>
+        log.error({ err: error, tenant: tenant.code }, 'ending the Keycard session failed'),
+      );
     });
     return { provider, handler: provider.callback() };
   }

@@ -57,12 +57,7 @@ export async function verifyCaptcha(
 ): Promise<void> {
   const settings = captchaSettingsOf(tenant);
   if (!settings.secret) return;
-  const refuse = () =>
-    new AppError(
-      lifecycleErrors.captchaFailed,
-      400,
-      'The captcha check failed; reload the page and try again.',
-    );
+  const refuse = () => new AppError(lifecycleErrors.captchaFailed);
   if (!token) throw refuse();
   let answer: SiteVerifyAnswer;
   try {

@@ -1,67 +1,145 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/database.ts';
 import { buildTestApp, engines, type TestApp } from '../test/helper.ts';
-import { type RateLimiter, SqlRateLimiter } from './rate-limiter.ts';
+import { type LimitRule, type RateLimiter, SqlRateLimiter } from './rate-limiter.ts';
 import { RedisRateLimiter } from './redis-rate-limiter.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const stores = [...engines, 'redis'] as const;
+const minute = 60_000;
 
-describe.each(stores)('rate limiter on %s', (store) => {
+/** Five attempts, draining five per 15 minutes, a 15-minute lock: the login lockout's shape. */
+const lockout: LimitRule = { limit: 5, windowMs: 15 * minute, lockMs: 15 * minute };
+const key = () => `test:${randomUUID()}`;
+
+describe.each(stores)('attempt limiter on %s', (store) => {
   let t: TestApp | undefined;
-  let limiter: RateLimiter;
+  /** Two limiters on one store: two app instances (separate connection pools on PostgreSQL). */
+  let one: RateLimiter;
+  let two: RateLimiter;
+  let closeSecond: () => Promise<void> = async () => {};
+
   beforeAll(async () => {
     if (store === 'redis') {
-      limiter = new RedisRateLimiter(redisUrl);
+      one = new RedisRateLimiter(redisUrl);
+      two = new RedisRateLimiter(redisUrl);
     } else {
       t = await buildTestApp(store, { seed: false });
-      limiter = new SqlRateLimiter(t.services.db);
+      one = new SqlRateLimiter(t.services.db);
+      if (store === 'postgres') {
+        const second = await openDatabase({ databaseUrl: t.config.databaseUrl });
+        two = new SqlRateLimiter(second.kysely);
+        closeSecond = () => second.close();
+      } else {
+        two = one;
+      }
     }
   });
   afterAll(async () => {
-    if (limiter instanceof RedisRateLimiter) await limiter.close();
+    await one.close();
+    await two.close();
+    await closeSecond();
     await t?.close();
   });
 
-  it('allows up to the limit in a window, then refuses with the time left', async () => {
-    const key = `test:${randomUUID()}`;
-    const now = 1_000_000_000_000;
-    const results = [];
-    for (let i = 0; i < 4; i++) results.push(await limiter.hit(key, 3, 60_000, now + i));
-    expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
-    expect(results[3]?.count).toBe(4);
-    expect(results[3]?.retryAfterMs).toBeLessThanOrEqual(60_000);
-    expect(await limiter.peek(key, 60_000, now)).toBe(4);
+  it('lets a burst of the limit through, then refuses until one attempt has drained', async () => {
+    const k = key();
+    const now = Date.now();
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await one.reserve(k, lockout, now));
+    expect(answers.map((a) => a.allowed)).toEqual([true, true, true, true, true, false]);
+    const refused = answers[5] as { allowed: false; retryAfterMs: number };
+    // Five per 15 minutes drain one every 3 minutes.
+    expect(refused.retryAfterMs).toBe(3 * minute);
+    expect((await one.reserve(k, lockout, now + 3 * minute - 1000)).allowed).toBe(false);
+    expect((await one.reserve(k, lockout, now + 3 * minute)).allowed).toBe(true);
+    expect((await one.reserve(k, lockout, now + 3 * minute)).allowed).toBe(false);
   });
 
-  it('starts counting again in the next window, and after a reset', async () => {
-    const key = `test:${randomUUID()}`;
-    const now = 1_000_000_020_000;
-    await limiter.hit(key, 1, 60_000, now);
-    expect((await limiter.hit(key, 1, 60_000, now)).allowed).toBe(false);
-    expect((await limiter.hit(key, 1, 60_000, now + 60_000)).allowed).toBe(true);
-    await limiter.reset(key);
-    expect(await limiter.peek(key, 60_000, now + 60_000)).toBe(0);
+  it('has no clock-aligned boundary: guesses spread across any minute mark still fill the bucket', async () => {
+    const k = key();
+    // Start 2 s before a 15-minute boundary of the wall clock, then carry on past it.
+    const boundary = Math.ceil(Date.now() / (15 * minute)) * 15 * minute;
+    const allowed = [];
+    for (let i = 0; i < 8; i++) {
+      const at = boundary - 2000 + i * 2000;
+      const answer = await one.reserve(k, lockout, at);
+      allowed.push(answer.allowed);
+      if (answer.allowed) await one.fail(k, lockout, at);
+    }
+    expect(allowed.filter(Boolean)).toHaveLength(5);
+  });
+
+  it('locks for the full period from the failure that filled the bucket, without extension', async () => {
+    const k = key();
+    const start = Date.now();
+    for (let i = 0; i < 4; i++) {
+      expect((await one.reserve(k, lockout, start + i)).allowed).toBe(true);
+      expect(await one.fail(k, lockout, start + i)).toEqual({ locked: false });
+    }
+    const lockedAt = start + 10_000;
+    expect((await one.reserve(k, lockout, lockedAt)).allowed).toBe(true);
+    expect(await one.fail(k, lockout, lockedAt)).toEqual({ locked: true });
+    // Attempts during the lock are refused with the time left, and do not push it further.
+    const during = await one.reserve(k, lockout, lockedAt + 14 * minute);
+    expect(during).toEqual({ allowed: false, retryAfterMs: minute });
+    expect((await one.reserve(k, lockout, lockedAt + 15 * minute - 1)).allowed).toBe(false);
+    // The bucket drained while locked: a full burst again once the lock ends.
+    expect((await one.reserve(k, lockout, lockedAt + 15 * minute)).allowed).toBe(true);
+  });
+
+  it('gives back only the successful attempt: failures in flight stay counted', async () => {
+    const k = key();
+    const now = Date.now();
+    // Four guesses reserved at once, then the owner's right password (the fifth).
+    for (let i = 0; i < 4; i++) await one.reserve(k, lockout, now);
+    expect((await one.reserve(k, lockout, now)).allowed).toBe(true);
+    await one.release(k, lockout, now);
+    // The four guesses fail after the success: the bucket is still at four.
+    for (let i = 0; i < 4; i++) await one.fail(k, lockout, now);
+    expect((await one.reserve(k, lockout, now)).allowed).toBe(true);
+    expect((await one.reserve(k, lockout, now)).allowed).toBe(false);
+  });
+
+  it('counts exactly under 100 concurrent reservations from two instances', async () => {
+    const k = key();
+    const now = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? one : two).reserve(k, lockout, now)),
+    );
+    expect(answers.filter((a) => a.allowed)).toHaveLength(5);
   });
 
   it('takes keys of any length (they embed e-mail addresses) and keeps long keys apart', async () => {
-    const now = 1_000_000_060_000;
-    const a = `test:${randomUUID()}:${'a'.repeat(300)}`;
+    const now = Date.now();
+    const a = `${key()}:${'a'.repeat(300)}`;
     const b = `${a.slice(0, -1)}b`;
-    await limiter.hit(a, 5, 60_000, now);
-    await limiter.hit(a, 5, 60_000, now);
-    expect((await limiter.hit(b, 5, 60_000, now)).count).toBe(1);
-    expect(await limiter.peek(a, 60_000, now)).toBe(2);
-    await limiter.reset(a);
-    expect(await limiter.peek(a, 60_000, now)).toBe(0);
-    expect(await limiter.peek(b, 60_000, now)).toBe(1);
+    const rule = { limit: 1, windowMs: minute, lockMs: 0 };
+    expect((await one.reserve(a, rule, now)).allowed).toBe(true);
+    expect((await one.reserve(a, rule, now)).allowed).toBe(false);
+    expect((await one.reserve(b, rule, now)).allowed).toBe(true);
   });
 
-  it('counts concurrent hits exactly', async () => {
-    const key = `test:${randomUUID()}`;
-    const now = 1_000_000_040_000;
-    const results = await Promise.all(Array.from({ length: 20 }, () => limiter.hit(key, 10, 60_000, now)));
-    expect(results.filter((r) => r.allowed)).toHaveLength(10);
-    expect(new Set(results.map((r) => r.count)).size).toBe(20);
+  it('forgets a key when cleared, lock included', async () => {
+    const k = key();
+    const now = Date.now();
+    for (let i = 0; i < 5; i++) {
+      await one.reserve(k, lockout, now);
+      await one.fail(k, lockout, now);
+    }
+    expect((await one.reserve(k, lockout, now)).allowed).toBe(false);
+    await two.clear(k);
+    expect((await one.reserve(k, lockout, now)).allowed).toBe(true);
+  });
+
+  it('never locks under a rule without a lock; the rate alone applies', async () => {
+    const k = key();
+    const now = Date.now();
+    const rule = { limit: 2, windowMs: minute, lockMs: 0 };
+    await one.reserve(k, rule, now);
+    await one.reserve(k, rule, now);
+    expect(await one.fail(k, rule, now)).toEqual({ locked: false });
+    expect(await one.reserve(k, rule, now + 30_000)).toEqual({ allowed: true });
   });
 });

@@ -1,49 +1,148 @@
 import { Redis } from 'ioredis';
-import { type RateLimiter, type RateLimitResult, storageKey } from './rate-limiter.ts';
+import {
+  drainedLevel,
+  drainPerMs,
+  type LimitRule,
+  levelTolerance,
+  type RateLimiter,
+  type Reservation,
+  retryAfterMs,
+  storageKey,
+} from './rate-limiter.ts';
 
-/**
- * The same fixed-window counters in Redis, for deployments that run many instances and
- * would rather not write a row per attempt. INCR and PEXPIRE go in one MULTI.
- */
+// The same leaky buckets as SqlRateLimiter, one hash per key (level, updated_at, locked_until).
+// Each operation is one Lua script: Redis runs it atomically, so concurrent reservations on
+// every instance are serialised without a lock or a retry loop. Keys expire on their own
+// once drained and unlocked, so nothing ever scans the keyspace.
+const drain = `
+local function drained(level, updated, now, rate)
+  local elapsed = now - updated
+  if elapsed < 0 then elapsed = 0 end
+  local value = level - elapsed * rate
+  if value < 0 then return 0 end
+  return value
+end
+`;
+
+// KEYS[1] bucket; ARGV now, drain per ms, limit + tolerance, window ms.
+// Returns {allowed (1/0), level, updated_at, locked_until} as strings.
+const reserveScript = `${drain}
+local now = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local full = tonumber(ARGV[3])
+local window = tonumber(ARGV[4])
+local state = redis.call('HMGET', KEYS[1], 'level', 'updated_at', 'locked_until')
+local level = tonumber(state[1]) or 0
+local updated = tonumber(state[2]) or now
+local locked = tonumber(state[3]) or 0
+local current = drained(level, updated, now, rate)
+if locked > now or current + 1 > full then
+  return {0, tostring(level), tostring(updated), tostring(locked)}
+end
+redis.call('HSET', KEYS[1], 'level', tostring(current + 1), 'updated_at', tostring(now), 'locked_until', tostring(locked))
+local ttl = window
+if locked - now > ttl then ttl = locked - now end
+redis.call('PEXPIRE', KEYS[1], math.ceil(ttl))
+return {1, tostring(current + 1), tostring(now), tostring(locked)}
+`;
+
+// KEYS[1] bucket; ARGV now, drain per ms.
+const releaseScript = `${drain}
+local now = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local state = redis.call('HMGET', KEYS[1], 'level', 'updated_at')
+if not state[1] then return 0 end
+local level = drained(tonumber(state[1]), tonumber(state[2]), now, rate) - 1
+if level < 0 then level = 0 end
+local updated = tonumber(state[2])
+if now > updated then updated = now end
+redis.call('HSET', KEYS[1], 'level', tostring(level), 'updated_at', tostring(updated))
+return 1
+`;
+
+// KEYS[1] bucket; ARGV now, drain per ms, limit + tolerance, lock ms. Returns 1 when locked.
+const failScript = `${drain}
+local now = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local full = tonumber(ARGV[3])
+local lock = tonumber(ARGV[4])
+local state = redis.call('HMGET', KEYS[1], 'level', 'updated_at', 'locked_until')
+if not state[1] then return 0 end
+local locked = tonumber(state[3]) or 0
+if locked > now then return 1 end
+if drained(tonumber(state[1]), tonumber(state[2]), now, rate) + 1 > full then
+  redis.call('HSET', KEYS[1], 'locked_until', tostring(now + lock))
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl < lock then redis.call('PEXPIRE', KEYS[1], lock) end
+  return 1
+end
+return 0
+`;
+
+type Scripted = Redis & {
+  keycardReserve(key: string, ...args: string[]): Promise<[number, string, string, string]>;
+  keycardRelease(key: string, ...args: string[]): Promise<number>;
+  keycardFail(key: string, ...args: string[]): Promise<number>;
+};
+
+/** The buckets in Redis, for deployments that would rather not write a row per attempt. */
 export class RedisRateLimiter implements RateLimiter {
-  readonly #redis: Redis;
+  readonly #redis: Scripted;
 
   constructor(url: string) {
-    this.#redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: true });
+    redis.defineCommand('keycardReserve', { numberOfKeys: 1, lua: reserveScript });
+    redis.defineCommand('keycardRelease', { numberOfKeys: 1, lua: releaseScript });
+    redis.defineCommand('keycardFail', { numberOfKeys: 1, lua: failScript });
+    // Errors reach the caller of each command (an outage answers 503); without a listener
+    // ioredis would print every reconnection failure.
+    redis.on('error', () => undefined);
+    this.#redis = redis as Scripted;
   }
 
-  #key(key: string, windowMs: number, now: number): { redisKey: string; windowStart: number } {
-    const windowStart = Math.floor(now / windowMs) * windowMs;
-    return { redisKey: `keycard:rl:${storageKey(key)}:${windowStart}`, windowStart };
+  #key(key: string): string {
+    return `keycard:bucket:${storageKey(key)}`;
   }
 
-  async hit(key: string, limit: number, windowMs: number, now: number): Promise<RateLimitResult> {
-    const { redisKey, windowStart } = this.#key(key, windowMs, now);
-    const results = await this.#redis.multi().incr(redisKey).pexpire(redisKey, windowMs).exec();
-    const count = Number(results?.[0]?.[1] ?? 0);
-    return { count, allowed: count <= limit, retryAfterMs: windowStart + windowMs - now };
+  async reserve(key: string, rule: LimitRule, now: number): Promise<Reservation> {
+    const [allowed, level, updated, locked] = await this.#redis.keycardReserve(
+      this.#key(key),
+      String(now),
+      String(drainPerMs(rule)),
+      String(rule.limit + levelTolerance),
+      String(rule.windowMs),
+    );
+    if (allowed === 1) return { allowed: true };
+    const current = drainedLevel(Number(level), Number(updated), rule, now);
+    return { allowed: false, retryAfterMs: retryAfterMs(current, Number(locked), rule, now) };
   }
 
-  async peek(key: string, windowMs: number, now: number): Promise<number> {
-    return Number((await this.#redis.get(this.#key(key, windowMs, now).redisKey)) ?? 0);
+  async release(key: string, rule: LimitRule, now: number): Promise<void> {
+    await this.#redis.keycardRelease(this.#key(key), String(now), String(drainPerMs(rule)));
   }
 
-  async reset(key: string): Promise<void> {
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.#redis.scan(
-        cursor,
-        'MATCH',
-        `keycard:rl:${storageKey(key).replace(/[*?[\]\\]/g, '\\$&')}:*`,
-        'COUNT',
-        100,
-      );
-      if (keys.length > 0) await this.#redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+  async fail(key: string, rule: LimitRule, now: number): Promise<{ locked: boolean }> {
+    if (rule.lockMs <= 0) return { locked: false };
+    const locked = await this.#redis.keycardFail(
+      this.#key(key),
+      String(now),
+      String(drainPerMs(rule)),
+      String(rule.limit + levelTolerance),
+      String(rule.lockMs),
+    );
+    return { locked: locked === 1 };
+  }
+
+  async clear(key: string): Promise<void> {
+    await this.#redis.del(this.#key(key));
+  }
+
+  /** Readiness: Redis answers PING. */
+  async ping(): Promise<void> {
+    await this.#redis.ping();
   }
 
   async close(): Promise<void> {
-    await this.#redis.quit();
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
 }

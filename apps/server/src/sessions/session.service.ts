@@ -9,6 +9,13 @@ export type SessionRow = Selectable<SessionsTable>;
 /** SPEC §9: the session token cookie lives 30 days. */
 export const sessionLifetimeMs = 30 * DAY;
 
+/** How a session passed MFA: a factor, a recovery code, or a device trusted after MFA. */
+export type MfaMethod = 'totp' | 'sms' | 'voice' | 'recovery' | 'device';
+
+/**
+ * Keycard's server-side sessions: storage only. What a session may do (is it complete?) is
+ * decided in one place, sign-in/sign-in-state.ts.
+ */
 export async function createSession(
   db: Kysely<Database>,
   input: { tenantCode: string; userId: string; provider: IdentityProvider; partnerCode?: string | null },
@@ -21,6 +28,7 @@ export async function createSession(
     user_id: input.userId,
     provider: input.provider,
     partner_code: input.partnerCode ?? null,
+    mfa_method: null,
     mfa_verified_at: null,
     created_at: now,
     expires_at: now + sessionLifetimeMs,
@@ -30,34 +38,21 @@ export async function createSession(
   return { token, session };
 }
 
-/** A session is found only on the tenant that issued it, and only while it lives. */
-export async function findSession(
-  db: Kysely<Database>,
-  tenantCode: string,
-  token: string | undefined,
-  now: number,
-): Promise<SessionRow | null> {
-  if (!token || token.length > 128) return null;
-  const row = await db
-    .selectFrom('sessions')
-    .selectAll()
-    .where('id', '=', hashToken(token))
-    .where('tenant_code', '=', tenantCode)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  return row ?? null;
-}
-
 /**
- * Marks the session as having passed MFA (the provider then reports amr 'mfa'). Only the
- * first check counts as the time of verification.
+ * Records that the session passed MFA, how and when: the one MFA-passed record. The session is
+ * then MFA-complete (amr 'mfa'); sensitive actions look at how recent the check was.
  */
-export async function markSessionMfaVerified(db: Kysely<Database>, sessionId: string, now: number) {
+export async function recordMfaPassed(
+  db: Kysely<Database>,
+  session: Pick<SessionRow, 'id' | 'tenant_code'>,
+  method: MfaMethod,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('sessions')
-    .set({ mfa_verified_at: now })
-    .where('id', '=', sessionId)
-    .where('mfa_verified_at', 'is', null)
+    .set({ mfa_method: method, mfa_verified_at: now })
+    .where('id', '=', session.id)
+    .where('tenant_code', '=', session.tenant_code)
     .execute();
 }
 
@@ -66,6 +61,7 @@ export async function revokeSession(
   tenantCode: string,
   token: string,
 ): Promise<boolean> {
+  if (token.length > 128) return false;
   const result = await db
     .deleteFrom('sessions')
     .where('id', '=', hashToken(token))
@@ -74,6 +70,7 @@ export async function revokeSession(
   return Number(result.numDeletedRows) > 0;
 }
 
+/** Ends every Keycard session of a user (on their tenant: user ids are per tenant). */
 export async function invalidateUserSessions(
   db: Kysely<Database>,
   userId: string,

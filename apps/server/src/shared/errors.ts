@@ -1,26 +1,40 @@
-import type { ErrorCode } from '@keycard/contract';
+import { type ErrorCode, errorCatalogue } from '@keycard/contract';
 
-/** The one server error type: a stable code, an HTTP status, and whether the message may be shown. */
+export interface AppErrorOptions {
+  /** Field-level details: JSON path → message, or retryAfterSeconds / providerCode. */
+  fields?: Record<string, string> | undefined;
+  cause?: unknown;
+}
+
+/**
+ * The one server error type: a code declared in the contract, whose status and message come
+ * from the contract's catalogue. A 5xx never shows its message to the client.
+ */
 export class AppError extends Error {
-  readonly code: ErrorCode | string;
+  readonly code: ErrorCode;
   readonly status: number;
   readonly expose: boolean;
   readonly fields: Record<string, string> | undefined;
 
-  constructor(code: ErrorCode | string, status: number, message?: string, fields?: Record<string, string>) {
-    super(message ?? code);
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    const { status, message } = errorCatalogue[code];
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = status;
     this.expose = status < 500;
-    this.fields = fields;
+    this.fields = options.fields && Object.keys(options.fields).length > 0 ? options.fields : undefined;
   }
 }
 
 export function assertThat(
   condition: unknown,
-  code: ErrorCode | string,
-  status: number,
-  message?: string,
+  code: ErrorCode,
+  options?: AppErrorOptions,
 ): asserts condition {
-  if (!condition) throw new AppError(code, status, message);
+  if (!condition) throw new AppError(code, options);
+}
+
+/** fields.retryAfterSeconds for a 429, so a client can count down (at least one second). */
+export function retryAfter(ms: number): Record<string, string> {
+  return { retryAfterSeconds: String(Math.max(1, Math.ceil(ms / 1000))) };
 }

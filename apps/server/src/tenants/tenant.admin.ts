@@ -1,5 +1,5 @@
 import type { Theme } from '@keycard/contract';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { ClientMetadata, TenantSettings } from './tenant.types.ts';
 
@@ -15,7 +15,10 @@ export interface TenantDefinition {
   clients: ClientMetadata[];
 }
 
-/** Creates or updates a tenant with its domains and clients (idempotent). */
+/**
+ * Creates or updates a tenant with its domains and clients (idempotent). Raises the tenant's
+ * version, so every running instance drops what it cached of it within about a second.
+ */
 export async function upsertTenant(
   db: Kysely<Database>,
   def: TenantDefinition,
@@ -32,8 +35,10 @@ export async function upsertTenant(
     };
     await trx
       .insertInto('tenants')
-      .values({ code: def.code, created_at: now, ...values })
-      .onConflict((oc) => oc.column('code').doUpdateSet(values))
+      .values({ code: def.code, created_at: now, version: 1, ...values })
+      .onConflict((oc) =>
+        oc.column('code').doUpdateSet({ ...values, version: sql<number>`tenants.version + 1` }),
+      )
       .execute();
     for (const domain of [def.loginDomain, ...(def.aliasDomains ?? [])]) {
       await trx
@@ -62,8 +67,9 @@ export async function upsertTenant(
 /**
  * Merges a patch into a tenant's stored settings (an object value is merged into the object
  * it replaces, one level deep, so `{ captcha: { siteKey } }` keeps the secret). Answers the
- * stored settings after the change, or null for an unknown tenant. Running instances pick
- * the change up when their tenant cache refreshes (30 seconds).
+ * stored settings after the change, or null for an unknown tenant. The tenant's version is
+ * raised in the same statement: running instances apply the change within about a second
+ * (TenantDirectory polls the versions), and security decisions use it from then on.
  */
 export async function updateTenantSettings(
   db: Kysely<Database>,
@@ -87,7 +93,7 @@ export async function updateTenantSettings(
     }
     await trx
       .updateTable('tenants')
-      .set({ settings: JSON.stringify(next) })
+      .set({ settings: JSON.stringify(next), version: sql<number>`version + 1` })
       .where('code', '=', code)
       .execute();
     return next;

@@ -51,7 +51,7 @@ describe.each(engines)('tenants and branding API on %s', (engine) => {
     // Past the router's parameter limit: refused before any handler, in the same shape.
     const huge = await call(t.app, 'GET', `/api/login-domains/${'a'.repeat(900)}`);
     expect(huge.statusCode).toBe(414);
-    expect(huge.json().code).toBe('common.validation_failed');
+    expect(huge.json().code).toBe('common.uri_too_long');
     const invalid = await call(t.app, 'GET', `/api/login-domains/%00`);
     expect(invalid.statusCode).toBeLessThan(500);
   });
@@ -67,7 +67,11 @@ describe.each(engines)('tenants and branding API on %s', (engine) => {
 
   it('answers health and readiness', async () => {
     expect((await call(t.app, 'GET', '/healthz')).json()).toEqual({ status: 'ok' });
-    expect((await call(t.app, 'GET', '/readyz')).json()).toEqual({ status: 'ready', database: engine });
+    expect((await call(t.app, 'GET', '/readyz')).json()).toEqual({
+      status: 'ready',
+      database: engine,
+      checks: { database: 'ok' },
+    });
   });
 
   it('answers unknown API paths with a coded 404', async () => {
@@ -83,11 +87,23 @@ describe('HTTPS deployments', () => {
     try {
       const page = await call(t.app, 'GET', '/healthz');
       expect(page.headers['strict-transport-security']).toContain('max-age=31536000');
-      const login = await call(t.app, 'POST', '/api/login', {
-        origin: 'http://grand-hotel.localhost:3000',
-        body: { email: 'demo@grand-hotel.test', password: 'Keycard-demo-1', state: 'state-0123456789abcdef' },
+      const body = {
+        email: 'demo@grand-hotel.test',
+        password: 'Keycard-demo-1',
+        state: 'state-0123456789abcdef',
+      };
+      // The Origin must be the portal's public origin, scheme included: an http page cannot
+      // act on an https portal of the same host name.
+      const insecure = await call(t.app, 'POST', '/api/login', {
+        origin: 'http://grand-hotel.localhost',
+        body,
       });
+      expect(insecure.statusCode).toBe(403);
+      expect(insecure.json().code).toBe('common.forbidden_origin');
+      const origin = 'https://grand-hotel.localhost';
+      const login = await call(t.app, 'POST', '/api/login', { origin, body });
       const authenticate = await call(t.app, 'POST', '/api/authenticate', {
+        origin,
         body: { code: login.json().code, tenantCode: 'grand-hotel' },
       });
       expect(authenticate.cookies.find((c) => c.name === 'AUTH_X_TOKEN')?.secure).toBe(true);

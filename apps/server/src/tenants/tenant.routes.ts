@@ -1,32 +1,44 @@
-import { errorCodes, type LoginDomainResponse, loginDomainParams } from '@keycard/contract';
+import {
+  apiPaths,
+  errorCodes,
+  type LoginDomainResponse,
+  loginDomainParams,
+  loginDomainResponse,
+  routePattern,
+} from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../http/context.ts';
+import { answers } from '../http/contract.ts';
 import { requireTenant } from '../http/tenant.ts';
 import { parseInput } from '../http/validate.ts';
 import { AppError } from '../shared/errors.ts';
 import { hostnameOf } from './tenant.service.ts';
 
 export async function tenantRoutes(app: FastifyInstance, { tenants }: Services): Promise<void> {
-  app.get('/api/login-domains/:domain', async (request, reply) => {
-    const { domain } = parseInput(loginDomainParams, request.params);
-    const current = requireTenant(request);
-    const tenant = await tenants.resolveHost(domain);
-    // A domain is answered only on a host of the same tenant: one tenant's pages cannot
-    // be used to discover another's.
-    if (!tenant || tenant.code !== current.code) {
-      throw new AppError(errorCodes.unknownDomain, 404, 'No tenant is configured for this domain.');
-    }
-    const body: LoginDomainResponse = {
-      theme: tenant.theme,
-      tenant: {
-        code: tenant.code,
-        aliasCode: tenant.aliasCode,
-        loginDomain: tenant.loginDomain,
-        loginClientId: tenant.loginClientId,
-      },
-      domain: hostnameOf(domain),
-    };
-    reply.header('cache-control', 'public, max-age=60');
-    return body;
-  });
+  app.get(
+    routePattern(apiPaths.loginDomain, 'domain'),
+    answers(loginDomainResponse),
+    async (request, reply) => {
+      const { domain } = parseInput(loginDomainParams, request.params);
+      const current = requireTenant(request);
+      const tenant = await tenants.resolveHost(domain);
+      // A domain is answered only on a host of the same tenant: one tenant's pages cannot
+      // be used to discover another's.
+      if (!tenant || tenant.code !== current.code) {
+        throw new AppError(errorCodes.unknownDomain);
+      }
+      const body: LoginDomainResponse = {
+        theme: tenant.theme,
+        tenant: {
+          code: tenant.code,
+          aliasCode: tenant.aliasCode,
+          loginDomain: tenant.loginDomain,
+          loginClientId: tenant.loginClientId,
+        },
+        domain: hostnameOf(domain),
+      };
+      reply.header('cache-control', 'public, max-age=60');
+      return body;
+    },
+  );
 }

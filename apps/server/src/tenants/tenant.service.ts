@@ -16,16 +16,28 @@ export function hostnameOf(host: string | undefined): string {
   return value.replace(/:\d+$/, '').replace(/\.$/, '');
 }
 
-const cacheTtlMs = 30_000;
+/** How often each instance looks for tenants changed elsewhere (another instance, the CLI). */
+export const tenantPollMs = 1000;
+
+/** Unknown host names remembered at most this many at once (random Host headers are cheap). */
+const maxCachedDomains = 10_000;
 
 /**
- * Resolves tenants by host name and code. Results are cached briefly per process; the cache
- * may be lost or stale for at most cacheTtlMs, never the source of truth.
+ * Resolves tenants by host name and code, from a per-process cache that is never the source
+ * of truth: every change to a tenant raises its version (tenant.admin.ts), a change made here
+ * drops the cached tenant at once, and `watch` polls the versions every second so a change
+ * made by another instance or the CLI reaches this one within about a second. There is no
+ * time-to-live: security decisions always use the tenant's current settings.
  */
 export class TenantDirectory {
   readonly #db: Kysely<Database>;
-  readonly #byDomain = new Map<string, { at: number; code: string | null }>();
-  readonly #byCode = new Map<string, { at: number; tenant: TenantContext | null }>();
+  readonly #byDomain = new Map<string, string | null>();
+  readonly #byCode = new Map<string, Promise<TenantContext | null>>();
+  /** The version each cached tenant was loaded at. */
+  readonly #loaded = new Map<string, number>();
+  /** Every tenant's version at the last poll (a change anywhere may move a host name). */
+  #seen = new Map<string, number>();
+  readonly #listeners: Array<(code: string) => void> = [];
 
   constructor(db: Kysely<Database>) {
     this.#db = db;
@@ -33,28 +45,29 @@ export class TenantDirectory {
 
   async resolveHost(host: string | undefined): Promise<TenantContext | null> {
     const domain = hostnameOf(host);
-    if (!domain) return null;
-    const cached = this.#byDomain.get(domain);
-    let code: string | null;
-    if (cached && Date.now() - cached.at < cacheTtlMs) {
-      code = cached.code;
-    } else {
+    if (!domain || domain.length > 253) return null;
+    let code = this.#byDomain.get(domain);
+    if (code === undefined) {
       const row = await this.#db
         .selectFrom('tenant_domains')
         .select('tenant_code')
         .where('domain', '=', domain)
         .executeTakeFirst();
       code = row?.tenant_code ?? null;
-      this.#byDomain.set(domain, { at: Date.now(), code });
+      if (this.#byDomain.size >= maxCachedDomains) this.#byDomain.clear();
+      this.#byDomain.set(domain, code);
     }
     return code ? this.byCode(code) : null;
   }
 
-  async byCode(code: string): Promise<TenantContext | null> {
-    const cached = this.#byCode.get(code);
-    if (cached && Date.now() - cached.at < cacheTtlMs) return cached.tenant;
-    const tenant = await this.#load(code);
-    this.#byCode.set(code, { at: Date.now(), tenant });
+  byCode(code: string): Promise<TenantContext | null> {
+    let tenant = this.#byCode.get(code);
+    if (!tenant) {
+      tenant = this.#load(code);
+      this.#byCode.set(code, tenant);
+      // A failed load (an outage) is not remembered.
+      tenant.catch(() => this.#byCode.delete(code));
+    }
     return tenant;
   }
 
@@ -73,14 +86,60 @@ export class TenantDirectory {
     return tenants.filter((t): t is TenantContext => t !== null);
   }
 
-  invalidate(): void {
+  /** Called with a tenant's code whenever what was cached of it is dropped. */
+  onChange(listener: (code: string) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Drops what is cached of one tenant (or of all), on this instance, at once. */
+  invalidate(code?: string): void {
     this.#byDomain.clear();
-    this.#byCode.clear();
+    const codes = code ? [code] : [...new Set([...this.#byCode.keys(), ...this.#loaded.keys()])];
+    for (const each of codes) {
+      this.#byCode.delete(each);
+      this.#loaded.delete(each);
+      for (const listener of this.#listeners) listener(each);
+    }
+  }
+
+  /**
+   * Compares every tenant's version with the one its cached copy was loaded at and drops what
+   * changed (or went). One small query; run by `watch` on a timer, and callable directly.
+   */
+  async refresh(): Promise<void> {
+    const rows = await this.#db.selectFrom('tenants').select(['code', 'version']).execute();
+    const current = new Map(rows.map((row) => [row.code, Number(row.version)]));
+    let moved = current.size !== this.#seen.size;
+    for (const [code, version] of current) if (this.#seen.get(code) !== version) moved = true;
+    this.#seen = current;
+    for (const [code, version] of [...this.#loaded]) {
+      if (current.get(code) !== version) this.invalidate(code);
+    }
+    // A tenant created or changed elsewhere may own a host name remembered as unknown.
+    if (moved) this.#byDomain.clear();
+  }
+
+  /** Polls for changes every `intervalMs` until the returned stop is called. */
+  watch(onError: (error: unknown) => void, intervalMs = tenantPollMs): () => void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      this.refresh()
+        .catch(onError)
+        .finally(() => {
+          running = false;
+        });
+    }, intervalMs);
+    timer.unref();
+    void this.refresh().catch(onError);
+    return () => clearInterval(timer);
   }
 
   async #load(code: string): Promise<TenantContext | null> {
     const row = await this.#db.selectFrom('tenants').selectAll().where('code', '=', code).executeTakeFirst();
     if (!row) return null;
+    this.#loaded.set(code, Number(row.version));
     const clients = await this.clients(code);
     const allowedRedirects = new Set<string>([row.default_redirect_uri]);
     for (const client of clients) {

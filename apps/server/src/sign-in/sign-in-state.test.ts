@@ -1,10 +1,10 @@
 import type { UserIdentity } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
-import { isSessionComplete, type MfaFacts, userStateOf } from '../accounts/identity.ts';
 import type { UserRow } from '../accounts/user.repository.ts';
+import { effectiveMfaMode, type MfaFacts, mfaRequiredByRemainingInDays } from '../mfa/mfa-policy.ts';
 import { DAY } from '../shared/clock.ts';
 import { defaultTenantSettings, type TenantContext } from '../tenants/tenant.types.ts';
-import { effectiveMfaMode, mfaRequiredByRemainingInDays } from './mfa-policy.ts';
+import { amrOf, isSignInComplete, userStateOf } from './sign-in-state.ts';
 
 const now = Date.UTC(2026, 10, 23, 12);
 
@@ -48,10 +48,10 @@ describe('the MFA part of the sign-in state (invariant 1)', () => {
 
   it('hands a session to apps only when MFA is passed or merely recommended', () => {
     const identity = (state: string) => ({ state, emailVerificationRequired: false }) as UserIdentity;
-    expect(isSessionComplete(identity('AUTHENTICATED'))).toBe(true);
-    expect(isSessionComplete(identity('MFA_REGISTRATION_RECOMMENDED'))).toBe(true);
-    expect(isSessionComplete(identity('MFA_REGISTRATION_REQUIRED'))).toBe(false);
-    expect(isSessionComplete(identity('MFA_VERIFICATION_REQUIRED'))).toBe(false);
+    expect(isSignInComplete(identity('AUTHENTICATED'))).toBe(true);
+    expect(isSignInComplete(identity('MFA_REGISTRATION_RECOMMENDED'))).toBe(true);
+    expect(isSignInComplete(identity('MFA_REGISTRATION_REQUIRED'))).toBe(false);
+    expect(isSignInComplete(identity('MFA_VERIFICATION_REQUIRED'))).toBe(false);
   });
 
   it('turns recommended into required at the mandatory date, counting whole days up', () => {
@@ -63,5 +63,16 @@ describe('the MFA part of the sign-in state (invariant 1)', () => {
     expect(mfaRequiredByRemainingInDays(tenant({ mode: 'recommended' }), now)).toBeNull();
     expect(mfaRequiredByRemainingInDays(tenant({ mode: 'off' }), now)).toBeNull();
     expect(mfaRequiredByRemainingInDays(tenant({ mode: 'required' }), now)).toBe(0);
+  });
+});
+
+describe('amr of a session (RFC 8176)', () => {
+  it('names the password, and after MFA the factor used', () => {
+    expect(amrOf({ mfa_method: null, mfa_verified_at: null })).toEqual(['pwd']);
+    expect(amrOf({ mfa_method: 'totp', mfa_verified_at: now })).toEqual(['pwd', 'mfa', 'otp']);
+    expect(amrOf({ mfa_method: 'sms', mfa_verified_at: now })).toEqual(['pwd', 'mfa', 'sms']);
+    expect(amrOf({ mfa_method: 'voice', mfa_verified_at: now })).toEqual(['pwd', 'mfa', 'tel']);
+    expect(amrOf({ mfa_method: 'recovery', mfa_verified_at: now })).toEqual(['pwd', 'mfa', 'otp']);
+    expect(amrOf({ mfa_method: 'device', mfa_verified_at: now })).toEqual(['pwd', 'mfa']);
   });
 });

@@ -1,0 +1,35 @@
+/**
+ * Is this error a store being unreachable (the database or Redis down, restarting, out of
+ * connections) rather than a fault of the request or a bug? Such errors answer 503 with a
+ * coded error, which clients (and the portal) retry.
+ */
+export function isOutage(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const { code, name, message } = current as { code?: unknown; name?: unknown; message?: unknown };
+    if (typeof code === 'string') {
+      // Sockets: refused, reset, timed out, host unreachable.
+      if (
+        /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|ENOTFOUND|EAI_AGAIN)$/.test(code)
+      )
+        return true;
+      // PostgreSQL: connection exceptions (08…), shutting down or starting (57P01–57P03),
+      // too many connections (53300).
+      if (/^(08...|57P0[123]|53300)$/.test(code)) return true;
+      // SQLite: the file is locked by another writer beyond the busy timeout.
+      if (code === 'ERR_SQLITE_ERROR' && typeof message === 'string' && /database is locked/.test(message))
+        return true;
+    }
+    if (name === 'MaxRetriesPerRequestError') return true;
+    if (typeof message === 'string') {
+      // node-postgres and ioredis say so in words when the connection goes.
+      if (
+        /Connection terminated|connection timeout|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error|Stream isn't writeable/i.test(
+          message,
+        )
+      )
+        return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

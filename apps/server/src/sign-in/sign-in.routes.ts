@@ -1,0 +1,85 @@
+import {
+  apiPaths,
+  authenticateRequest,
+  authorizeRequest,
+  authorizeResponse,
+  logoutRequest,
+  logoutResponse,
+  type SessionResponse,
+  sessionResponse,
+  toLocale,
+  type UserIdentity,
+  userIdentitySchema,
+} from '@keycard/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../http/context.ts';
+import { answers } from '../http/contract.ts';
+import { clearSessionCookie, sessionToken, setSessionCookie } from '../http/cookies.ts';
+import { ownOriginOf, resolveRedirect } from '../http/redirects.ts';
+import { assertSameOrigin } from '../http/security.ts';
+import { requireTenant } from '../http/tenant.ts';
+import { parseInput } from '../http/validate.ts';
+import { authorizeSession, completeSignIn, endSignIn } from './sign-in.service.ts';
+import { loadSignIn } from './sign-in-state.ts';
+
+/**
+ * The critical path after the password step (ARCHITECTURE "The login, end to end", 3–5):
+ * HTTP glue only. Each handler checks the origin, parses its contract, calls one service and
+ * answers; what a session may do is decided in sign-in-state.ts.
+ */
+export async function signInRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  const { db, clock, config, providers } = services;
+
+  app.post(
+    apiPaths.authenticate,
+    answers(userIdentitySchema),
+    async (request, reply): Promise<UserIdentity> => {
+      assertSameOrigin(request, config);
+      const tenant = requireTenant(request);
+      const input = parseInput(authenticateRequest, request.body);
+      const { token, signIn } = await completeSignIn(
+        db,
+        tenant,
+        { ...input, previousToken: sessionToken(request) },
+        clock.now(),
+      );
+      setSessionCookie(reply, config, token);
+      return signIn.identity;
+    },
+  );
+
+  app.get(apiPaths.session, answers(sessionResponse), async (request): Promise<SessionResponse> => {
+    const tenant = requireTenant(request);
+    const signIn = await loadSignIn(db, tenant, sessionToken(request), clock.now());
+    if (!signIn) return { exists: false };
+    return {
+      exists: true,
+      provider: signIn.session.provider === 'authx' ? 'authx' : 'keycard',
+      partnerCode: signIn.session.partner_code,
+      identity: signIn.identity,
+    };
+  });
+
+  /** Silent authorize: finish the app's pending sign-in, or go to a registered redirect. */
+  app.post(apiPaths.authorize, answers(authorizeResponse), async (request) => {
+    assertSameOrigin(request, config);
+    const tenant = requireTenant(request);
+    const input = parseInput(authorizeRequest, request.body);
+    const signIn = await loadSignIn(db, tenant, sessionToken(request), clock.now());
+    return authorizeSession({ providers }, tenant, signIn, input, ownOriginOf(config, request));
+  });
+
+  app.post(apiPaths.logout, answers(logoutResponse), async (request, reply) => {
+    assertSameOrigin(request, config);
+    const tenant = requireTenant(request);
+    const input = parseInput(logoutRequest, request.body);
+    await endSignIn(db, tenant, sessionToken(request) ?? input.token);
+    clearSessionCookie(reply, config);
+    const target = resolveRedirect(tenant, ownOriginOf(config, request), input.redirectUri);
+    if (target) return { location: target };
+    const login = new URLSearchParams({ loggedOut: 'true' });
+    const lang = toLocale(input.langCode);
+    if (lang) login.set('langCode', lang);
+    return { location: `/login?${login}` };
+  });
+}

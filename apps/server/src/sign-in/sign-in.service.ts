@@ -1,0 +1,111 @@
+import { errorCodes } from '@keycard/contract';
+import type { Kysely } from 'kysely';
+import { findUserById } from '../accounts/user.repository.ts';
+import type { Database } from '../db/schema.ts';
+import { resolveRedirect } from '../http/redirects.ts';
+import { applyTrustedDevice } from '../mfa/mfa.service.ts';
+import {
+  earliestAcceptedAuthentication,
+  findInteraction,
+  finishInteraction,
+} from '../oidc/interaction.service.ts';
+import type { ProviderRegistry } from '../oidc/provider-registry.ts';
+import { createSession, revokeSession } from '../sessions/session.service.ts';
+import { AppError } from '../shared/errors.ts';
+import { redeemToken } from '../shared/one-time-token.ts';
+import type { TenantContext } from '../tenants/tenant.types.ts';
+import { amrOf, loadSignIn, type SignIn } from './sign-in-state.ts';
+
+/**
+ * POST /api/authenticate: redeems the single-use login code of the password step (one atomic
+ * statement) and opens a fresh session. Any session the browser held before is revoked
+ * (session fixation defence). On a device the user trusted within the period, MFA is passed
+ * for the new session (SPEC §9).
+ */
+export async function completeSignIn(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  input: {
+    code: string;
+    tenantCode: string;
+    userDeviceToken?: string | undefined;
+    previousToken?: string | undefined;
+  },
+  now: number,
+): Promise<{ token: string; signIn: SignIn }> {
+  const invalid = new AppError(errorCodes.codeInvalid);
+  if (input.tenantCode !== tenant.code) throw invalid;
+  const redeemed = await redeemToken(
+    db,
+    { tenantCode: tenant.code, purpose: 'LOGIN_CODE', token: input.code },
+    now,
+  );
+  if (!redeemed.ok || !redeemed.userId) throw invalid;
+  const user = await findUserById(db, tenant.code, redeemed.userId);
+  if (user?.status !== 'active') throw invalid;
+
+  if (input.previousToken) await revokeSession(db, tenant.code, input.previousToken);
+  const { token, session } = await createSession(
+    db,
+    { tenantCode: tenant.code, userId: user.id, provider: 'keycard' },
+    now,
+  );
+  await applyTrustedDevice(db, tenant, session, input.userDeviceToken, now);
+  // The state (SPEC §4) comes from the same place every later request's does.
+  const signIn = await loadSignIn(db, tenant, token, now);
+  if (!signIn) throw invalid;
+  return { token, signIn };
+}
+
+/** Every sign-in step done, or the coded reason why not. */
+export function assertComplete(signIn: SignIn | null): asserts signIn is SignIn {
+  if (!signIn) throw new AppError(errorCodes.sessionRequired);
+  if (!signIn.complete) throw new AppError(errorCodes.sessionIncomplete);
+}
+
+/**
+ * POST /api/authorize: hands a complete session to an app. With the provider's pending
+ * interaction: finishes it, unless the app asked for a fresher sign-in than this session's
+ * password step (prompt=login, max_age), in which case the password is asked again. Without
+ * one: the redirect, if registered for the tenant (invariant 2), with the device token.
+ */
+export async function authorizeSession(
+  deps: { providers: ProviderRegistry },
+  tenant: TenantContext,
+  signIn: SignIn | null,
+  input: { iid?: string | undefined; redirectUri?: string | undefined; userDeviceToken?: string | undefined },
+  ownOrigin: string,
+): Promise<{ location: string }> {
+  assertComplete(signIn);
+  if (input.iid) {
+    const { provider } = await deps.providers.get(tenant);
+    const interaction = await findInteraction(provider, input.iid);
+    if (!interaction) throw new AppError(errorCodes.interactionNotFound);
+    // The session's password step is when it was created: a new session on every password.
+    const authTime = signIn.session.created_at;
+    const earliest = earliestAcceptedAuthentication(interaction);
+    if (earliest !== null && authTime < earliest) throw new AppError(errorCodes.reauthenticationRequired);
+    const location = await finishInteraction(provider, interaction, {
+      accountId: signIn.user.id,
+      amr: amrOf(signIn.session),
+      authTime,
+    });
+    return { location };
+  }
+  const target = input.redirectUri
+    ? resolveRedirect(tenant, ownOrigin, input.redirectUri)
+    : tenant.defaultRedirectUri;
+  if (!target) throw new AppError(errorCodes.redirectNotAllowed);
+  const url = new URL(target);
+  if (input.userDeviceToken) url.searchParams.set('user-device-token', input.userDeviceToken);
+  return { location: url.href };
+}
+
+/** POST /api/logout: ends the session (the cookie's, or the token given) on this tenant. */
+export async function endSignIn(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  token: string | undefined,
+): Promise<void> {
+  if (token) await revokeSession(db, tenant.code, token);
+}

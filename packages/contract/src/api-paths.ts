@@ -1,0 +1,35 @@
+// API paths of every portal call (SPEC §7), so neither side types a URL twice. No zod here:
+// the portal imports this at run time.
+import { lifecycleApi } from './lifecycle-api.ts';
+
+export const apiPaths = {
+  loginDomain: (domain: string) => `/api/login-domains/${encodeURIComponent(domain)}`,
+  login: '/api/login',
+  authenticate: '/api/authenticate',
+  session: '/api/session',
+  authorize: '/api/authorize',
+  logout: '/api/logout',
+  analyticsEvents: '/api/analytics/events',
+  mfa: {
+    status: '/api/mfa/status',
+    registerTotp: '/api/mfa/register-totp',
+    registerPhone: '/api/mfa/register-phone',
+    sendPhoneCode: '/api/mfa/send-phone-code',
+    delivery: '/api/mfa/delivery',
+    verify: '/api/mfa/verify',
+    userDeviceTokens: '/api/mfa/user-device-tokens',
+    recoveryCodes: '/api/mfa/recovery-codes',
+    reset: '/api/mfa/reset',
+    /** Twilio's call status callback for one sent code. */
+    callStatus: (codeId: string) => `/api/mfa/phone/call-status/${encodeURIComponent(codeId)}`,
+  },
+  lifecycle: lifecycleApi,
+} as const;
+
+/**
+ * The route pattern of a path builder, for the server: `apiPaths.loginDomain` with 'domain'
+ * gives '/api/login-domains/:domain'.
+ */
+export function routePattern(build: (value: string) => string, name: string): string {
+  return build(`:${name}`).replace(encodeURIComponent(`:${name}`), `:${name}`);
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { type ErrorCode, errorCodes, lifecycleErrors, mfaErrors } from './errors.ts';
+
+export interface ErrorDefinition {
+  status: number;
+  /** The API message; the portal shows its own translated text per code. */
+  message: string;
+}
+
+/**
+ * HTTP status and API message of every error code, each given once. Typed by ErrorCode, so a
+ * new code without an entry (or an entry without a code) fails to compile. MFA delivery
+ * failures answer 422, never 502–504: the portal retries gateway statuses, and a refused
+ * number does not get better by asking again.
+ */
+export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
+  [errorCodes.validationFailed]: { status: 400, message: 'The request is not valid.' },
+  [errorCodes.payloadTooLarge]: { status: 413, message: 'The request body is too large.' },
+  [errorCodes.uriTooLong]: { status: 414, message: 'The request URL is too long.' },
+  [errorCodes.unsupportedMediaType]: { status: 415, message: 'Send the request body as application/json.' },
+  [errorCodes.notFound]: { status: 404, message: 'There is nothing at this address.' },
+  [errorCodes.forbiddenOrigin]: { status: 403, message: 'Cross-site requests are not allowed.' },
+  [errorCodes.rateLimited]: { status: 429, message: 'Too many requests; try again later.' },
+  [errorCodes.internal]: { status: 500, message: 'Something went wrong.' },
+  [errorCodes.unavailable]: {
+    status: 503,
+    message: 'The service is briefly unavailable; try again in a moment.',
+  },
+  [errorCodes.unknownDomain]: { status: 404, message: 'No tenant is configured for this domain.' },
+  [errorCodes.invalidCredentials]: { status: 401, message: 'Invalid e-mail or password.' },
+  [errorCodes.tooManyAttempts]: { status: 429, message: 'Too many attempts.' },
+  [errorCodes.passwordLeaked]: {
+    status: 403,
+    message: 'This password appears in public leaks and must be changed.',
+  },
+  [errorCodes.codeInvalid]: { status: 400, message: 'The sign-in code is invalid or has expired.' },
+  [errorCodes.sessionRequired]: { status: 401, message: 'Sign in first.' },
+  [errorCodes.sessionIncomplete]: { status: 403, message: 'Every sign-in step must be completed first.' },
+  [errorCodes.reauthenticationRequired]: {
+    status: 401,
+    message: 'The app asks you to enter your password again.',
+  },
+  [errorCodes.redirectNotAllowed]: { status: 400, message: 'This redirect address is not registered.' },
+  [errorCodes.interactionNotFound]: { status: 404, message: 'This sign-in request has expired.' },
+  [errorCodes.signatureInvalid]: { status: 403, message: 'Invalid signature.' },
+
+  [mfaErrors.codeInvalid]: { status: 400, message: 'Invalid code. Please try again.' },
+  [mfaErrors.codeExpired]: { status: 400, message: 'This code has expired. Request a new one.' },
+  [mfaErrors.attemptsExceeded]: {
+    status: 429,
+    message: 'You have exceeded the verification attempts for this code. Request a new one.',
+  },
+  [mfaErrors.rateLimited]: { status: 429, message: 'You have attempted this too often. Try again later.' },
+  [mfaErrors.resendTooSoon]: { status: 429, message: 'Wait before requesting another code.' },
+  [mfaErrors.countryCodeInvalid]: { status: 400, message: 'Invalid country code' },
+  [mfaErrors.phoneInvalid]: { status: 400, message: 'This number is invalid' },
+  [mfaErrors.phoneNotMobile]: { status: 400, message: 'This number cannot receive text messages.' },
+  [mfaErrors.phoneBlocked]: { status: 422, message: 'This phone number is blocked. Contact support.' },
+  [mfaErrors.deliveryRetryable]: {
+    status: 422,
+    message: 'The code could not be delivered right now. Try again later.',
+  },
+  [mfaErrors.deliveryFailed]: { status: 422, message: 'The code could not be delivered. Contact support.' },
+  [mfaErrors.phoneRejected]: {
+    status: 422,
+    message: 'This phone number cannot receive codes. Use another number.',
+  },
+  [mfaErrors.telecomError]: { status: 422, message: 'An unexpected telecom error occurred.' },
+  [mfaErrors.lineBusy]: { status: 422, message: 'The line is busy.' },
+  [mfaErrors.notEnrolled]: { status: 409, message: 'No second factor is set up.' },
+  [mfaErrors.alreadyEnrolled]: { status: 409, message: 'A second factor is already set up.' },
+  [mfaErrors.registrationNotStarted]: { status: 409, message: 'Start the registration first.' },
+  [mfaErrors.freshVerificationRequired]: { status: 403, message: 'Verify with your second factor first.' },
+  [mfaErrors.unknown]: { status: 422, message: 'Something went wrong.' },
+
+  [lifecycleErrors.activateTokenInvalid]: { status: 409, message: 'This activation link is not valid.' },
+  [lifecycleErrors.activateTokenExpired]: { status: 410, message: 'This activation link has expired.' },
+  [lifecycleErrors.registerTokenInvalid]: { status: 403, message: 'This registration link is not valid.' },
+  [lifecycleErrors.registerAccountExists]: { status: 409, message: 'This address already has an account.' },
+  [lifecycleErrors.resetTokenNotFound]: { status: 409, message: 'This reset link is not valid.' },
+  [lifecycleErrors.resetTokenExpired]: { status: 410, message: 'This reset link has expired.' },
+  [lifecycleErrors.verifyTokenInvalid]: { status: 403, message: 'This verification link is not valid.' },
+  [lifecycleErrors.verifyTokenExpired]: { status: 410, message: 'This verification link has expired.' },
+  [lifecycleErrors.verifyEmailInvalid]: { status: 400, message: "This e-mail doesn't match our records." },
+  [lifecycleErrors.verifyNotSessionEmail]: { status: 403, message: 'Only your own address can be verified.' },
+  [lifecycleErrors.passwordHistory]: {
+    status: 400,
+    message: 'The new password cannot be the same as one of the last four passwords.',
+  },
+  [lifecycleErrors.passwordLeaked]: {
+    status: 400,
+    message: 'This password appears in public leaks; choose another one.',
+  },
+  [lifecycleErrors.captchaFailed]: {
+    status: 400,
+    message: 'The captcha check failed; reload the page and try again.',
+  },
+  [lifecycleErrors.inviteAccountExists]: { status: 409, message: 'This address already has an account.' },
+};
+
+export const allErrorCodes = Object.keys(errorCatalogue) as ErrorCode[];
+
+/** Every error answer of the API: a known code, its message, and optional field details. */
+export const apiErrorSchema = z
+  .object({
+    code: z.enum(allErrorCodes as [ErrorCode, ...ErrorCode[]]),
+    message: z.string().min(1),
+    fields: z.record(z.string(), z.string()).optional(),
+  })
+  .strict();
