@@ -12,14 +12,17 @@ import {
   type UserType,
   userTypes,
 } from '@keycard/contract';
+import { deleteAccount, disableAccount, enableAccount } from './accounts/account-status.service.ts';
 import { applyVerificationPolicy } from './accounts/email-verification.service.ts';
 import { createRegistrationLink, inviteUser } from './accounts/invitation.service.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
+import { SqlRateLimiter } from './security/rate-limiter.ts';
+import { RedisRateLimiter } from './security/redis-rate-limiter.ts';
 import { AppError } from './shared/errors.ts';
 import { updateTenantSettings } from './tenants/tenant.admin.ts';
 import { TenantDirectory } from './tenants/tenant.service.ts';
-import type { TenantSettings } from './tenants/tenant.types.ts';
+import type { TenantContext, TenantSettings } from './tenants/tenant.types.ts';
 
 const usage = `Keycard operator commands
 
@@ -39,9 +42,20 @@ const usage = `Keycard operator commands
       captcha.siteKey, captcha.secret, captcha.verifyUrl, captcha.scriptUrl (text or null),
       captcha.minScore (0 to 1), mfa.mode (off|recommended|required), mfa.mandatoryFrom
       (a date such as 2027-03-01, or null), mfa.trustedDeviceDays (1 to 365), analyticsId
-      (text or null). Running servers pick changes up within 30 seconds.
+      (text or null). Running servers apply changes within 5 seconds.
       Turning emailVerificationRequired on asks every account whose address is not verified
       yet to verify it at its next sign-in; turning it off asks nobody.
+
+  keycard disable-user --tenant <code> --email <address>
+      Disables the account: it cannot sign in, and every session, grant and token it holds
+      ends at once (apps signed in with it are signed out).
+
+  keycard enable-user --tenant <code> --email <address>
+      Lets a disabled account sign in again.
+
+  keycard delete-user --tenant <code> --email <address>
+      Deletes the account and what is kept for it: sessions, grants and tokens end, its
+      factors, devices, codes and queued mail are removed.
 
 The database is the server's: DATABASE_URL, or the SQLite file in DATA_DIR (default ./data).
 Queued mail is delivered by the running Keycard server (SMTP_URL, or the local outbox page).
@@ -57,6 +71,9 @@ export interface CliIo {
 }
 
 class UsageError extends Error {}
+
+const accountCommands = ['disable-user', 'enable-user', 'delete-user'];
+const commands = ['invite', 'registration-link', 'tenant-settings', ...accountCommands];
 
 function required(values: Record<string, string | string[] | undefined>, name: string): string {
   const raw = values[name];
@@ -195,7 +212,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       strict: true,
     });
     asked = values;
-    if (!['invite', 'registration-link', 'tenant-settings'].includes(command)) {
+    if (!commands.includes(command)) {
       throw new UsageError(`unknown command ${command}`);
     }
     const tenantCode = required(values, 'tenant');
@@ -243,6 +260,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         io.err(`Updated the settings of ${tenant.code}.`);
       }
       io.out(printableSettings(tenant.settings));
+    } else if (accountCommands.includes(command)) {
+      io.out(await changeAccount(command, { db: database.kysely, config }, tenant, email, now));
     } else if (command === 'invite') {
       const { created } = await inviteUser(deps, tenant, { email, type, locale }, now);
       io.out(
@@ -275,6 +294,42 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     throw error;
   } finally {
     if (database && !io.database) await database.close();
+  }
+}
+
+/** disable-user, enable-user, delete-user: what was done, in the operator's terms. */
+async function changeAccount(
+  command: string,
+  deps: { db: Db['kysely']; config: Config },
+  tenant: TenantContext,
+  email: string,
+  now: number,
+): Promise<string> {
+  if (command === 'disable-user') {
+    const { user, change } = await disableAccount(deps.db, tenant, email, now);
+    if (change === 'disabled')
+      return `Disabled ${email} on ${tenant.code}: its sessions, grants and tokens have ended.`;
+    return user
+      ? `${email} is ${user.status} on ${tenant.code}; nothing changed.`
+      : `No account ${email} on ${tenant.code}.`;
+  }
+  if (command === 'enable-user') {
+    const { user, change } = await enableAccount(deps.db, tenant, email, now);
+    if (change === 'enabled') return `Enabled ${email} on ${tenant.code}.`;
+    return user
+      ? `${email} is ${user.status} on ${tenant.code}; nothing changed.`
+      : `No account ${email} on ${tenant.code}.`;
+  }
+  const limiter = deps.config.redisUrl
+    ? new RedisRateLimiter(deps.config.redisUrl)
+    : new SqlRateLimiter(deps.db);
+  try {
+    const { change } = await deleteAccount({ db: deps.db, limiter }, tenant, email);
+    return change === 'deleted'
+      ? `Deleted ${email} from ${tenant.code}, with its sessions, grants, tokens, factors and queued mail.`
+      : `No account ${email} on ${tenant.code}.`;
+  } finally {
+    await limiter.close();
   }
 }
 
