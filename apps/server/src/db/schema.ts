@@ -77,7 +77,6 @@ export interface SessionsTable {
   /** The sign-in itself: the password step (auth_time) of this session. */
   created_at: number;
   expires_at: number;
-  last_seen_at: number;
 }
 
 export interface OneTimeTokensTable {

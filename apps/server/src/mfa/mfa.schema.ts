@@ -68,7 +68,6 @@ export type MfaCheckMethod = MfaMethod;
 
 export type MfaDatabase = Database & MfaTables;
 export type FactorRow = Selectable<MfaFactorsTable>;
-export type PhoneCodeRow = Selectable<MfaPhoneCodesTable>;
 
 export function mfaDb(db: Kysely<Database> | Kysely<MfaDatabase>): Kysely<MfaDatabase> {
   return (db as Kysely<Database>).withTables<MfaTables>() as unknown as Kysely<MfaDatabase>;

@@ -32,7 +32,6 @@ export async function createSession(
     mfa_verified_at: null,
     created_at: now,
     expires_at: now + sessionLifetimeMs,
-    last_seen_at: now,
   };
   await db.insertInto('sessions').values(session).execute();
   return { token, session };

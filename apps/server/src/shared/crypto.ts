@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /** A one-time token: 256 bits of randomness, URL-safe. Only its hash is stored. */
 export function createToken(): string {
@@ -7,12 +7,6 @@ export function createToken(): string {
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
-}
-
-export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** AES-256-GCM; output `v1.<iv>.<tag>.<ciphertext>` in base64url. */

@@ -158,7 +158,6 @@ export async function loadSignIn(
     mfa_verified_at: row.mfa_verified_at,
     created_at: row.created_at,
     expires_at: row.expires_at,
-    last_seen_at: row.last_seen_at,
   };
   const user: UserRow = {
     id: row.user_id,

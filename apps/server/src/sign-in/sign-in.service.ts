@@ -11,7 +11,7 @@ import {
 } from '../oidc/interaction.service.ts';
 import type { ProviderRegistry } from '../oidc/provider-registry.ts';
 import { createSession, revokeSession } from '../sessions/session.service.ts';
-import { AppError } from '../shared/errors.ts';
+import { AppError, assertThat } from '../shared/errors.ts';
 import { redeemToken } from '../shared/one-time-token.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { amrOf, loadSignIn, type SignIn } from './sign-in-state.ts';
@@ -80,11 +80,11 @@ export async function authorizeSession(
   if (input.iid) {
     const { provider } = await deps.providers.get(tenant);
     const interaction = await findInteraction(provider, input.iid);
-    if (!interaction) throw new AppError(errorCodes.interactionNotFound);
+    assertThat(interaction, errorCodes.interactionNotFound);
     // The session's password step is when it was created: a new session on every password.
     const authTime = signIn.session.created_at;
     const earliest = earliestAcceptedAuthentication(interaction);
-    if (earliest !== null && authTime < earliest) throw new AppError(errorCodes.reauthenticationRequired);
+    assertThat(earliest === null || authTime >= earliest, errorCodes.reauthenticationRequired);
     const location = await finishInteraction(provider, interaction, {
       accountId: signIn.user.id,
       amr: amrOf(signIn.session),
@@ -95,7 +95,7 @@ export async function authorizeSession(
   const target = input.redirectUri
     ? resolveRedirect(tenant, ownOrigin, input.redirectUri)
     : tenant.defaultRedirectUri;
-  if (!target) throw new AppError(errorCodes.redirectNotAllowed);
+  assertThat(target, errorCodes.redirectNotAllowed);
   const url = new URL(target);
   if (input.userDeviceToken) url.searchParams.set('user-device-token', input.userDeviceToken);
   return { location: url.href };

@@ -41,6 +41,8 @@ export const signInMigrations: Record<string, Migration> = {
           mfa_verified_at = (select c.verified_at from mfa_session_checks c where c.session_id = sessions.id)
         where exists (select 1 from mfa_session_checks c where c.session_id = sessions.id)`.execute(db);
       await db.schema.dropTable('mfa_session_checks').execute();
+      // Written once at creation and never again: it said nothing.
+      await db.schema.alterTable('sessions').dropColumn('last_seen_at').execute();
     },
   },
   // Provider artifacts carry their account, so a credential change revokes every grant,
