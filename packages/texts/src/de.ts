@@ -54,6 +54,7 @@ export const de: Texts = {
       loggedOut: 'Sie wurden abgemeldet.',
       resetPassword: 'Ihr Passwort wurde geändert. Melden Sie sich mit Ihrem neuen Passwort an.',
       accountCreated: 'Ihr Konto wurde erstellt. Melden Sie sich an, um loszulegen.',
+      reauthenticate: 'Bitte geben Sie zu Ihrer Sicherheit Ihr Passwort erneut ein.',
     },
     errors: {
       invalidCredentials: 'E-Mail-Adresse oder Passwort ist ungültig. Bitte versuchen Sie es erneut.',

@@ -58,6 +58,7 @@ export const en = {
       loggedOut: 'You have been logged out.',
       resetPassword: 'Your password has been changed. Log in with your new password.',
       accountCreated: 'Your account has been created. Log in to get started.',
+      reauthenticate: 'For your security, please enter your password again.',
     },
     errors: {
       invalidCredentials: 'Invalid e-mail or password. Try again.',

@@ -54,6 +54,7 @@ export const es: Texts = {
       loggedOut: 'Se ha cerrado su sesión.',
       resetPassword: 'Se ha cambiado su contraseña. Inicie sesión con su nueva contraseña.',
       accountCreated: 'Se ha creado su cuenta. Inicie sesión para empezar.',
+      reauthenticate: 'Por su seguridad, vuelva a introducir su contraseña.',
     },
     errors: {
       invalidCredentials: 'Correo electrónico o contraseña no válidos. Inténtelo de nuevo.',

@@ -54,6 +54,7 @@ export const fr: Texts = {
       loggedOut: 'Votre session a été fermée.',
       resetPassword: 'Votre mot de passe a été modifié. Connectez-vous avec votre nouveau mot de passe.',
       accountCreated: 'Votre compte a été créé. Connectez-vous pour commencer.',
+      reauthenticate: 'Pour votre sécurité, veuillez saisir à nouveau votre mot de passe.',
     },
     errors: {
       invalidCredentials: 'Adresse e-mail ou mot de passe incorrect. Veuillez réessayer.',

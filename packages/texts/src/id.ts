@@ -54,6 +54,7 @@ export const id: Texts = {
       loggedOut: 'Anda telah keluar.',
       resetPassword: 'Kata sandi Anda telah diubah. Silakan masuk dengan kata sandi baru Anda.',
       accountCreated: 'Akun Anda telah dibuat. Silakan masuk untuk memulai.',
+      reauthenticate: 'Demi keamanan Anda, silakan masukkan kembali kata sandi Anda.',
     },
     errors: {
       invalidCredentials: 'Email atau kata sandi tidak valid. Silakan coba lagi.',

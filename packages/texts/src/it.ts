@@ -54,6 +54,7 @@ export const it: Texts = {
       loggedOut: 'La disconnessione è stata effettuata.',
       resetPassword: 'La sua password è stata modificata. Acceda con la nuova password.',
       accountCreated: 'Il suo account è stato creato. Acceda per iniziare.',
+      reauthenticate: 'Per la sua sicurezza, inserisca di nuovo la password.',
     },
     errors: {
       invalidCredentials: 'Indirizzo e-mail o password non validi. Riprovi.',

@@ -54,6 +54,7 @@ export const pt: Texts = {
       loggedOut: 'A sua sessão foi encerrada.',
       resetPassword: 'A sua senha foi alterada. Inicie sessão com a nova senha.',
       accountCreated: 'A sua conta foi criada. Inicie sessão para começar.',
+      reauthenticate: 'Para sua segurança, insira novamente a sua senha.',
     },
     errors: {
       invalidCredentials: 'E-mail ou senha inválidos. Tente novamente.',

@@ -1,4 +1,5 @@
 import type { LoginDomainResponse, Theme } from '@keycard/contract/api';
+import { apiPaths } from '@keycard/contract/api-paths';
 import { createContext, type ReactNode, useContext } from 'react';
 import { apiRequest } from '../lib/api.ts';
 
@@ -18,10 +19,7 @@ export function useBranding(): Branding | null {
 }
 
 export async function loadBranding(hostname: string): Promise<Branding> {
-  const answer = await apiRequest<LoginDomainResponse>(
-    'GET',
-    `/api/login-domains/${encodeURIComponent(hostname)}`,
-  );
+  const answer = await apiRequest<LoginDomainResponse>('GET', apiPaths.loginDomain(hostname));
   return { theme: answer.theme, tenantCode: answer.tenant.code };
 }
 

@@ -1,3 +1,4 @@
+import { apiPaths } from '@keycard/contract/api-paths';
 import type { AnalyticsEventName, MfaDeliveryType } from '@keycard/contract/mfa';
 import type { UserType } from '@keycard/contract/user-state';
 
@@ -12,7 +13,7 @@ export interface AnalyticsProperties {
  * send is dropped. keepalive lets an event sent just before a navigation still arrive.
  */
 export function trackEvent(event: AnalyticsEventName, properties: AnalyticsProperties = {}): Promise<void> {
-  return fetch('/api/analytics/events', {
+  return fetch(apiPaths.analyticsEvents, {
     method: 'POST',
     credentials: 'same-origin',
     keepalive: true,

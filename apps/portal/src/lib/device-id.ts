@@ -36,3 +36,13 @@ export const deviceId = {
     }, undefined);
   },
 };
+
+/**
+ * The device token as a request field, or nothing without one. Sent with every password login
+ * (the owner's trusted browser is counted apart, so guesses elsewhere cannot lock it out), and
+ * with the code exchange and the hand-off (SPEC §4).
+ */
+export function deviceTokenField(): { userDeviceToken?: string } {
+  const token = deviceId.get();
+  return token ? { userDeviceToken: token } : {};
+}

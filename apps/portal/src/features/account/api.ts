@@ -1,4 +1,5 @@
-import type { SessionResponse } from '@keycard/contract/api';
+import type { LoginResponse, SessionResponse } from '@keycard/contract/api';
+import { apiPaths } from '@keycard/contract/api-paths';
 import type {
   ActivateRequest,
   ApplyResetRequest,
@@ -9,29 +10,35 @@ import type {
   ValidateTokenResponse,
   VerifyEmailResponse,
 } from '@keycard/contract/lifecycle';
-import { lifecycleApi } from '@keycard/contract/lifecycle-api';
 import { apiRequest } from '../../lib/api.ts';
+import { deviceTokenField } from '../../lib/device-id.ts';
 
 /** The lifecycle calls of SPEC §7 (types only from the contract: no zod in the bundle). */
 export const accountApi = {
-  session: () => apiRequest<SessionResponse>('GET', '/api/session'),
-  captchaConfig: () => apiRequest<CaptchaConfig>('GET', lifecycleApi.captcha),
+  session: () => apiRequest<SessionResponse>('GET', apiPaths.session),
+  /** The password step, as the login page makes it (with the trusted browser's device token). */
+  login: (email: string, password: string, state: string) =>
+    apiRequest<LoginResponse>('POST', apiPaths.login, { email, password, state, ...deviceTokenField() }),
+  captchaConfig: () => apiRequest<CaptchaConfig>('GET', apiPaths.lifecycle.captcha),
   validateActivation: (token: string) =>
-    apiRequest<ValidateTokenResponse>('POST', lifecycleApi.validateToken, { token }),
+    apiRequest<ValidateTokenResponse>('POST', apiPaths.lifecycle.validateToken, { token }),
   validateReset: (token: string) =>
-    apiRequest<ValidateTokenResponse>('POST', lifecycleApi.validateToken, { token, purpose: 'RESET' }),
-  activate: (body: ActivateRequest) => apiRequest<{ email: string }>('POST', lifecycleApi.activate, body),
+    apiRequest<ValidateTokenResponse>('POST', apiPaths.lifecycle.validateToken, { token, purpose: 'RESET' }),
+  activate: (body: ActivateRequest) =>
+    apiRequest<{ email: string }>('POST', apiPaths.lifecycle.activate, body),
   validateRegistration: (token: string) =>
-    apiRequest<{ email: string }>('POST', lifecycleApi.validateRegistrationToken, { token }),
-  register: (body: RegisterRequest) => apiRequest<RegisterResponse>('POST', lifecycleApi.register, body),
+    apiRequest<{ email: string }>('POST', apiPaths.lifecycle.validateRegistrationToken, { token }),
+  register: (body: RegisterRequest) =>
+    apiRequest<RegisterResponse>('POST', apiPaths.lifecycle.register, body),
   requestReset: (email: string, recaptchaToken: string | undefined) =>
-    apiRequest<ResetRequestResponse>('POST', lifecycleApi.resetPassword(email), { recaptchaToken }),
+    apiRequest<ResetRequestResponse>('POST', apiPaths.lifecycle.resetPassword(email), { recaptchaToken }),
   resendActivation: (email: string, recaptchaToken: string | undefined) =>
-    apiRequest<object>('POST', lifecycleApi.resendActivation(email), { recaptchaToken }),
-  applyReset: (body: ApplyResetRequest) => apiRequest<object>('PATCH', lifecycleApi.user, body),
-  sendVerification: (email: string) => apiRequest<object>('POST', lifecycleApi.sendVerification(email), {}),
+    apiRequest<object>('POST', apiPaths.lifecycle.resendActivation(email), { recaptchaToken }),
+  applyReset: (body: ApplyResetRequest) => apiRequest<object>('PATCH', apiPaths.lifecycle.user, body),
+  sendVerification: (email: string) =>
+    apiRequest<object>('POST', apiPaths.lifecycle.sendVerification(email), {}),
   validateVerification: (token: string) =>
-    apiRequest<object>('POST', lifecycleApi.validateEmailVerificationToken, { token }),
+    apiRequest<object>('POST', apiPaths.lifecycle.validateEmailVerificationToken, { token }),
   verifyEmail: (email: string, token: string) =>
-    apiRequest<VerifyEmailResponse>('PATCH', lifecycleApi.verifyEmail, { email, token }),
+    apiRequest<VerifyEmailResponse>('PATCH', apiPaths.lifecycle.verifyEmail, { email, token }),
 };

@@ -1,10 +1,8 @@
-import type { LoginResponse } from '@keycard/contract/api';
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { apiRequest } from '../../lib/api.ts';
 import { flowStorage, loginStateKey, randomState } from '../../lib/storage.ts';
 import { LoadingPage, Page } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
@@ -55,11 +53,7 @@ export function RegisterPage() {
     if (redirectUri) flowStorage.set(storageKeys.redirectUri, redirectUri);
     else flowStorage.remove(storageKeys.redirectUri);
     try {
-      const answer = await apiRequest<LoginResponse>('POST', '/api/login', {
-        email,
-        password,
-        state: loginState,
-      });
+      const answer = await accountApi.login(email, password, loginState);
       navigate(`${paths.authenticate}?${new URLSearchParams({ code: answer.code, state: answer.state })}`, {
         replace: true,
       });

@@ -1,4 +1,5 @@
 import type { UserIdentity } from '@keycard/contract/api';
+import { apiPaths } from '@keycard/contract/api-paths';
 import { paths } from '@keycard/contract/paths';
 import type { UserState } from '@keycard/contract/user-state';
 import { useEffect, useRef } from 'react';
@@ -6,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useBranding } from '../../app/theme.tsx';
 import { apiRequest } from '../../lib/api.ts';
-import { deviceId } from '../../lib/device-id.ts';
+import { deviceTokenField } from '../../lib/device-id.ts';
 import { mfaFlowKeys, mfaResetPurpose } from '../../lib/mfa-flow.ts';
 import { flowStorage, loginStateKey } from '../../lib/storage.ts';
 import { LoadingPage } from '../../ui/page.tsx';
@@ -57,12 +58,11 @@ export function AuthenticatePage() {
     if (mfaResetRedirectUri) flowStorage.set(mfaFlowKeys.resetRedirectUri, mfaResetRedirectUri);
     if (query.get('purpose') === mfaResetPurpose) flowStorage.set(mfaFlowKeys.purpose, mfaResetPurpose);
     else flowStorage.remove(mfaFlowKeys.purpose);
-    const deviceToken = deviceId.get();
-    apiRequest<UserIdentity>('POST', '/api/authenticate', {
+    apiRequest<UserIdentity>('POST', apiPaths.authenticate, {
       code,
       tenantCode: branding.tenantCode,
       redirectUri: `${window.location.origin}${paths.authenticate}`,
-      ...(deviceToken ? { userDeviceToken: deviceToken } : {}),
+      ...deviceTokenField(),
     })
       .then((identity) => navigate(routeForState(identity.state, query), { replace: true }))
       .catch(() => navigate(paths.error, { replace: true }));

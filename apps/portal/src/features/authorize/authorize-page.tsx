@@ -1,4 +1,5 @@
 import type { SessionResponse } from '@keycard/contract/api';
+import { apiPaths } from '@keycard/contract/api-paths';
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
 import { useEffect, useRef } from 'react';
@@ -20,7 +21,7 @@ export function AuthorizePage() {
     started.current = true;
     const redirectUri = query.get('redirectUri');
     if (redirectUri) flowStorage.set(storageKeys.redirectUri, redirectUri);
-    apiRequest<SessionResponse>('GET', '/api/session')
+    apiRequest<SessionResponse>('GET', apiPaths.session)
       .then((session) => {
         if (session.exists) navigate(paths.authenticated, { replace: true });
         else

@@ -1,47 +1,16 @@
-import type { SessionResponse } from '@keycard/contract/api';
 import { paths } from '@keycard/contract/paths';
-import { storageKeys } from '@keycard/contract/user-state';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useBranding } from '../../app/theme.tsx';
-import { apiRequest } from '../../lib/api.ts';
-import { flowStorage, lastUser } from '../../lib/storage.ts';
+import { isReauthentication } from '../../lib/reauthentication.ts';
+import { lastUser } from '../../lib/storage.ts';
 import { EmailField, useEmailField } from '../../ui/email-field.tsx';
 import { Checkbox, Notice, PasswordField } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { NotFoundPage } from '../errors/error-pages.tsx';
+import { useFlowParams } from './use-flow-params.ts';
 import { usePasswordLogin } from './use-password-login.ts';
-
-/** Keeps iid and redirectUri from the query for the rest of the flow (AUTH_X_IID, AUTH_X_REDIRECT_URI). */
-function useFlowParams(): void {
-  const [params] = useSearchParams();
-  const navigate = useNavigate();
-  const iid = params.get('iid');
-  const redirectUri = params.get('redirectUri');
-  useEffect(() => {
-    if (iid) flowStorage.set(storageKeys.iid, iid);
-    if (redirectUri) flowStorage.set(storageKeys.redirectUri, redirectUri);
-    if (!iid) return;
-    // An app asked to sign in while this browser already has a complete session: go on.
-    let cancelled = false;
-    apiRequest<SessionResponse>('GET', '/api/session')
-      .then((session) => {
-        if (
-          !cancelled &&
-          session.exists &&
-          session.identity.state === 'AUTHENTICATED' &&
-          !session.identity.emailVerificationRequired
-        ) {
-          navigate(paths.authenticated, { replace: true });
-        }
-      })
-      .catch(() => undefined);
-    return () => {
-      cancelled = true;
-    };
-  }, [iid, redirectUri, navigate]);
-}
 
 export function LoginPage() {
   const { stage } = useParams();
@@ -50,9 +19,17 @@ export function LoginPage() {
   return stage ? <NotFoundPage /> : <EmailStep />;
 }
 
+/** An app asked for a fresh sign-in (prompt=login, max_age): say why the password is asked again. */
+function ReauthenticationNotice() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  return isReauthentication(params) ? <Notice tone="info">{t('login.notices.reauthenticate')}</Notice> : null;
+}
+
 function LoginNotices() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
+  if (isReauthentication(params)) return <ReauthenticationNotice />;
   if (params.has('activateSuccess'))
     return <Notice tone="success">{t('login.notices.accountCreated')}</Notice>;
   if (params.has('resetPassword')) return <Notice tone="success">{t('login.notices.resetPassword')}</Notice>;
@@ -144,6 +121,7 @@ function PasswordStep() {
           {t('login.password.change')}
         </Link>
       </div>
+      <ReauthenticationNotice />
       {error ? (
         <Notice tone="error">
           {t(error === 'network' ? 'common.networkError' : 'login.errors.invalidCredentials')}

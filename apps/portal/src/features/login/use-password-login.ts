@@ -1,10 +1,10 @@
-import type { LoginResponse } from '@keycard/contract/api';
 import { errorCodes } from '@keycard/contract/errors';
 import { paths } from '@keycard/contract/paths';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiRequestError, apiRequest, isNetworkError } from '../../lib/api.ts';
+import { ApiRequestError, isNetworkError } from '../../lib/api.ts';
 import { flowStorage, loginStateKey, randomState } from '../../lib/storage.ts';
+import { loginApi } from './api.ts';
 
 export type LoginError = 'invalid' | 'network' | null;
 
@@ -22,7 +22,7 @@ export function usePasswordLogin() {
     const state = randomState();
     flowStorage.set(loginStateKey, state);
     try {
-      const answer = await apiRequest<LoginResponse>('POST', '/api/login', { email, password, state });
+      const answer = await loginApi.login(email, password, state);
       // applyMfa: the portal's own login applies the tenant's MFA policy (SPEC §4 route table);
       // an MFA-reset request (purpose, mfaResetRedirectUri) travels on to /authenticate.
       const query = new URLSearchParams({ code: answer.code, state: answer.state, applyMfa: 'true' });

@@ -1,3 +1,4 @@
+import { apiPaths } from '@keycard/contract/api-paths';
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
 import { useEffect, useRef } from 'react';
@@ -18,7 +19,7 @@ export function LogoutPage() {
     if (started.current) return;
     started.current = true;
     const redirectUri = query.get('redirectUri') ?? undefined;
-    apiRequest<{ location: string }>('POST', '/api/logout', { redirectUri, langCode: i18n.language })
+    apiRequest<{ location: string }>('POST', apiPaths.logout, { redirectUri, langCode: i18n.language })
       .then(({ location }) => {
         let target = location;
         const stored = flowStorage.get(storageKeys.redirectUri);

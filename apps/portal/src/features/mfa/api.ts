@@ -1,3 +1,4 @@
+import { apiPaths } from '@keycard/contract/api-paths';
 import type {
   DeviceTokenResponse,
   MfaProof,
@@ -15,18 +16,18 @@ import { apiRequest } from '../../lib/api.ts';
 
 /** The MFA calls of SPEC §7, typed by the contract (types only: no zod in the portal). */
 export const mfaApi = {
-  status: () => apiRequest<MfaStatusResponse>('GET', '/api/mfa/status'),
-  registerTotp: () => apiRequest<RegisterTotpResponse>('POST', '/api/mfa/register-totp', {}),
+  status: () => apiRequest<MfaStatusResponse>('GET', apiPaths.mfa.status),
+  registerTotp: () => apiRequest<RegisterTotpResponse>('POST', apiPaths.mfa.registerTotp, {}),
   registerPhone: (body: RegisterPhoneRequest) =>
-    apiRequest<PhoneCodeSentResponse>('POST', '/api/mfa/register-phone', body),
+    apiRequest<PhoneCodeSentResponse>('POST', apiPaths.mfa.registerPhone, body),
   sendPhoneCode: (deliveryType: PhoneDeliveryType) =>
-    apiRequest<PhoneCodeSentResponse>('POST', '/api/mfa/send-phone-code', { deliveryType }),
-  delivery: () => apiRequest<PhoneDeliveryResponse>('GET', '/api/mfa/delivery'),
-  verify: (proof: MfaProof) => apiRequest<MfaVerifyResponse>('POST', '/api/mfa/verify', proof),
-  userDeviceToken: () => apiRequest<DeviceTokenResponse>('POST', '/api/mfa/user-device-tokens', {}),
-  recoveryCodes: () => apiRequest<RecoveryCodesResponse>('POST', '/api/mfa/recovery-codes', {}),
+    apiRequest<PhoneCodeSentResponse>('POST', apiPaths.mfa.sendPhoneCode, { deliveryType }),
+  delivery: () => apiRequest<PhoneDeliveryResponse>('GET', apiPaths.mfa.delivery),
+  verify: (proof: MfaProof) => apiRequest<MfaVerifyResponse>('POST', apiPaths.mfa.verify, proof),
+  userDeviceToken: () => apiRequest<DeviceTokenResponse>('POST', apiPaths.mfa.userDeviceTokens, {}),
+  recoveryCodes: () => apiRequest<RecoveryCodesResponse>('POST', apiPaths.mfa.recoveryCodes, {}),
   reset: (proof: MfaProof, redirectUri?: string) =>
-    apiRequest<MfaResetResponse>('POST', '/api/mfa/reset', {
+    apiRequest<MfaResetResponse>('POST', apiPaths.mfa.reset, {
       proof,
       ...(redirectUri ? { redirectUri } : {}),
     }),

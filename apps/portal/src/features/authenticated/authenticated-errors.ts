@@ -1,0 +1,36 @@
+import { type ErrorCode, errorCodes } from '@keycard/contract/errors';
+import { paths } from '@keycard/contract/paths';
+import { ApiRequestError } from '../../lib/api.ts';
+import { reauthenticationPath } from '../../lib/reauthentication.ts';
+
+/** What the hand-off knows when a step is refused. */
+export interface HandOffFacts {
+  /** The session's e-mail, once the session is read. */
+  email: string | null;
+  /** The app's pending request, if the sign-in came from one. */
+  iid: string | null;
+}
+
+export interface HandOffRoute {
+  to: string;
+  /** Router state for the target page (the login's password step takes its e-mail here). */
+  state?: { email: string };
+}
+
+/**
+ * SPEC §4/§8 for /authenticated, one row per code: where a refused hand-off goes. Anything
+ * else (network failures included) goes to the unknown-error page.
+ */
+const handOffErrors: Partial<Record<ErrorCode, (facts: HandOffFacts) => HandOffRoute | null>> = {
+  // The app asked for a fresh sign-in (prompt=login, max_age): the password step again, for
+  // the session's account, then the same request is finished.
+  [errorCodes.reauthenticationRequired]: ({ email, iid }) =>
+    email && iid ? { to: reauthenticationPath(iid), state: { email } } : null,
+  // The session ended meanwhile: start again, as without a session (SPEC §4 step 1).
+  [errorCodes.sessionRequired]: () => ({ to: paths.root }),
+};
+
+export function routeForHandOffError(caught: unknown, facts: HandOffFacts): HandOffRoute {
+  const row = caught instanceof ApiRequestError ? handOffErrors[caught.code as ErrorCode] : undefined;
+  return row?.(facts) ?? { to: paths.error };
+}
