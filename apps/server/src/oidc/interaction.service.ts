@@ -9,15 +9,18 @@ export function findInteraction(provider: Provider, iid: string): Promise<Intera
 /**
  * The earliest password step the app's request accepts (epoch ms), or null when any will do.
  * `prompt=login` asks for a sign-in after the request was made; `max_age` for one no older
- * than that many seconds at the time of the request (OpenID Connect Core §3.1.2.1).
+ * than that many seconds at the time of the request (OpenID Connect Core §3.1.2.1). The
+ * provider records the request in whole seconds (iat), so the request is taken to have been
+ * made at the end of its second: a session from the same second is never mistaken for a
+ * fresh one (no human enters a password within the second an app asked for it).
  */
 export function earliestAcceptedAuthentication(interaction: Interaction): number | null {
-  const requestedAt = interaction.iat * 1000;
+  const requestedBy = (interaction.iat + 1) * 1000;
   const prompts = String(interaction.params.prompt ?? '').split(' ');
-  let earliest: number | null = prompts.includes('login') ? requestedAt : null;
+  let earliest: number | null = prompts.includes('login') ? requestedBy : null;
   const maxAge = Number(interaction.params.max_age);
   if (interaction.params.max_age !== undefined && Number.isFinite(maxAge) && maxAge >= 0) {
-    const limit = requestedAt - maxAge * 1000;
+    const limit = requestedBy - maxAge * 1000;
     earliest = earliest === null ? limit : Math.max(earliest, limit);
   }
   return earliest;
