@@ -287,8 +287,11 @@ async function checkProof(
   if (!reservation.allowed) throw mfaError(mfaErrors.rateLimited, { retryAfterMs: reservation.retryAfterMs });
   const check = await compareProof(deps, tenant, user, factor, proof, now, options);
   if (!check.ok) {
-    await limiter.fail(limitKey, verifyAttempts, now);
-    throw mfaError(check.code);
+    // The failure that fills the bucket says so at once, as the login does: the lock begins now.
+    const { locked } = await limiter.fail(limitKey, verifyAttempts, now);
+    throw locked
+      ? mfaError(mfaErrors.rateLimited, { retryAfterMs: verifyAttempts.lockMs })
+      : mfaError(check.code);
   }
   await limiter.release(limitKey, verifyAttempts, now);
   return check.method;

@@ -1,8 +1,25 @@
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 
+/** How a browser reaches the server: loopbackFetch, or one instance of several (test/instances.ts). */
+export type Fetcher = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
 /** A minimal browser stand-in: one origin's cookies, no automatic redirects. */
 export class Browser {
-  readonly cookies = new Map<string, string>();
+  readonly cookies: Map<string, string>;
+  readonly #fetch: Fetcher;
+
+  constructor(fetcher: Fetcher = loopbackFetch, cookies = new Map<string, string>()) {
+    this.#fetch = fetcher;
+    this.cookies = cookies;
+  }
+
+  /**
+   * The same browser (one cookie jar) whose requests a load balancer sends to another
+   * instance: what one instance set, the other receives.
+   */
+  through(fetcher: Fetcher): Browser {
+    return new Browser(fetcher, this.cookies);
+  }
 
   async fetch(
     url: string,
@@ -26,7 +43,7 @@ export class Browser {
       headers.origin = target.origin;
       body = new URLSearchParams(init.form).toString();
     }
-    const response = await loopbackFetch(target, {
+    const response = await this.#fetch(target, {
       method: init.method ?? 'GET',
       headers,
       body,

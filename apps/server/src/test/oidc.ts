@@ -9,9 +9,10 @@ export const demoRedirectUri = 'http://localhost:3001/callback';
 /** A test app listening on a free port, so its issuers (which name the port) are real URLs. */
 export async function listeningTestApp(
   engine: Engine,
+  options: { env?: Record<string, string> } = {},
 ): Promise<{ t: TestApp; origin: (tenant: string) => string }> {
   const port = await freePort();
-  const t = await buildTestApp(engine, { env: { PORT: String(port) } });
+  const t = await buildTestApp(engine, { env: { ...options.env, PORT: String(port) } });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { t, origin: (tenant) => `http://${tenant}.localhost:${port}` };
 }
