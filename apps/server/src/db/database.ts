@@ -33,6 +33,10 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     // An idle connection can be cut by the server (restart, failover). node-postgres emits
     // that on the pool; unhandled, it would end the process. The pool replaces the client.
     pool.on('error', (error) => options.onIdleError?.(error));
+    // A connection lost during a query fails that query (answered 503), and then its client
+    // emits 'error' too; pg-pool listens only while the client is idle, and an unheard
+    // 'error' would end the process. A database restart or failover must not take us down.
+    pool.on('connect', (client) => client.on('error', (error) => options.onIdleError?.(error)));
     kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     engine = 'sqlite';

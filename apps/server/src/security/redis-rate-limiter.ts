@@ -90,7 +90,16 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #redis: Scripted;
 
   constructor(url: string) {
-    const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: true });
+    const redis = new Redis(url, {
+      lazyConnect: false,
+      enableOfflineQueue: true,
+      // During an outage a command waits for at most one reconnection attempt, and attempts
+      // come at most half a second apart: requests answer 503 within about a second, however
+      // long the outage has lasted (ioredis would otherwise back off to 2 s per attempt).
+      maxRetriesPerRequest: 1,
+      retryStrategy: (times) => Math.min(times * 50, 500),
+      connectTimeout: 2000,
+    });
     redis.defineCommand('keycardReserve', { numberOfKeys: 1, lua: reserveScript });
     redis.defineCommand('keycardRelease', { numberOfKeys: 1, lua: releaseScript });
     redis.defineCommand('keycardFail', { numberOfKeys: 1, lua: failScript });

@@ -13,7 +13,8 @@ export function isOutage(error: unknown): boolean {
       )
         return true;
       // PostgreSQL: connection exceptions (08…), shutting down or starting (57P01–57P03),
-      // too many connections (53300).
+      // too many connections (53300), not accepting connections (55000 with that message,
+      // matched below).
       if (/^(08...|57P0[123]|53300)$/.test(code)) return true;
       // SQLite: the file is locked by another writer beyond the busy timeout.
       if (code === 'ERR_SQLITE_ERROR' && typeof message === 'string' && /database is locked/.test(message))
@@ -23,7 +24,7 @@ export function isOutage(error: unknown): boolean {
     if (typeof message === 'string') {
       // node-postgres and ioredis say so in words when the connection goes.
       if (
-        /Connection terminated|connection timeout|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error|Stream isn't writeable/i.test(
+        /Connection terminated|connection timeout|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error|Stream isn't writeable|is not currently accepting connections|driver has already been destroyed|database is not open|disk I\/O error|database or disk is full|unable to open database file/i.test(
           message,
         )
       )

@@ -89,7 +89,14 @@ async function freshDatabase(
 
 export async function buildTestApp(
   engine: Engine,
-  options: { env?: Record<string, string>; seed?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    seed?: boolean;
+    /** Where log lines go (LOG_LEVEL in env); without it the app logs nothing. */
+    logStream?: { write(line: string): void };
+    /** Runs before the app is ready: the last moment to register a test-only route. */
+    beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+  } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase(engine);
   const config = loadConfig({
@@ -113,8 +120,9 @@ export async function buildTestApp(
     database: db,
     secrets: { cookieKeys: [config.cookieSecret!], encryptionKey: Buffer.from(config.encryptionKey!, 'hex') },
     clock,
-    logger: false,
+    ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
   });
+  await options.beforeReady?.(app);
   await app.ready();
   return {
     app,
