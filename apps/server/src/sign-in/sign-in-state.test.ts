@@ -43,7 +43,7 @@ describe('the MFA part of the sign-in state (invariant 1)', () => {
     ],
   ];
   it.each(cases)('%s → %s', (_name, facts, mfaVerifiedAt, expected) => {
-    expect(userStateOf(tenant(), user, { mfaVerifiedAt }, now, facts)).toBe(expected);
+    expect(userStateOf(tenant(), user, { mfaPassed: mfaVerifiedAt !== null }, now, facts)).toBe(expected);
   });
 
   it('hands a session to apps only when MFA is passed or merely recommended', () => {

@@ -9,6 +9,7 @@ import {
 import { type Kysely, sql } from 'kysely';
 import type { UserRow } from '../accounts/user.repository.ts';
 import type { Database } from '../db/schema.ts';
+import { mfaDb } from '../mfa/mfa.schema.ts';
 import { effectiveMfaMode, type MfaFacts, mfaRequiredByRemainingInDays } from '../mfa/mfa-policy.ts';
 import type { SessionRow } from '../sessions/session.service.ts';
 import { DAY } from '../shared/clock.ts';
@@ -48,13 +49,13 @@ export function passwordExpiryInDays(tenant: TenantContext, user: UserRow, now: 
 export function userStateOf(
   tenant: TenantContext,
   user: UserRow,
-  session: { mfaVerifiedAt: number | null },
+  session: { mfaPassed: boolean },
   now: number,
   mfa: MfaFacts,
 ): UserState {
   const expiry = passwordExpiryInDays(tenant, user, now);
   if (expiry !== null && expiry < 0) return 'PASSWORD_EXPIRED';
-  if (mfa.enrolled) return session.mfaVerifiedAt === null ? 'MFA_VERIFICATION_REQUIRED' : 'AUTHENTICATED';
+  if (mfa.enrolled) return session.mfaPassed ? 'AUTHENTICATED' : 'MFA_VERIFICATION_REQUIRED';
   if (mfa.mode === 'required') return 'MFA_REGISTRATION_REQUIRED';
   if (mfa.mode === 'recommended') return 'MFA_REGISTRATION_RECOMMENDED';
   return 'AUTHENTICATED';
@@ -104,7 +105,7 @@ export function signInOf(
   now: number,
 ): SignIn {
   const mfa: MfaFacts = { enrolled: mfaEnrolled, mode: effectiveMfaMode(tenant, now) };
-  const state = userStateOf(tenant, user, { mfaVerifiedAt: session.mfa_verified_at }, now, mfa);
+  const state = userStateOf(tenant, user, { mfaPassed: session.mfa_verified_at !== null }, now, mfa);
   const identity = buildUserIdentity(tenant, user, state, now);
   return { session, user, identity, complete: isSignInComplete(identity), mfaEnrolled };
 }
@@ -176,6 +177,31 @@ export async function loadSignIn(
     updated_at: row.user_updated_at,
   };
   return signInOf(tenant, session, user, Number(row.active_factors) > 0, now);
+}
+
+/**
+ * Invariant 1 for refresh tokens: may the provider still mint tokens for an account that
+ * authenticated with these methods (the refresh token's amr), under the tenant's *current*
+ * settings? The same decision as for a session: a tenant that starts requiring MFA, or a
+ * password that expires, stops refreshes that lack it, and the app must sign the user in again.
+ */
+export async function isGrantSufficient(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  user: UserRow,
+  amr: readonly string[] | undefined,
+  now: number,
+): Promise<boolean> {
+  const enrolled = await mfaDb(db)
+    .selectFrom('mfa_factors')
+    .select('id')
+    .where('user_id', '=', user.id)
+    .where('tenant_code', '=', tenant.code)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  const mfa: MfaFacts = { enrolled: enrolled !== undefined, mode: effectiveMfaMode(tenant, now) };
+  const state = userStateOf(tenant, user, { mfaPassed: amr?.includes('mfa') ?? false }, now, mfa);
+  return isSignInComplete(buildUserIdentity(tenant, user, state, now));
 }
 
 /**
