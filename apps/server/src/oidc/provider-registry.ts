@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { storageKeys } from '@keycard/contract';
 import type { FastifyBaseLogger } from 'fastify';
@@ -9,7 +10,7 @@ import type { Database } from '../db/schema.ts';
 import { revokeSession } from '../sessions/session.service.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Secrets } from '../shared/secrets.ts';
-import { loadSignIn } from '../sign-in/sign-in-state.ts';
+import { isGrantSufficient, loadSignIn } from '../sign-in/sign-in-state.ts';
 import type { TenantDirectory } from '../tenants/tenant.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { createAdapterClass } from './adapter.ts';
@@ -110,6 +111,11 @@ export class ProviderRegistry {
       conformIdTokenClaims: false,
       responseTypes: ['code'],
       pkce: { required: () => true },
+      // Every app sends its redirect_uri (OpenID Connect Core §3.1.2.1 requires it). The
+      // provider's fallback to a client's single registered URI also runs in its error handler,
+      // where it reads parameters the resume route (/auth/:uid) never set: a resume URL nobody
+      // started, with a client_id, crashed it into a 500.
+      allowOmittingSingleRegisteredRedirectUri: false,
       // Every refresh rotates the refresh token; presenting a used one revokes its whole
       // family (the grant), as OAuth 2.0 Security BCP §4.14 recommends.
       rotateRefreshToken: true,
@@ -132,10 +138,17 @@ export class ProviderRegistry {
         policy,
         url: (_ctx, interaction) => `/login?iid=${encodeURIComponent(interaction.uid)}`,
       },
-      findAccount: async (_ctx, sub) => {
+      findAccount: async (_ctx, sub, token) => {
         // A disabled or deleted account gets nothing more: no token, no userinfo, no refresh.
         const user = await findUserById(db, tenant.code, sub);
         if (user?.status !== 'active') return undefined;
+        // A refresh mints new tokens: only while the way the user signed in still satisfies
+        // the tenant's current settings (MFA required since, a password expired since).
+        if (token?.kind === 'RefreshToken') {
+          const current = await tenants.byCode(tenant.code);
+          const amr = (token as { amr?: string[] }).amr;
+          if (!current || !(await isGrantSufficient(db, current, user, amr, clock.now()))) return undefined;
+        }
         return {
           accountId: user.id,
           claims: async () => ({
@@ -165,15 +178,29 @@ export class ProviderRegistry {
     // The mount (oidc.routes.ts) hands the provider the scheme, host and client address
     // Fastify established, so the provider may read them from forwarded headers.
     provider.proxy = true;
-    // Failures inside the provider go to our JSON log, never to stderr.
+    // Failures inside the provider go to our JSON log, never to stderr: those its error
+    // handlers catch (server_error), and those they do not, e.g. saving its session during an
+    // outage, which reach Koa's app 'error' event (the provider is the Koa app; its types do
+    // not list the event). Without a listener there, Koa prints them to stderr.
     provider.on('server_error', (ctx: KoaContextWithOIDC, error: Error) =>
       log.error({ err: error, tenant: tenant.code, path: ctx.path }, 'provider request failed'),
     );
+    const koa: EventEmitter = provider;
+    koa.on('error', (error: Error, ctx?: KoaContextWithOIDC) =>
+      log.error({ err: error, tenant: tenant.code, path: ctx?.path }, 'provider request failed'),
+    );
     // RP-initiated logout ends the Keycard session too, server-side, so it holds without
     // JavaScript. The event comes after the provider checked its own form's CSRF token.
+    const resumeUrl = `${issuerFor(config, tenant)}/auth/`;
     provider.on('end_session.success', (ctx: KoaContextWithOIDC) => {
       const token = ctx.cookies.get(storageKeys.sessionCookie, { signed: false });
       if (!token) return;
+      // When another account finishes a sign-in in a browser whose provider session is still
+      // the previous account's, the provider logs that session out on its own and then resumes
+      // the pending sign-in: the Keycard session, already the new account's, stays.
+      const then = (ctx.oidc.session?.state as { postLogoutRedirectUri?: unknown } | undefined)
+        ?.postLogoutRedirectUri;
+      if (typeof then === 'string' && then.startsWith(resumeUrl)) return;
       ctx.cookies.set(storageKeys.sessionCookie, null, {
         signed: false,
         httpOnly: true,
