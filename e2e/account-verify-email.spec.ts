@@ -1,35 +1,20 @@
-import type { DemoApp } from '@keycard/demo-app/app';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createUser } from '../apps/server/src/accounts/user.repository.ts';
-import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
-import { startDemoApp } from './support/demo-app.ts';
-import { type Keycard, startKeycard } from './support/keycard.ts';
+import { expectAccessible, newContext } from './support/browser.ts';
 import { loginWithPassword } from './support/login.ts';
 import { linkIn, waitForMail } from './support/outbox.ts';
+import { useSignInStack } from './support/stack.ts';
 
 const password = 'Verify-me-please-1';
 const DAY = 24 * 60 * 60 * 1000;
 
 describe('e-mail verification (Chromium)', () => {
-  let keycard: Keycard;
-  let demoApp: DemoApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    keycard = await startKeycard();
-    demoApp = await startDemoApp(keycard);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await demoApp?.close();
-    await keycard?.close();
-  });
+  const stack = useSignInStack();
 
   async function unverifiedUser(email: string) {
     await createUser(
-      keycard.services.db,
+      stack.keycard.services.db,
       {
         tenantCode: 'grand-hotel',
         email,
@@ -40,18 +25,18 @@ describe('e-mail verification (Chromium)', () => {
         emailVerified: false,
         emailVerificationRequired: true,
       },
-      keycard.clock.now(),
+      stack.keycard.clock.now(),
     );
   }
 
   /** Signs in through the demo app (an OIDC client) and stops at the verification prompt. */
   async function signInToPrompt(email: string): Promise<Page> {
-    const page = await (await newContext(browser)).newPage();
-    await page.goto(`${demoApp.url}/`);
+    const page = await (await newContext(stack.browser)).newPage();
+    await page.goto(`${stack.demoApp.url}/`);
     await page.getByRole('link', { name: 'Sign in with Grand Hotel Group' }).click();
     await page.waitForURL(/\/login\?iid=/);
     await loginWithPassword(page, email, password);
-    await page.waitForURL(`${keycard.origin()}/authenticated`);
+    await page.waitForURL(`${stack.keycard.origin()}/authenticated`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('Verify your e-mail');
     return page;
   }
@@ -75,8 +60,8 @@ describe('e-mail verification (Chromium)', () => {
     await page.getByRole('button', { name: 'Send verification e-mail' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('Check your inbox');
 
-    const first = await waitForMail(keycard, email, 'account.verify-email');
-    const mail = await waitForMail(keycard, email, 'account.verify-email', 2);
+    const first = await waitForMail(stack.keycard, email, 'account.verify-email');
+    const mail = await waitForMail(stack.keycard, email, 'account.verify-email', 2);
     expect(mail.content.subject).toBe('Verify your e-mail address for Grand Hotel Group');
 
     // The person opens the newest mail's link in the same tab.
@@ -98,15 +83,15 @@ describe('e-mail verification (Chromium)', () => {
       .toBe('Your e-mail address has been verified. Taking you onwards…');
     await expectAccessible(page, 'verified');
     // The automatic redirect goes to /authenticated, which finishes the app's sign-in.
-    await page.waitForURL(`${demoApp.url}/me`, { timeout: 15_000 });
+    await page.waitForURL(`${stack.demoApp.url}/me`, { timeout: 15_000 });
     expect(await page.locator('[data-claim="email"]').innerText()).toBe(email);
     expect(await page.locator('[data-claim="email_verified"]').innerText()).toBe('true');
 
     // Both links are spent now: the first was replaced, the second used.
     for (const spent of [first, mail]) {
-      const again = await (await newContext(browser)).newPage();
+      const again = await (await newContext(stack.browser)).newPage();
       await again.goto(linkIn(spent));
-      await again.waitForURL(`${keycard.origin()}/error/verify-expired/`);
+      await again.waitForURL(`${stack.keycard.origin()}/error/verify-expired/`);
       await expect
         .poll(() => again.getByRole('heading', { level: 1 }).innerText())
         .toBe('This verification link has expired');
@@ -122,13 +107,13 @@ describe('e-mail verification (Chromium)', () => {
     await unverifiedUser(email);
     const page = await signInToPrompt(email);
     await page.getByRole('button', { name: 'Send verification e-mail' }).click();
-    const link = linkIn(await waitForMail(keycard, email, 'account.verify-email'));
-    keycard.clock.advance(DAY + 60_000);
+    const link = linkIn(await waitForMail(stack.keycard, email, 'account.verify-email'));
+    stack.keycard.clock.advance(DAY + 60_000);
     try {
       await page.goto(link);
-      await page.waitForURL(`${keycard.origin()}/error/verify-expired/`);
+      await page.waitForURL(`${stack.keycard.origin()}/error/verify-expired/`);
     } finally {
-      keycard.clock.advance(-(DAY + 60_000));
+      stack.keycard.clock.advance(-(DAY + 60_000));
       await page.context().close();
     }
   });

@@ -2,11 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { DemoApp } from '@keycard/demo-app/app';
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { en } from '@keycard/texts';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
-import { startDemoApp } from './support/demo-app.ts';
-import { type Keycard, startKeycard } from './support/keycard.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible, newContext } from './support/browser.ts';
+import type { Keycard } from './support/keycard.ts';
 import {
   continueAfterRecoveryCodes,
   createTestUser,
@@ -15,6 +14,7 @@ import {
   registerTotp,
   signIn,
 } from './support/mfa.ts';
+import { useSignInStack } from './support/stack.ts';
 
 const notice = en.login.notices.reauthenticate;
 
@@ -100,36 +100,25 @@ function recordLoginBodies(page: Page): Array<Record<string, unknown>> {
 }
 
 describe('an app asks for a fresh sign-in: prompt=login and max_age (Chromium)', () => {
-  let keycard: Keycard;
-  let demoApp: DemoApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    keycard = await startKeycard({ env: { LOGIN_MAX_FAILURES: '3' } });
-    demoApp = await startDemoApp(keycard);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await demoApp?.close();
-    await keycard?.close();
-  });
+  const stack = useSignInStack({ env: { LOGIN_MAX_FAILURES: '3' } });
 
   /** Signs in through the demo app (its own OIDC request) and answers the page, at /me. */
   async function signedInAtDemoApp(tenant: string, tenantName: string, email: string): Promise<Page> {
-    const page = await (await newContext(browser)).newPage();
-    await page.goto(`${demoApp.url}/`);
+    const page = await (await newContext(stack.browser)).newPage();
+    await page.goto(`${stack.demoApp.url}/`);
     await page.getByRole('link', { name: `Sign in with ${tenantName}` }).click();
-    await page.waitForURL(new RegExp(`^${keycard.origin(tenant)}/login\\?iid=`));
+    await page.waitForURL(new RegExp(`^${stack.keycard.origin(tenant)}/login\\?iid=`));
     await signIn(page, email);
-    await page.waitForURL(`${demoApp.url}/me`);
+    await page.waitForURL(`${stack.demoApp.url}/me`);
     expect(await page.locator('[data-claim="email"]').innerText()).toBe(email);
     return page;
   }
 
   /** The password step of a reauthentication: the session's e-mail shown, the notice, no app yet. */
   async function expectReauthenticationStep(page: Page, tenant: string, email: string): Promise<void> {
-    await page.waitForURL(new RegExp(`^${keycard.origin(tenant)}/login/password\\?iid=[^&]+&reauth=true$`));
+    await page.waitForURL(
+      new RegExp(`^${stack.keycard.origin(tenant)}/login/password\\?iid=[^&]+&reauth=true$`),
+    );
     await expectHeading(page, en.login.password.heading);
     await expect.poll(() => page.getByRole('status').innerText()).toBe(notice);
     expect(await page.getByText(`Logging in as ${email}`).isVisible()).toBe(true);
@@ -138,7 +127,7 @@ describe('an app asks for a fresh sign-in: prompt=login and max_age (Chromium)',
 
   /** Submits the password and answers the app's callback parameters (checked against its state). */
   async function finishAtCallback(page: Page, request: AppRequest): Promise<string> {
-    const landed = page.waitForURL((url) => url.href.startsWith(`${demoApp.url}/callback?`));
+    const landed = page.waitForURL((url) => url.href.startsWith(`${stack.demoApp.url}/callback?`));
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Log in' }).click();
     await landed;
@@ -151,12 +140,12 @@ describe('an app asks for a fresh sign-in: prompt=login and max_age (Chromium)',
   }
 
   it('max_age=0: asks the signed-in user for the password again, then gives the app a code with a fresh auth_time', async () => {
-    const email = await createTestUser(keycard, 'grand-hotel');
+    const email = await createTestUser(stack.keycard, 'grand-hotel');
     const page = await signedInAtDemoApp('grand-hotel', 'Grand Hotel Group', email);
     const logins = recordLoginBodies(page);
 
     await nextSecond();
-    const request = appRequest(keycard, demoApp, 'grand-hotel', { max_age: '0' });
+    const request = appRequest(stack.keycard, stack.demoApp, 'grand-hotel', { max_age: '0' });
     await page.goto(request.url);
     await expectReauthenticationStep(page, 'grand-hotel', email);
     await expect.poll(() => page.title()).toBe('Enter your password | Grand Hotel Group');
@@ -169,7 +158,7 @@ describe('an app asks for a fresh sign-in: prompt=login and max_age (Chromium)',
 
     const askedAt = Math.floor(Date.now() / 1000);
     const code = await finishAtCallback(page, request);
-    const claims = await redeemCode(keycard, demoApp, 'grand-hotel', request, code);
+    const claims = await redeemCode(stack.keycard, stack.demoApp, 'grand-hotel', request, code);
     expect(claims.email).toBe(email);
     expect(claims.auth_time).toBeGreaterThanOrEqual(askedAt);
     // No trusted device in this browser: the login carries no device token.
@@ -179,18 +168,20 @@ describe('an app asks for a fresh sign-in: prompt=login and max_age (Chromium)',
   });
 
   it('prompt=login: stays on the login, also after changing the e-mail, until the password is entered', async () => {
-    const email = await createTestUser(keycard, 'grand-hotel');
+    const email = await createTestUser(stack.keycard, 'grand-hotel');
     const page = await signedInAtDemoApp('grand-hotel', 'Grand Hotel Group', email);
 
     await nextSecond();
-    const request = appRequest(keycard, demoApp, 'grand-hotel', { prompt: 'login' });
+    const request = appRequest(stack.keycard, stack.demoApp, 'grand-hotel', { prompt: 'login' });
     await page.goto(request.url);
     await expectReauthenticationStep(page, 'grand-hotel', email);
 
     // 'Change e-mail' goes back to the e-mail step: the complete session must not carry the
     // browser on to the app there either.
     await page.getByRole('link', { name: 'Change e-mail' }).click();
-    await page.waitForURL(new RegExp(`^${keycard.origin('grand-hotel')}/login\\?iid=[^&]+&reauth=true$`));
+    await page.waitForURL(
+      new RegExp(`^${stack.keycard.origin('grand-hotel')}/login\\?iid=[^&]+&reauth=true$`),
+    );
     await expectHeading(page, en.login.email.heading);
     await expect.poll(() => page.getByRole('status').innerText()).toBe(notice);
     await page.waitForTimeout(1500);
@@ -202,32 +193,32 @@ describe('an app asks for a fresh sign-in: prompt=login and max_age (Chromium)',
     await expectReauthenticationStep(page, 'grand-hotel', email);
     const askedAt = Math.floor(Date.now() / 1000);
     const code = await finishAtCallback(page, request);
-    const claims = await redeemCode(keycard, demoApp, 'grand-hotel', request, code);
+    const claims = await redeemCode(stack.keycard, stack.demoApp, 'grand-hotel', request, code);
     expect(claims.auth_time).toBeGreaterThanOrEqual(askedAt);
     await page.context().close();
   });
 
-  it('a trusted browser sends its device token with the password and is not locked out by guesses elsewhere', async () => {
-    const email = await createTestUser(keycard, 'summit');
-    const page = await (await newContext(browser)).newPage();
-    await page.goto(`${demoApp.url}/`);
+  it('a trusted stack.browser sends its device token with the password and is not locked out by guesses elsewhere', async () => {
+    const email = await createTestUser(stack.keycard, 'summit');
+    const page = await (await newContext(stack.browser)).newPage();
+    await page.goto(`${stack.demoApp.url}/`);
     await page.getByRole('link', { name: 'Sign in with Summit' }).click();
-    await page.waitForURL(new RegExp(`^${keycard.origin('summit')}/login\\?iid=`));
+    await page.waitForURL(new RegExp(`^${stack.keycard.origin('summit')}/login\\?iid=`));
     await signIn(page, email);
-    await page.waitForURL(`${keycard.origin('summit')}/mfa`);
-    await registerTotp(page, keycard);
+    await page.waitForURL(`${stack.keycard.origin('summit')}/mfa`);
+    await registerTotp(page, stack.keycard);
     await continueAfterRecoveryCodes(page);
-    await page.waitForURL(`${demoApp.url}/me`);
+    await page.waitForURL(`${stack.demoApp.url}/me`);
     const deviceToken = await page
       .context()
       .storageState()
-      .then(({ origins }) => origins.find((o) => o.origin === keycard.origin('summit')))
+      .then(({ origins }) => origins.find((o) => o.origin === stack.keycard.origin('summit')))
       .then((origin) => origin?.localStorage.find((item) => item.name === 'AUTH_X_DEVICE_ID')?.value);
     expect(deviceToken).toMatch(/^[\w-]{43}$/);
 
     // Someone else guesses at the address until it locks (LOGIN_MAX_FAILURES=3).
-    const attacker = await (await newContext(browser)).newPage();
-    await attacker.goto(`${keycard.origin('summit')}/login`);
+    const attacker = await (await newContext(stack.browser)).newPage();
+    await attacker.goto(`${stack.keycard.origin('summit')}/login`);
     await attacker.getByLabel('E-mail', { exact: true }).fill(email);
     await attacker.getByRole('button', { name: 'Next' }).click();
     for (let i = 0; i < 3; i++) {
@@ -235,14 +226,14 @@ describe('an app asks for a fresh sign-in: prompt=login and max_age (Chromium)',
       await attacker.getByRole('button', { name: 'Log in' }).click();
       if (i < 2) await expect.poll(() => attacker.getByRole('alert').count()).toBe(1);
     }
-    await attacker.waitForURL(`${keycard.origin('summit')}/error/account-disabled/`);
+    await attacker.waitForURL(`${stack.keycard.origin('summit')}/error/account-disabled/`);
     await attacker.context().close();
 
     // The owner's app asks for a fresh sign-in: the trusted browser's login carries its token,
     // is counted apart from the locked address, and skips MFA on the trusted device.
     const logins = recordLoginBodies(page);
     await nextSecond();
-    const request = appRequest(keycard, demoApp, 'summit', { max_age: '0' });
+    const request = appRequest(stack.keycard, stack.demoApp, 'summit', { max_age: '0' });
     await page.goto(request.url);
     await expectReauthenticationStep(page, 'summit', email);
     await finishAtCallback(page, request);

@@ -1,10 +1,8 @@
-import type { DemoApp } from '@keycard/demo-app/app';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, newContext, stubDemoAppHome } from './support/browser.ts';
-import { startDemoApp } from './support/demo-app.ts';
-import { type Keycard, startKeycard } from './support/keycard.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible, newContext, stubDemoAppHome } from './support/browser.ts';
 import { loginWithPassword } from './support/login.ts';
+import { useSignInStack } from './support/stack.ts';
 
 const password = 'Keycard-demo-1';
 const tenants = [
@@ -18,33 +16,20 @@ const tenants = [
 ] as const;
 
 describe('sign in end to end (Chromium)', () => {
-  let keycard: Keycard;
-  let demoApp: DemoApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    keycard = await startKeycard({ env: { LOGIN_MAX_FAILURES: '3' } });
-    demoApp = await startDemoApp(keycard);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await demoApp?.close();
-    await keycard?.close();
-  });
+  const stack = useSignInStack({ env: { LOGIN_MAX_FAILURES: '3' } });
 
   async function freshPage(locale?: string): Promise<Page> {
-    const context = await newContext(browser, locale ? { locale } : {});
+    const context = await newContext(stack.browser, locale ? { locale } : {});
     return context.newPage();
   }
 
   for (const tenant of tenants) {
     it(`signs in to the demo app through ${tenant.code}'s themed portal and back, with the right claims`, async () => {
       const page = await freshPage();
-      await page.goto(`${demoApp.url}/`);
+      await page.goto(`${stack.demoApp.url}/`);
       await page.getByRole('link', { name: `Sign in with ${tenant.name}` }).click();
 
-      await page.waitForURL(new RegExp(`^${keycard.origin(tenant.code)}/login\\?iid=`));
+      await page.waitForURL(new RegExp(`^${stack.keycard.origin(tenant.code)}/login\\?iid=`));
       await expect.poll(() => page.title()).toBe(`Log in | ${tenant.name}`);
       await expect
         .poll(() => page.getByRole('img', { name: `${tenant.name} logo` }).getAttribute('src'))
@@ -66,10 +51,10 @@ describe('sign in end to end (Chromium)', () => {
       await page.getByLabel('Password', { exact: true }).fill(password);
       await page.getByRole('button', { name: 'Log in' }).click();
 
-      await page.waitForURL(`${demoApp.url}/me`);
+      await page.waitForURL(`${stack.demoApp.url}/me`);
       expect(await page.locator('[data-claim="email"]').innerText()).toBe(tenant.email);
       expect(await page.locator('[data-claim="iss"]').innerText()).toBe(
-        `${keycard.origin(tenant.code)}/oidc`,
+        `${stack.keycard.origin(tenant.code)}/oidc`,
       );
       expect(await page.locator('[data-claim="email_verified"]').innerText()).toBe('true');
       await page.context().close();
@@ -78,7 +63,7 @@ describe('sign in end to end (Chromium)', () => {
 
   it('shows the invalid-credentials message for a wrong password, announced and accessible', async () => {
     const page = await freshPage();
-    await page.goto(`${keycard.origin()}/login`);
+    await page.goto(`${stack.keycard.origin()}/login`);
     await loginWithPassword(page, tenants[0].email, 'Wrong-password-1');
     const alert = page.getByRole('alert');
     await expect.poll(() => alert.innerText()).toBe('Invalid e-mail or password. Try again.');
@@ -88,7 +73,7 @@ describe('sign in end to end (Chromium)', () => {
 
   it('does not let a user of one tenant sign in on the other', async () => {
     const page = await freshPage();
-    await page.goto(`${keycard.origin('seaside')}/login`);
+    await page.goto(`${stack.keycard.origin('seaside')}/login`);
     await loginWithPassword(page, tenants[0].email, password);
     await expect
       .poll(() => page.getByRole('alert').innerText())
@@ -98,7 +83,7 @@ describe('sign in end to end (Chromium)', () => {
 
   it('sends a locked account to the account-disabled page', async () => {
     const page = await freshPage();
-    await page.goto(`${keycard.origin('seaside')}/login`);
+    await page.goto(`${stack.keycard.origin('seaside')}/login`);
     await page.getByLabel('E-mail', { exact: true }).fill('demo@seaside.test');
     await page.getByRole('button', { name: 'Next' }).click();
     for (let i = 0; i < 3; i++) {
@@ -106,7 +91,7 @@ describe('sign in end to end (Chromium)', () => {
       await page.getByRole('button', { name: 'Log in' }).click();
       if (i < 2) await expect.poll(() => page.getByRole('alert').count()).toBe(1);
     }
-    await page.waitForURL(`${keycard.origin('seaside')}/error/account-disabled/`);
+    await page.waitForURL(`${stack.keycard.origin('seaside')}/error/account-disabled/`);
     await expect.poll(() => page.title()).toBe('Account disabled | Seaside Resorts');
     await expectAccessible(page, 'account disabled');
     await page.context().close();
@@ -114,16 +99,16 @@ describe('sign in end to end (Chromium)', () => {
 
   it('logs out from the app: the session ends and a later prompt=none gets login_required', async () => {
     const page = await freshPage();
-    await page.goto(`${demoApp.url}/login/grand-hotel`);
+    await page.goto(`${stack.demoApp.url}/login/grand-hotel`);
     await loginWithPassword(page, tenants[0].email, password);
-    await page.waitForURL(`${demoApp.url}/me`);
+    await page.waitForURL(`${stack.demoApp.url}/me`);
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${demoApp.url}/`);
+    await page.waitForURL(`${stack.demoApp.url}/`);
 
-    const silent = new URL(`${keycard.origin()}/oidc/auth`);
+    const silent = new URL(`${stack.keycard.origin()}/oidc/auth`);
     silent.search = new URLSearchParams({
       client_id: 'demo-app',
-      redirect_uri: `${demoApp.url}/callback`,
+      redirect_uri: `${stack.demoApp.url}/callback`,
       response_type: 'code',
       scope: 'openid',
       prompt: 'none',
@@ -143,10 +128,10 @@ describe('sign in end to end (Chromium)', () => {
   it('logs out from the portal page to the login page with the logged-out notice', async () => {
     const page = await freshPage();
     await stubDemoAppHome(page);
-    await page.goto(`${keycard.origin()}/login`);
+    await page.goto(`${stack.keycard.origin()}/login`);
     await loginWithPassword(page, tenants[0].email, password);
     await page.waitForURL('http://localhost:3001/');
-    await page.goto(`${keycard.origin()}/logout`);
+    await page.goto(`${stack.keycard.origin()}/logout`);
     await page.waitForURL(/\/login\?loggedOut=true/);
     await expect.poll(() => page.getByRole('status').first().innerText()).toBe('You have been logged out.');
     const session = await page.evaluate(() => fetch('/api/session').then((r) => r.json()));
@@ -158,19 +143,19 @@ describe('sign in end to end (Chromium)', () => {
   it('refuses an unregistered redirect URI on the provider without redirecting', async () => {
     const page = await freshPage();
     const response = await page.goto(
-      `${keycard.origin()}/oidc/auth?client_id=demo-app&redirect_uri=${encodeURIComponent('https://evil.example/cb')}&response_type=code&scope=openid&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256`,
+      `${stack.keycard.origin()}/oidc/auth?client_id=demo-app&redirect_uri=${encodeURIComponent('https://evil.example/cb')}&response_type=code&scope=openid&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256`,
     );
     expect(response?.status()).toBe(400);
-    expect(new URL(page.url()).origin).toBe(keycard.origin());
+    expect(new URL(page.url()).origin).toBe(stack.keycard.origin());
     await expect
       .poll(() => page.getByRole('heading', { level: 1 }).innerText())
       .toBe('Sign-in request refused');
     await page.context().close();
   });
 
-  it('chooses the language from langCode, then from the browser, then English', async () => {
+  it('chooses the language from langCode, then from the stack.browser, then English', async () => {
     const german = await freshPage('en-US');
-    await german.goto(`${keycard.origin()}/login?langCode=de-AT`);
+    await german.goto(`${stack.keycard.origin()}/login?langCode=de-AT`);
     await expect.poll(() => german.getByRole('heading', { level: 1 }).innerText()).toBe('Anmelden');
     expect(await german.evaluate(() => document.documentElement.lang)).toBe('de');
     await expect.poll(() => german.title()).toBe('Anmelden | Grand Hotel Group');
@@ -178,19 +163,19 @@ describe('sign in end to end (Chromium)', () => {
     await german.context().close();
 
     const french = await freshPage('fr-CA');
-    await french.goto(`${keycard.origin()}/login`);
+    await french.goto(`${stack.keycard.origin()}/login`);
     await expect.poll(() => french.getByRole('heading', { level: 1 }).innerText()).toBe('Connexion');
     await french.context().close();
 
     const unknown = await freshPage('sv-SE');
-    await unknown.goto(`${keycard.origin()}/login?langCode=xx`);
+    await unknown.goto(`${stack.keycard.origin()}/login?langCode=xx`);
     await expect.poll(() => unknown.getByRole('heading', { level: 1 }).innerText()).toBe('Log in');
     await unknown.context().close();
   });
 
   it('validates the e-mail on blur and keeps keyboard users in the flow', async () => {
     const page = await freshPage();
-    await page.goto(`${keycard.origin()}/login`);
+    await page.goto(`${stack.keycard.origin()}/login`);
     const email = page.getByLabel('E-mail', { exact: true });
     await email.fill('not-an-email');
     await page.keyboard.press('Tab');
@@ -218,14 +203,14 @@ describe('sign in end to end (Chromium)', () => {
 
   it('sends /login/password without an e-mail back to the e-mail step, and remembers the e-mail when asked', async () => {
     const page = await freshPage();
-    await page.goto(`${keycard.origin()}/login/password`);
-    await page.waitForURL(`${keycard.origin()}/login`);
+    await page.goto(`${stack.keycard.origin()}/login/password`);
+    await page.waitForURL(`${stack.keycard.origin()}/login`);
     await page.getByLabel('E-mail', { exact: true }).fill(tenants[0].email);
     await page.getByLabel('Remember my e-mail').check();
     await page.getByRole('button', { name: 'Next' }).click();
     await page.waitForURL(/\/login\/password/);
     await page.getByRole('button', { name: 'Back to e-mail' }).click();
-    await page.waitForURL(`${keycard.origin()}/login`);
+    await page.waitForURL(`${stack.keycard.origin()}/login`);
     expect(await page.evaluate(() => localStorage.getItem('AUTH_X_LAST_USER'))).toBe(tenants[0].email);
     await page.reload();
     await expect.poll(() => page.getByLabel('E-mail', { exact: true }).inputValue()).toBe(tenants[0].email);
@@ -234,12 +219,12 @@ describe('sign in end to end (Chromium)', () => {
 
   it('shows the not-found page with status 404, and the unknown-error page, accessibly', async () => {
     const page = await freshPage();
-    const response = await page.goto(`${keycard.origin()}/no/such/page`);
+    const response = await page.goto(`${stack.keycard.origin()}/no/such/page`);
     expect(response?.status()).toBe(404);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('Page not found');
     await expectAccessible(page, 'not found');
-    await page.goto(`${keycard.origin()}/authenticate/`);
-    await page.waitForURL(`${keycard.origin()}/error/`);
+    await page.goto(`${stack.keycard.origin()}/authenticate/`);
+    await page.waitForURL(`${stack.keycard.origin()}/error/`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('Something went wrong');
     await expectAccessible(page, 'unknown error');
     await page.context().close();
@@ -247,7 +232,7 @@ describe('sign in end to end (Chromium)', () => {
 
   it('sends the security headers on portal pages', async () => {
     const page = await freshPage();
-    const response = await page.goto(`${keycard.origin()}/login`);
+    const response = await page.goto(`${stack.keycard.origin()}/login`);
     const headers = response!.headers();
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(headers['referrer-policy']).toBe('no-referrer');

@@ -1,9 +1,6 @@
-import type { DemoApp } from '@keycard/demo-app/app';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
-import { startDemoApp } from './support/demo-app.ts';
-import { type Keycard, startKeycard } from './support/keycard.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible, newContext } from './support/browser.ts';
 import {
   continueAfterRecoveryCodes,
   createTestUser,
@@ -13,6 +10,7 @@ import {
   signIn,
   stubDefaultRedirect,
 } from './support/mfa.ts';
+import { useSignInStack } from './support/stack.ts';
 import { nextTimeStep, totpCode } from './support/totp.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -20,44 +18,31 @@ const DAY = 24 * 60 * 60 * 1000;
 const appHome = /^http:\/\/localhost:3001\/(\?user-device-token=[\w-]+)?$/;
 
 describe('authenticator app (TOTP) end to end (Chromium)', () => {
-  let keycard: Keycard;
-  let demoApp: DemoApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    keycard = await startKeycard();
-    demoApp = await startDemoApp(keycard);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await demoApp?.close();
-    await keycard?.close();
-  });
+  const stack = useSignInStack();
 
   /** AUTH_X_DEVICE_ID as the portal keeps it, in the summit origin's localStorage. */
   async function deviceIdOf(page: Page): Promise<string | undefined> {
     const { origins } = await page.context().storageState();
-    const summit = origins.find((o) => o.origin === keycard.origin('summit'));
+    const summit = origins.find((o) => o.origin === stack.keycard.origin('summit'));
     return summit?.localStorage.find((item) => item.name === 'AUTH_X_DEVICE_ID')?.value;
   }
 
   async function freshPage(): Promise<Page> {
-    const page = await (await newContext(browser)).newPage();
+    const page = await (await newContext(stack.browser)).newPage();
     await stubDefaultRedirect(page);
     return page;
   }
 
   it('registers an app, then asks for a code at the next sign-in; a trusted device skips it until the period ends', async () => {
-    const email = await createTestUser(keycard, 'summit');
+    const email = await createTestUser(stack.keycard, 'summit');
     const page = await freshPage();
 
     // Through the demo app: MFA is part of a real OIDC sign-in.
-    await page.goto(`${demoApp.url}/`);
+    await page.goto(`${stack.demoApp.url}/`);
     await page.getByRole('link', { name: 'Sign in with Summit' }).click();
-    await page.waitForURL(new RegExp(`^${keycard.origin('summit')}/login\\?iid=`));
+    await page.waitForURL(new RegExp(`^${stack.keycard.origin('summit')}/login\\?iid=`));
     await signIn(page, email);
-    await page.waitForURL(`${keycard.origin('summit')}/mfa`);
+    await page.waitForURL(`${stack.keycard.origin('summit')}/mfa`);
     await expectHeading(page, 'Set up two-step verification');
     await expect.poll(() => page.title()).toBe('Set up two-step verification | Summit');
     // Required on summit: no way to skip, only to log out.
@@ -65,68 +50,68 @@ describe('authenticator app (TOTP) end to end (Chromium)', () => {
     expect(await page.getByText('Your organisation requires two-step verification').isVisible()).toBe(true);
     await expectAccessible(page, 'choose a method (required)');
 
-    const { secret, recoveryCodes } = await registerTotp(page, keycard, {
+    const { secret, recoveryCodes } = await registerTotp(page, stack.keycard, {
       onScreen: (name) => expectAccessible(page, name),
     });
     expect(new Set(recoveryCodes).size).toBe(10);
     // The QR code is an inline image: no network call renders it.
     await continueAfterRecoveryCodes(page);
-    await page.waitForURL(`${demoApp.url}/me`);
+    await page.waitForURL(`${stack.demoApp.url}/me`);
     expect(await page.locator('[data-claim="email"]').innerText()).toBe(email);
     expect(await deviceIdOf(page)).toMatch(/^[\w-]{43}$/);
 
     // Another browser (no trusted device): a code is needed.
     const other = await freshPage();
-    await other.goto(`${keycard.origin('summit')}/login`);
+    await other.goto(`${stack.keycard.origin('summit')}/login`);
     await signIn(other, email);
-    await other.waitForURL(`${keycard.origin('summit')}/mfa`);
+    await other.waitForURL(`${stack.keycard.origin('summit')}/mfa`);
     await expectHeading(other, 'Enter your verification code');
     await expect.poll(() => other.title()).toBe('Enter your verification code | Summit');
     expect(
       await other.getByText('Open your authenticator app and enter the 6-digit code for Summit.').isVisible(),
     ).toBe(true);
     await expectAccessible(other, 'enter code at login (authenticator app)');
-    nextTimeStep(keycard);
-    await enterCode(other, await totpCode(keycard, secret));
+    nextTimeStep(stack.keycard);
+    await enterCode(other, await totpCode(stack.keycard, secret));
     await other.waitForURL(appHome);
     await other.context().close();
 
     // The trusted device: the next sign-in skips MFA…
-    await page.goto(`${keycard.origin('summit')}/logout`);
+    await page.goto(`${stack.keycard.origin('summit')}/logout`);
     await page.waitForURL(/\/login\?loggedOut=true/);
     await signIn(page, email);
     await page.waitForURL(appHome);
 
     // …until the trusted period (60 days) is over.
-    keycard.clock.advance(60 * DAY + 60_000);
+    stack.keycard.clock.advance(60 * DAY + 60_000);
     try {
-      await page.goto(`${keycard.origin('summit')}/login`);
+      await page.goto(`${stack.keycard.origin('summit')}/login`);
       await signIn(page, email);
-      await page.waitForURL(`${keycard.origin('summit')}/mfa`);
+      await page.waitForURL(`${stack.keycard.origin('summit')}/mfa`);
       await expectHeading(page, 'Enter your verification code');
-      await enterCode(page, await totpCode(keycard, secret));
+      await enterCode(page, await totpCode(stack.keycard, secret));
       await page.waitForURL(appHome);
     } finally {
-      keycard.clock.advance(-(60 * DAY + 60_000));
+      stack.keycard.clock.advance(-(60 * DAY + 60_000));
     }
     await page.context().close();
   });
 
   it('refuses a wrong code and a replayed code with an announced message', async () => {
-    const email = await createTestUser(keycard, 'summit');
+    const email = await createTestUser(stack.keycard, 'summit');
     const page = await freshPage();
-    await page.goto(`${keycard.origin('summit')}/login`);
+    await page.goto(`${stack.keycard.origin('summit')}/login`);
     await signIn(page, email);
-    await page.waitForURL(`${keycard.origin('summit')}/mfa`);
-    const { secret } = await registerTotp(page, keycard, { trust: false });
+    await page.waitForURL(`${stack.keycard.origin('summit')}/mfa`);
+    const { secret } = await registerTotp(page, stack.keycard, { trust: false });
     await continueAfterRecoveryCodes(page);
     await page.waitForURL(appHome);
     expect(await deviceIdOf(page)).toBeUndefined();
 
-    nextTimeStep(keycard);
-    const code = await totpCode(keycard, secret);
+    nextTimeStep(stack.keycard);
+    const code = await totpCode(stack.keycard, secret);
     const first = await freshPage();
-    await first.goto(`${keycard.origin('summit')}/login`);
+    await first.goto(`${stack.keycard.origin('summit')}/login`);
     await signIn(first, email);
     await expectHeading(first, 'Enter your verification code');
     const wrong = code === '000000' ? '111111' : '000000';
@@ -141,7 +126,7 @@ describe('authenticator app (TOTP) end to end (Chromium)', () => {
 
     // The same code again, in another browser, within its time step: refused.
     const second = await freshPage();
-    await second.goto(`${keycard.origin('summit')}/login`);
+    await second.goto(`${stack.keycard.origin('summit')}/login`);
     await signIn(second, email);
     await expectHeading(second, 'Enter your verification code');
     await enterCode(second, code);
@@ -152,14 +137,14 @@ describe('authenticator app (TOTP) end to end (Chromium)', () => {
   });
 
   it('does not let a required-MFA user reach an app by skipping the screens', async () => {
-    const email = await createTestUser(keycard, 'summit');
+    const email = await createTestUser(stack.keycard, 'summit');
     const page = await freshPage();
-    await page.goto(`${keycard.origin('summit')}/login`);
+    await page.goto(`${stack.keycard.origin('summit')}/login`);
     await signIn(page, email);
-    await page.waitForURL(`${keycard.origin('summit')}/mfa`);
+    await page.waitForURL(`${stack.keycard.origin('summit')}/mfa`);
     // Straight to the hand-off page: the server refuses, the user sees the error page, no app.
-    await page.goto(`${keycard.origin('summit')}/authenticated`);
-    await page.waitForURL(`${keycard.origin('summit')}/error/`);
+    await page.goto(`${stack.keycard.origin('summit')}/authenticated`);
+    await page.waitForURL(`${stack.keycard.origin('summit')}/error/`);
     const authorize = await page.evaluate(() =>
       fetch('/api/authorize', {
         method: 'POST',

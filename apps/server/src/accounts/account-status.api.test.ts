@@ -1,12 +1,12 @@
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli.ts';
 import { demo, engines, type TestApp } from '../test/helper.ts';
 import { Browser } from '../test/http-client.ts';
-import { discoverIssuer, listeningTestApp, startAuthorization } from '../test/oidc.ts';
-import { mailsTo, uniqueEmail } from './test-support.ts';
-import { createUser, findUserByEmail } from './user.repository.ts';
+import { discoverIssuer, listeningTestApp } from '../test/oidc.ts';
+import { appSignIn, passwordStep, sessionExists, userinfoStatus } from '../test/sign-in-flow.ts';
+import { activeUser, mailsTo, runCliOn, uniqueEmail } from './test-support.ts';
+import { findUserByEmail } from './user.repository.ts';
 
 /**
  * Invariant 7 for operators: disabling or deleting an account ends everything it holds at
@@ -24,79 +24,36 @@ describe.each(engines)('disabling and deleting accounts (keycard CLI) on %s', (e
   });
   afterAll(() => t.close());
 
-  async function cli(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(argv, {
-      out: (line) => out.push(line),
-      err: (line) => err.push(line),
-      database: t.services.database,
-      config: t.config,
-      now: () => t.clock.now(),
-    });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  const cli = (...argv: string[]) => runCliOn(t, ...argv);
 
   /** A new account signed in to the demo app: its browser and the app's tokens. */
   async function signedInToApp() {
     const email = uniqueEmail('status');
-    await createUser(t.services.db, {
-      tenantCode: 'grand-hotel',
-      email,
-      type: 'staff',
-      locale: 'en',
-      status: 'active',
-      password: demo.password,
-      emailVerified: true,
-    });
+    await activeUser(t, email, demo.password);
     const config = await discoverIssuer(origin);
     const browser = new Browser();
-    const start = await startAuthorization(config, browser, {
+    await passwordStep(browser, origin, 'grand-hotel', email);
+    const tokens = await appSignIn(config, browser, origin, {
       scope: 'openid email offline_access',
       prompt: 'consent',
-    });
-    const iid = new URL(start.location, origin).searchParams.get('iid')!;
-    const login = await browser.fetch(`${origin}/api/login`, {
-      method: 'POST',
-      body: { email, password: demo.password, state: 'state-0123456789abcdef' },
-    });
-    const { code } = (await login.json()) as { code: string };
-    await browser.fetch(`${origin}/api/authenticate`, {
-      method: 'POST',
-      body: { code, tenantCode: 'grand-hotel' },
-    });
-    const authorize = await browser.fetch(`${origin}/api/authorize`, { method: 'POST', body: { iid } });
-    const resumed = await browser.fetch(((await authorize.json()) as { location: string }).location);
-    const tokens = await client.authorizationCodeGrant(config, new URL(resumed.headers.get('location')!), {
-      pkceCodeVerifier: start.verifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
     });
     expect(tokens.refresh_token).toBeTruthy();
     return { email, config, browser, tokens };
   }
 
-  async function userinfoStatus(accessToken: string): Promise<number> {
-    const response = await loopbackFetch(`${origin}/oidc/me`, {
-      headers: { authorization: `Bearer ${accessToken}` },
-    });
-    return response.status;
-  }
-
-  async function sessionExists(browser: Browser): Promise<boolean> {
-    return ((await (await browser.fetch(`${origin}/api/session`)).json()) as { exists: boolean }).exists;
-  }
+  const userinfo = (accessToken: string) => userinfoStatus(loopbackFetch, origin, accessToken);
+  const signedIn = (browser: Browser) => sessionExists(browser, origin);
 
   it('disable-user ends the session and the app tokens at once; enable-user lets the account sign in again', async () => {
     const { email, config, browser, tokens } = await signedInToApp();
-    expect(await userinfoStatus(tokens.access_token)).toBe(200);
-    expect(await sessionExists(browser)).toBe(true);
+    expect(await userinfo(tokens.access_token)).toBe(200);
+    expect(await signedIn(browser)).toBe(true);
 
     const disabled = await cli('disable-user', '--tenant', 'grand-hotel', '--email', email);
     expect(disabled).toMatchObject({ code: 0, out: expect.stringContaining(`Disabled ${email}`) });
 
-    expect(await sessionExists(browser)).toBe(false);
-    expect(await userinfoStatus(tokens.access_token)).toBe(401);
+    expect(await signedIn(browser)).toBe(false);
+    expect(await userinfo(tokens.access_token)).toBe(401);
     await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
       error: 'invalid_grant',
     });
@@ -115,7 +72,7 @@ describe.each(engines)('disabling and deleting accounts (keycard CLI) on %s', (e
     });
     expect(again.status).toBe(200);
     // Nothing of before came back with it.
-    expect(await userinfoStatus(tokens.access_token)).toBe(401);
+    expect(await userinfo(tokens.access_token)).toBe(401);
   });
 
   it('delete-user removes the account with its tokens and queued mail', async () => {
@@ -143,7 +100,7 @@ describe.each(engines)('disabling and deleting accounts (keycard CLI) on %s', (e
     expect(deleted.out).toContain(`Deleted ${email}`);
     expect(await findUserByEmail(t.services.db, 'grand-hotel', email)).toBeUndefined();
     expect(await mailsTo(t, email)).toEqual([]);
-    expect(await userinfoStatus(tokens.access_token)).toBe(401);
+    expect(await userinfo(tokens.access_token)).toBe(401);
     await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
       error: 'invalid_grant',
     });

@@ -5,11 +5,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli.ts';
 import { openDatabase } from '../db/database.ts';
 import { seedDemo } from '../seed/demo.ts';
 import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
-import { activeUser, lastMailTo, linkIn, mailsTo, setTenantSettings, uniqueEmail } from './test-support.ts';
+import {
+  activeUser,
+  lastMailTo,
+  linkIn,
+  mailsTo,
+  runCliOn,
+  setTenantSettings,
+  uniqueEmail,
+} from './test-support.ts';
 import { findUserByEmail } from './user.repository.ts';
 
 const cliPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../cli.ts');
@@ -21,18 +28,7 @@ describe.each(engines)('operator CLI on %s', (engine) => {
   });
   afterAll(() => t.close());
 
-  async function run(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(argv, {
-      out: (line) => out.push(line),
-      err: (line) => err.push(line),
-      database: t.services.database,
-      config: t.config,
-      now: () => t.clock.now(),
-    });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  const run = (...argv: string[]) => runCliOn(t, ...argv);
 
   it('invites: a pending account of the given type and language, and its activation mail queued', async () => {
     const email = uniqueEmail('cli');

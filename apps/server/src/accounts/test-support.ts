@@ -1,5 +1,6 @@
 import type { Locale } from '@keycard/contract';
 import { expect } from 'vitest';
+import { runCli } from '../cli.ts';
 import type { EmailContent } from '../messaging/message.types.ts';
 import { demoTenants } from '../seed/demo.ts';
 import { upsertTenant } from '../tenants/tenant.admin.ts';
@@ -93,4 +94,21 @@ export async function activeUser(
     },
     t.clock.now(),
   );
+}
+
+/** Runs a `keycard` command against a test app's database, configuration and clock. */
+export async function runCliOn(
+  t: TestApp,
+  ...argv: string[]
+): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, {
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+    database: t.services.database,
+    config: t.config,
+    now: () => t.clock.now(),
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
 }

@@ -224,20 +224,23 @@ export async function phoneDelivery(deps: MfaDeps, tenant: TenantContext, signIn
 
 type ProofCheck = { ok: true; method: MfaCheckMethod } | { ok: false; code: MfaErrorCode };
 
+/** A proof of possession offered for a factor: a code of it, or (when allowed) a recovery code. */
+interface ProofAttempt {
+  tenant: TenantContext;
+  user: UserRow;
+  factor: FactorRow;
+  proof: MfaProof;
+  allowRecovery: boolean;
+  now: number;
+}
+
 /** Compares a proof with the factor (or the user's recovery codes); no limit of its own. */
-async function compareProof(
-  deps: MfaDeps,
-  tenant: TenantContext,
-  user: UserRow,
-  factor: FactorRow,
-  proof: MfaProof,
-  now: number,
-  options: { allowRecovery: boolean },
-): Promise<ProofCheck> {
+async function compareProof(deps: MfaDeps, attempt: ProofAttempt): Promise<ProofCheck> {
   const { db, key } = deps;
+  const { tenant, user, factor, proof, now } = attempt;
   const invalid = { ok: false, code: mfaErrors.codeInvalid } as const;
   if ('recoveryCode' in proof) {
-    if (!options.allowRecovery) return invalid;
+    if (!attempt.allowRecovery) return invalid;
     const ok = await redeemRecoveryCode(
       db,
       key,
@@ -272,20 +275,13 @@ async function compareProof(
  * it is compared, so concurrent guesses cannot exceed it; a right one gives its count back,
  * a wrong one that fills the bucket locks checks for the full period.
  */
-async function checkProof(
-  deps: MfaDeps,
-  tenant: TenantContext,
-  user: UserRow,
-  factor: FactorRow,
-  proof: MfaProof,
-  now: number,
-  options: { allowRecovery: boolean },
-): Promise<MfaCheckMethod> {
+async function checkProof(deps: MfaDeps, attempt: ProofAttempt): Promise<MfaCheckMethod> {
   const { limiter } = deps;
+  const { tenant, user, now } = attempt;
   const limitKey = `mfa:verify:${tenant.code}:${user.id}`;
   const reservation = await limiter.reserve(limitKey, verifyAttempts, now);
   if (!reservation.allowed) throw mfaError(mfaErrors.rateLimited, { retryAfterMs: reservation.retryAfterMs });
-  const check = await compareProof(deps, tenant, user, factor, proof, now, options);
+  const check = await compareProof(deps, attempt);
   if (!check.ok) {
     // The failure that fills the bucket says so at once, as the login does: the lock begins now.
     const { locked } = await limiter.fail(limitKey, verifyAttempts, now);
@@ -313,7 +309,7 @@ export async function verifyMfa(
   const { user, session } = signIn;
   const active = await findActiveFactor(db, tenant.code, user.id);
   if (active) {
-    const method = await checkProof(deps, tenant, user, active, proof, now, { allowRecovery: true });
+    const method = await checkProof(deps, { tenant, user, factor: active, proof, allowRecovery: true, now });
     await recordMfaPassed(db, session, method, now);
     return {
       recoveryCodes: null,
@@ -323,7 +319,7 @@ export async function verifyMfa(
 
   const pending = await findPendingFactor(db, tenant.code, user.id, now);
   if (!pending) throw mfaError(mfaErrors.registrationNotStarted);
-  const method = await checkProof(deps, tenant, user, pending, proof, now, { allowRecovery: false });
+  const method = await checkProof(deps, { tenant, user, factor: pending, proof, allowRecovery: false, now });
   const recoveryCodes = await mfaDb(db)
     .transaction()
     .execute(async (trx) => {
@@ -410,7 +406,7 @@ export async function resetMfa(
   const { user, session } = signIn;
   const active = await findActiveFactor(db, tenant.code, user.id);
   if (!active) throw mfaError(mfaErrors.notEnrolled);
-  const method = await checkProof(deps, tenant, user, active, proof, now, { allowRecovery: true });
+  const method = await checkProof(deps, { tenant, user, factor: active, proof, allowRecovery: true, now });
   await mfaDb(db)
     .transaction()
     .execute(async (trx) => {

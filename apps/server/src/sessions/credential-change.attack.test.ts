@@ -1,4 +1,4 @@
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeUser, lastMailTo, tokenIn, uniqueEmail } from '../accounts/test-support.ts';
 import { engines } from '../test/helper.ts';
@@ -6,7 +6,7 @@ import { Browser } from '../test/http-client.ts';
 import { type Cluster, instancesFor } from '../test/instances.ts';
 import { discoverIssuer, startAuthorization } from '../test/oidc.ts';
 import {
-  callbackOf,
+  appSignIn,
   passwordStep,
   refresh,
   registerTotp,
@@ -35,15 +35,9 @@ describe.each(engines)('credential changes end every grant on %s', (engine) => {
 
   /** An app's tokens (with a refresh token) for the browser's complete session. */
   async function appTokens(browser: Browser) {
-    const start = await startAuthorization(config, browser, {
+    const tokens = await appSignIn(config, browser, origin, {
       scope: 'openid email offline_access',
       prompt: 'consent',
-    });
-    const callback = await callbackOf(browser, origin, start.location);
-    const tokens = await client.authorizationCodeGrant(config, callback, {
-      pkceCodeVerifier: start.verifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
     });
     expect(tokens.refresh_token).toBeTruthy();
     return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token! };

@@ -7,7 +7,7 @@ import { engines } from '../test/helper.ts';
 import { Browser } from '../test/http-client.ts';
 import { type Cluster, instancesFor } from '../test/instances.ts';
 import { discoverIssuer, startAuthorization } from '../test/oidc.ts';
-import { callbackOf, passwordStep, refresh } from '../test/sign-in-flow.ts';
+import { appSignIn, callbackOf, passwordStep, refresh } from '../test/sign-in-flow.ts';
 
 /**
  * Invariant 1 against single sign-on, attacked over real HTTP with openid-client as the app:
@@ -15,6 +15,12 @@ import { callbackOf, passwordStep, refresh } from '../test/sign-in-flow.ts';
  * instance at once, on every other within 5 s), and an app that asks for a fresh sign-in
  * (max_age, prompt=login) gets one — with an auth_time that tells the truth.
  */
+/** Tenant changes that ask more of a password-only sign-in, and how to undo them. */
+const policies: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
+  ['MFA required', { mfa: { mode: 'required' } }, { mfa: { mode: 'off' } }],
+  ['password expiry', { passwordExpiryDays: 5 }, { passwordExpiryDays: null }],
+];
+
 describe.each(engines)('sign-in decisions under attack on %s', (engine) => {
   let cluster: Cluster;
   let origin: string;
@@ -33,13 +39,7 @@ describe.each(engines)('sign-in decisions under attack on %s', (engine) => {
     expect((await passwordStep(browser, origin, 'grand-hotel', email, 'Anchor-bay-2020')).state).toBe(
       'AUTHENTICATED',
     );
-    const start = await startAuthorization(config, browser);
-    const callback = await callbackOf(browser, origin, start.location);
-    const tokens = await client.authorizationCodeGrant(config, callback, {
-      pkceCodeVerifier: start.verifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
+    const tokens = await appSignIn(config, browser, origin);
     return { email, browser, tokens };
   }
 
@@ -51,11 +51,6 @@ describe.each(engines)('sign-in decisions under attack on %s', (engine) => {
   }
 
   describe('policy changes reach single sign-on at once', () => {
-    const policies: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
-      ['MFA required', { mfa: { mode: 'required' } }, { mfa: { mode: 'off' } }],
-      ['password expiry', { passwordExpiryDays: 5 }, { passwordExpiryDays: null }],
-    ];
-
     it.each(policies)(
       '%s: no code for an older session, here at once and on every instance within 5 s',
       async (_name, change, restore) => {
@@ -104,11 +99,6 @@ describe.each(engines)('sign-in decisions under attack on %s', (engine) => {
   });
 
   describe('policy changes reach refresh tokens', () => {
-    const policies: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
-      ['MFA required', { mfa: { mode: 'required' } }, { mfa: { mode: 'off' } }],
-      ['password expiry', { passwordExpiryDays: 5 }, { passwordExpiryDays: null }],
-    ];
-
     it.each(policies)(
       '%s: a refresh token from a password-only sign-in stops refreshing',
       async (_name, change, restore) => {
@@ -116,19 +106,10 @@ describe.each(engines)('sign-in decisions under attack on %s', (engine) => {
         await activeUser(cluster.t, email, 'Anchor-bay-2020');
         const browser = new Browser();
         await passwordStep(browser, origin, 'grand-hotel', email, 'Anchor-bay-2020');
-        const start = await startAuthorization(config, browser, {
+        const tokens = await appSignIn(config, browser, origin, {
           scope: 'openid offline_access',
           prompt: 'consent',
         });
-        const tokens = await client.authorizationCodeGrant(
-          config,
-          await callbackOf(browser, origin, start.location),
-          {
-            pkceCodeVerifier: start.verifier,
-            expectedState: start.state,
-            expectedNonce: start.nonce,
-          },
-        );
         await cluster.t.services.db
           .updateTable('users')
           .set({ password_changed_at: cluster.t.clock.now() - 10 * DAY })
@@ -251,22 +232,10 @@ describe.each(engines)('sign-in decisions under attack on %s', (engine) => {
 
     async function expectOriginalAuthTime() {
       const { browser, signedInAt } = await signedInAMinuteAgo();
-      const first = await startAuthorization(config, browser);
-      const firstCallback = await callbackOf(browser, origin, first.location);
-      const firstTokens = await client.authorizationCodeGrant(config, firstCallback, {
-        pkceCodeVerifier: first.verifier,
-        expectedState: first.state,
-        expectedNonce: first.nonce,
-      });
+      const firstTokens = await appSignIn(config, browser, origin);
       expect(Math.abs(authTimeOf(firstTokens) - signedInAt)).toBeLessThanOrEqual(1000);
 
-      const sso = await startAuthorization(config, browser);
-      const callback = await callbackOf(browser, origin, sso.location);
-      const tokens = await client.authorizationCodeGrant(config, callback, {
-        pkceCodeVerifier: sso.verifier,
-        expectedState: sso.state,
-        expectedNonce: sso.nonce,
-      });
+      const tokens = await appSignIn(config, browser, origin);
       const claims = tokens.claims()!;
       expect(Math.abs(authTimeOf(tokens) - signedInAt)).toBeLessThanOrEqual(1000);
       // Not the time of this request: the ID token was issued a minute after the sign-in.

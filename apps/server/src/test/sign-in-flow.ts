@@ -1,9 +1,10 @@
 import type { UserIdentity } from '@keycard/contract';
+import * as client from 'openid-client';
 import { generate } from 'otplib';
 import { expect } from 'vitest';
 import { demo } from './helper.ts';
 import type { Browser, Fetcher } from './http-client.ts';
-import { demoRedirectUri } from './oidc.ts';
+import { demoRedirectUri, startAuthorization } from './oidc.ts';
 
 /**
  * The portal's and the demo app's parts of a sign-in, over real HTTP, for tests that attack
@@ -118,4 +119,23 @@ export async function userinfoStatus(fetcher: Fetcher, origin: string, accessTok
 export async function sessionExists(browser: Browser, origin: string): Promise<boolean> {
   const response = await browser.fetch(`${origin}/api/session`);
   return ((await response.json()) as { exists: boolean }).exists;
+}
+
+/**
+ * An app's whole authorization for a browser whose Keycard session is complete: the request
+ * (code + PKCE, with `params`), the callback, and the code exchange, as openid-client does it.
+ */
+export async function appSignIn(
+  config: client.Configuration,
+  browser: Browser,
+  origin: string,
+  params: Record<string, string> = {},
+) {
+  const start = await startAuthorization(config, browser, params);
+  const callback = await callbackOf(browser, origin, start.location);
+  return client.authorizationCodeGrant(config, callback, {
+    pkceCodeVerifier: start.verifier,
+    expectedState: start.state,
+    expectedNonce: start.nonce,
+  });
 }
