@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.ts';
 import { openSqlite } from './node-sqlite.ts';
+import { preparingPool } from './prepared-pool.ts';
 import type { Database } from './schema.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -37,7 +38,7 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     // emits 'error' too; pg-pool listens only while the client is idle, and an unheard
     // 'error' would end the process. A database restart or failover must not take us down.
     pool.on('connect', (client) => client.on('error', (error) => options.onIdleError?.(error)));
-    kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   } else {
     engine = 'sqlite';
     const file = options.sqliteFile ?? path.resolve('data', 'keycard.sqlite');

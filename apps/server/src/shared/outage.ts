@@ -16,6 +16,8 @@ export function isOutage(error: unknown): boolean {
       // too many connections (53300), not accepting connections (55000 with that message,
       // matched below).
       if (/^(08...|57P0[123]|53300)$/.test(code)) return true;
+      // A plan prepared before another instance changed the schema (during a deploy).
+      if (code === '0A000' && typeof message === 'string' && /cached plan/.test(message)) return true;
       // SQLite: the file is locked by another writer beyond the busy timeout.
       if (code === 'ERR_SQLITE_ERROR' && typeof message === 'string' && /database is locked/.test(message))
         return true;
