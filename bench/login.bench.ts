@@ -50,7 +50,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { hashPassword, verifyPassword } from '../apps/server/src/accounts/password.service.ts';
+import {
+  hashPassword,
+  usePasswordHashing,
+  verifyPassword,
+} from '../apps/server/src/accounts/password.service.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
 import { demoPassword } from '../apps/server/src/seed/demo.ts';
 import { type BenchDatabase, checkPostgres, cpuBetween, createBenchDatabase } from './support/postgres.ts';
 import { type CpuProfile, formatProfileSummary, summarizeProfile } from './support/profile-summary.ts';
@@ -363,6 +368,12 @@ async function benchEngine(engine: Engine, hash: string): Promise<void> {
 }
 
 if (engines.includes('postgres')) await checkPostgres();
+// The server's own argon2id parameters (PASSWORD_HASH_*, or the defaults), here as there.
+const hashing = loadConfig({ ...process.env, NODE_ENV: 'test' }).passwordHashing;
+usePasswordHashing(hashing);
+console.log(
+  `argon2id parameters: m=${hashing.memoryKib} KiB, t=${hashing.iterations}, p=${hashing.parallelism} (PASSWORD_HASH_MEMORY_KIB, _ITERATIONS, _PARALLELISM)`,
+);
 const hash = await hashPassword(demoPassword);
 // Warm argon2's worker threads before the first measured verification.
 await runConcurrently(

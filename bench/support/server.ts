@@ -15,6 +15,7 @@ import { Session } from 'node:inspector/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { usePasswordHashing } from '../../apps/server/src/accounts/password.service.ts';
 import { createUser, findUserByEmail } from '../../apps/server/src/accounts/user.repository.ts';
 import { createApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
@@ -91,7 +92,9 @@ async function main(): Promise<void> {
     COOKIE_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('PASSWORD_HASH_'))),
   });
+  usePasswordHashing(loaded.passwordHashing);
   // Production behaviour without production's other demands (https, no SQLite): the only
   // thing config.env switches at run time is the response-contract check (app.ts).
   const config = options.contractCheck ? loaded : { ...loaded, env: 'production' as const };

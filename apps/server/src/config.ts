@@ -53,6 +53,9 @@ const envSchema = z.object({
   TWILIO_API_URL: z.url().default('https://api.twilio.com'),
   MFA_PHONE_CODES_PER_TENANT_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   ANALYTICS_URL: z.url().optional(),
+  PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(7168).max(4_194_304).default(65_536),
+  PASSWORD_HASH_ITERATIONS: z.coerce.number().int().min(1).max(20).default(3),
+  PASSWORD_HASH_PARALLELISM: z.coerce.number().int().min(1).max(16).default(4),
 });
 
 export interface Config {
@@ -83,6 +86,14 @@ export interface Config {
   };
   /** Analytics collector that events of tenants with an analytics id are forwarded to. */
   analyticsUrl: string | undefined;
+  /** argon2id parameters for new password hashes (stored hashes keep their own). */
+  passwordHashing: PasswordHashing;
+}
+
+export interface PasswordHashing {
+  memoryKib: number;
+  iterations: number;
+  parallelism: number;
 }
 
 export class ConfigError extends Error {}
@@ -129,7 +140,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     mfa: { phoneCodesPerTenantHour: e.MFA_PHONE_CODES_PER_TENANT_HOUR },
     analyticsUrl: e.ANALYTICS_URL,
+    passwordHashing: {
+      memoryKib: e.PASSWORD_HASH_MEMORY_KIB,
+      iterations: e.PASSWORD_HASH_ITERATIONS,
+      parallelism: e.PASSWORD_HASH_PARALLELISM,
+    },
   };
+  // OWASP's minimum for argon2id is a family of equal cost (19 MiB × 2 passes, 46 MiB × 1,
+  // 7 MiB × 5 …): never accept less work than its cheapest member.
+  if (config.passwordHashing.memoryKib * config.passwordHashing.iterations < 35_840) {
+    throw new ConfigError(
+      'Invalid configuration: PASSWORD_HASH_MEMORY_KIB × PASSWORD_HASH_ITERATIONS must be at least 35840 (OWASP minimum for argon2id)',
+    );
+  }
   const twilioSet = [e.TWILIO_ACCOUNT_SID, e.TWILIO_AUTH_TOKEN, e.TWILIO_FROM].filter(Boolean).length;
   if (twilioSet > 0 && twilioSet < 3) {
     throw new ConfigError(

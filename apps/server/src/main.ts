@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { usePasswordHashing } from './accounts/password.service.ts';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig, publicOrigin } from './config.ts';
 import { openDatabase } from './db/database.ts';
@@ -8,6 +9,7 @@ import { loadSecrets } from './shared/secrets.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  usePasswordHashing(config.passwordHashing);
   const secrets = await loadSecrets(config);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,

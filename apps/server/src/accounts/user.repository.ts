@@ -64,3 +64,21 @@ export async function createUser(db: Kysely<Database>, input: NewUser, now = Dat
   });
   return row;
 }
+
+/**
+ * Stores a stronger hash of the same password (made at sign-in), unless the password changed
+ * meanwhile. Not a password change: its date and history stay.
+ */
+export async function upgradePasswordHash(
+  db: Kysely<Database>,
+  user: UserRow,
+  passwordHash: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash })
+    .where('id', '=', user.id)
+    .where('tenant_code', '=', user.tenant_code)
+    .where('password_hash', '=', user.password_hash)
+    .execute();
+}

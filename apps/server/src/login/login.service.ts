@@ -1,7 +1,13 @@
 import { errorCodes } from '@keycard/contract';
 import type { Kysely } from 'kysely';
-import { isLeakedPassword, verifyDummyPassword, verifyPassword } from '../accounts/password.service.ts';
-import { findUserByEmail } from '../accounts/user.repository.ts';
+import {
+  hashPassword,
+  isLeakedPassword,
+  needsRehash,
+  verifyDummyPassword,
+  verifyPassword,
+} from '../accounts/password.service.ts';
+import { findUserByEmail, upgradePasswordHash } from '../accounts/user.repository.ts';
 import type { Database } from '../db/schema.ts';
 import { findTrustedDeviceId } from '../mfa/device.service.ts';
 import type { LimitRule, RateLimiter } from '../security/rate-limiter.ts';
@@ -102,6 +108,11 @@ export async function passwordLogin(
 
   // The right password, but one on public leak lists: refuse it until it is changed.
   if (await isLeakedPassword(input.password)) return { ok: false, code: errorCodes.passwordLeaked };
+
+  // A hash made with less work than today's parameters is made again, now the password is here.
+  if (needsRehash(user.password_hash!)) {
+    await upgradePasswordHash(db, user, await hashPassword(input.password));
+  }
 
   const code = await issueToken(
     db,
