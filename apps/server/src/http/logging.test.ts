@@ -45,9 +45,14 @@ describe('logs', () => {
       const cookie = sessionCookieOf(authenticate)!;
       await call(app, 'GET', `/authenticate/?code=${code}&state=query-secret-123`, { cookie });
       await call(app, 'GET', '/api/session', { cookie, headers: { 'x-trace-token': 'trace-abcdef123456' } });
+      await call(app, 'GET', '/oidc/.well-known/openid-configuration');
 
       const log = lines.join('');
-      expect(lines.length).toBeGreaterThan(5);
+      // One line per request, the provider's included.
+      const completed = lines.filter((line) => line.includes('"msg":"request completed"'));
+      expect(completed).toHaveLength(6);
+      expect(completed.at(-1)).toContain('"path":"/oidc/.well-known/openid-configuration"');
+      expect(completed.at(-1)).toContain('"status":200');
       for (const secret of [
         demo.password,
         'Wrong-Secret-77',

@@ -90,8 +90,9 @@ async function findPendingFactor(
 }
 
 /**
- * At sign-in (POST /api/authenticate): a userDeviceToken of a device this user trusted on
- * this tenant, within its period, passes MFA for the new session. Another user's or tenant's
+ * At sign-in (POST /api/authenticate), for a user with a factor enrolled: a userDeviceToken
+ * of a device this user trusted on this tenant, within its period, passes MFA for the new
+ * session. Another user's or tenant's
  * token, an expired or a forged one changes nothing.
  */
 export async function applyTrustedDevice(
@@ -102,7 +103,6 @@ export async function applyTrustedDevice(
   now: number,
 ): Promise<boolean> {
   if (!userDeviceToken) return false;
-  if (!(await findActiveFactor(db, tenant.code, session.user_id))) return false;
   const trusted = await isTrustedDevice(
     db,
     { tenantCode: tenant.code, userId: session.user_id, token: userDeviceToken },

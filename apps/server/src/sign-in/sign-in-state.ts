@@ -110,6 +110,28 @@ export function signInOf(
   return { session, user, identity, complete: isSignInComplete(identity), mfaEnrolled };
 }
 
+/** An active account of the tenant, with whether a factor is enrolled: one query. */
+export async function loadAccount(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  userId: string,
+): Promise<{ user: UserRow; mfaEnrolled: boolean } | null> {
+  const row = await db
+    .selectFrom('users as u')
+    .selectAll('u')
+    .select(
+      sql<number>`(select count(*) from mfa_factors f where f.user_id = u.id and f.tenant_code = u.tenant_code and f.status = 'active')`.as(
+        'active_factors',
+      ),
+    )
+    .where('u.id', '=', userId)
+    .where('u.tenant_code', '=', tenant.code)
+    .executeTakeFirst();
+  if (row?.status !== 'active') return null;
+  const { active_factors, ...user } = row;
+  return { user, mfaEnrolled: Number(active_factors) > 0 };
+}
+
 /**
  * The sign-in behind a session token on this tenant, with the user's current state: one
  * query (session, active account, whether a factor is enrolled). Null for no session, an

@@ -1,6 +1,5 @@
 import { errorCodes } from '@keycard/contract';
 import type { Kysely } from 'kysely';
-import { findUserById } from '../accounts/user.repository.ts';
 import type { Database } from '../db/schema.ts';
 import { resolveRedirect } from '../http/redirects.ts';
 import { applyTrustedDevice } from '../mfa/mfa.service.ts';
@@ -14,13 +13,13 @@ import { createSession, revokeSession } from '../sessions/session.service.ts';
 import { AppError, assertThat } from '../shared/errors.ts';
 import { redeemToken } from '../shared/one-time-token.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
-import { amrOf, loadSignIn, type SignIn } from './sign-in-state.ts';
+import { amrOf, loadAccount, type SignIn, signInOf } from './sign-in-state.ts';
 
 /**
  * POST /api/authenticate: redeems the single-use login code of the password step (one atomic
- * statement) and opens a fresh session. Any session the browser held before is revoked
- * (session fixation defence). On a device the user trusted within the period, MFA is passed
- * for the new session (SPEC §9).
+ * statement) and opens a fresh session, in one transaction: a code is never used up without
+ * its session. Any session the browser held before is revoked (session fixation defence). On
+ * a device the user trusted within the period, MFA is passed for the new session (SPEC §9).
  */
 export async function completeSignIn(
   db: Kysely<Database>,
@@ -35,26 +34,31 @@ export async function completeSignIn(
 ): Promise<{ token: string; signIn: SignIn }> {
   const invalid = new AppError(errorCodes.codeInvalid);
   if (input.tenantCode !== tenant.code) throw invalid;
-  const redeemed = await redeemToken(
-    db,
-    { tenantCode: tenant.code, purpose: 'LOGIN_CODE', token: input.code },
-    now,
-  );
-  if (!redeemed.ok || !redeemed.userId) throw invalid;
-  const user = await findUserById(db, tenant.code, redeemed.userId);
-  if (user?.status !== 'active') throw invalid;
-
-  if (input.previousToken) await revokeSession(db, tenant.code, input.previousToken);
-  const { token, session } = await createSession(
-    db,
-    { tenantCode: tenant.code, userId: user.id, provider: 'keycard' },
-    now,
-  );
-  await applyTrustedDevice(db, tenant, session, input.userDeviceToken, now);
-  // The state (SPEC §4) comes from the same place every later request's does.
-  const signIn = await loadSignIn(db, tenant, token, now);
-  if (!signIn) throw invalid;
-  return { token, signIn };
+  const opened = await db.transaction().execute(async (trx) => {
+    const redeemed = await redeemToken(
+      trx,
+      { tenantCode: tenant.code, purpose: 'LOGIN_CODE', token: input.code },
+      now,
+    );
+    if (!redeemed.ok || !redeemed.userId) return null;
+    const account = await loadAccount(trx, tenant, redeemed.userId);
+    if (!account) return null;
+    if (input.previousToken) await revokeSession(trx, tenant.code, input.previousToken);
+    const created = await createSession(
+      trx,
+      { tenantCode: tenant.code, userId: account.user.id, provider: 'keycard' },
+      now,
+    );
+    return { ...account, ...created };
+  });
+  if (!opened) throw invalid;
+  const { token, session, user, mfaEnrolled } = opened;
+  if (mfaEnrolled && (await applyTrustedDevice(db, tenant, session, input.userDeviceToken, now))) {
+    session.mfa_method = 'device';
+    session.mfa_verified_at = now;
+  }
+  // The state (SPEC §4) is decided as for every later request (sign-in-state.ts).
+  return { token, signIn: signInOf(tenant, session, user, mfaEnrolled, now) };
 }
 
 /** Every sign-in step done, or the coded reason why not. */
