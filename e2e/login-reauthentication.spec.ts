@@ -198,7 +198,7 @@ describe('an app asks for a fresh sign-in: prompt=login and max_age (Chromium)',
     await page.context().close();
   });
 
-  it('a trusted stack.browser sends its device token with the password and is not locked out by guesses elsewhere', async () => {
+  it('a trusted browser sends its device token with the password and is not locked out by guesses elsewhere', async () => {
     const email = await createTestUser(stack.keycard, 'summit');
     const page = await (await newContext(stack.browser)).newPage();
     await page.goto(`${stack.demoApp.url}/`);
@@ -237,7 +237,9 @@ describe('an app asks for a fresh sign-in: prompt=login and max_age (Chromium)',
     await page.goto(request.url);
     await expectReauthenticationStep(page, 'summit', email);
     await finishAtCallback(page, request);
-    expect(logins).toEqual([{ email, password, state: expect.any(String), userDeviceToken: deviceToken }]);
+    expect(logins).toEqual([
+      { email, password, state: expect.any(String), userDeviceToken: deviceToken, iid: expect.any(String) },
+    ]);
     await page.context().close();
   });
 });

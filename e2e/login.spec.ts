@@ -153,7 +153,7 @@ describe('sign in end to end (Chromium)', () => {
     await page.context().close();
   });
 
-  it('chooses the language from langCode, then from the stack.browser, then English', async () => {
+  it('chooses the language from langCode, then from the browser, then English', async () => {
     const german = await freshPage('en-US');
     await german.goto(`${stack.keycard.origin()}/login?langCode=de-AT`);
     await expect.poll(() => german.getByRole('heading', { level: 1 }).innerText()).toBe('Anmelden');

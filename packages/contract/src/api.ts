@@ -50,6 +50,11 @@ export const loginRequest = z.object({
    * browser is counted apart, so guesses made elsewhere cannot lock it out.
    */
   userDeviceToken: z.string().max(256).optional(),
+  /**
+   * The app's pending request this password is entered for (AUTH_X_IID), if any: the new
+   * session then counts as the fresh sign-in that request asked for (prompt=login, max_age).
+   */
+  iid: z.string().min(1).max(128).optional(),
 });
 export const loginResponse = z.object({ code: z.string(), state: z.string() });
 export type LoginResponse = z.infer<typeof loginResponse>;

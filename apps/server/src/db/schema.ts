@@ -76,6 +76,8 @@ export interface SessionsTable {
   mfa_verified_at: number | null;
   /** The sign-in itself: the password step (auth_time) of this session. */
   created_at: number;
+  /** The app request (provider interaction) the password step was made for, if any. */
+  interaction_uid: string | null;
   expires_at: number;
 }
 

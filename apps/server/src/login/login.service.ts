@@ -64,7 +64,14 @@ export function addressRule(policy: LoginPolicy): LimitRule {
 export async function passwordLogin(
   deps: { db: Kysely<Database>; limiter: RateLimiter; policy: LoginPolicy },
   tenant: TenantContext,
-  input: { email: string; password: string; state: string; ip: string; userDeviceToken?: string | undefined },
+  input: {
+    email: string;
+    password: string;
+    state: string;
+    ip: string;
+    userDeviceToken?: string | undefined;
+    iid?: string | undefined;
+  },
   now: number,
 ): Promise<LoginOutcome> {
   const { db, limiter, policy } = deps;
@@ -121,7 +128,7 @@ export async function passwordLogin(
       userId: user.id,
       purpose: 'LOGIN_CODE',
       ttlMs: loginCodeTtlMs,
-      data: { state: input.state },
+      data: { state: input.state, iid: input.iid ?? null },
     },
     now,
   );

@@ -34,9 +34,13 @@ export function clientAddressesOf(request: FastifyRequest): string[] {
  */
 function assertLocal(request: FastifyRequest, reply: FastifyReply): boolean {
   if (clientAddressesOf(request).every((address) => loopback.has(address))) return true;
-  const { status, body } = errorAnswer(new AppError(errorCodes.notFound));
-  reply.status(status).send(body);
+  notFound(reply);
   return false;
+}
+
+function notFound(reply: FastifyReply) {
+  const { status, body } = errorAnswer(new AppError(errorCodes.notFound));
+  return reply.status(status).send(body);
 }
 
 const pageCsp =
@@ -105,7 +109,7 @@ ${rows.length ? `<ul>${items}</ul>` : '<p>No messages yet.</p>'}</main></body></
     if (!assertLocal(request, reply)) return;
     const { id } = request.params as { id: string };
     const row = await db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) return reply.status(404).send({ code: 'common.not_found', message: 'No such message' });
+    if (!row) return notFound(reply);
     const content = JSON.parse(row.payload) as Partial<EmailContent & PhoneContent>;
     const body =
       row.channel === 'email'
@@ -128,8 +132,7 @@ ${rows.length ? `<ul>${items}</ul>` : '<p>No messages yet.</p>'}</main></body></
       .select(['payload', 'channel'])
       .where('id', '=', id)
       .executeTakeFirst();
-    if (row?.channel !== 'email')
-      return reply.status(404).send({ code: 'common.not_found', message: 'No such mail' });
+    if (row?.channel !== 'email') return notFound(reply);
     return reply
       .type('text/html; charset=utf-8')
       .header('content-security-policy', mailCsp)

@@ -18,7 +18,13 @@ export type MfaMethod = 'totp' | 'sms' | 'voice' | 'recovery' | 'device';
  */
 export async function createSession(
   db: Kysely<Database>,
-  input: { tenantCode: string; userId: string; provider: IdentityProvider; partnerCode?: string | null },
+  input: {
+    tenantCode: string;
+    userId: string;
+    provider: IdentityProvider;
+    partnerCode?: string | null;
+    interactionUid?: string | null;
+  },
   now: number,
 ): Promise<{ token: string; session: SessionRow }> {
   const token = createToken();
@@ -31,6 +37,7 @@ export async function createSession(
     mfa_method: null,
     mfa_verified_at: null,
     created_at: now,
+    interaction_uid: input.interactionUid ?? null,
     expires_at: now + sessionLifetimeMs,
   };
   await db.insertInto('sessions').values(session).execute();

@@ -180,6 +180,7 @@ export async function loadSignIn(
     mfa_method: row.mfa_method,
     mfa_verified_at: row.mfa_verified_at,
     created_at: row.created_at,
+    interaction_uid: row.interaction_uid,
     expires_at: row.expires_at,
   };
   const user: UserRow = {

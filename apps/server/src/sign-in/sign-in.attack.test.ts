@@ -198,6 +198,19 @@ describe.each(engines)('sign-in decisions under attack on %s', (engine) => {
       },
     );
 
+    it.each(requests)(
+      '%s: a password entered for the request is fresh however fast it comes (a password manager)',
+      async (_name, params) => {
+        const { email, browser } = await signedInAMinuteAgo();
+        const start = await startAuthorization(config, browser, params);
+        const iid = new URL(start.location, origin).searchParams.get('iid')!;
+        // No pause: the portal sends the request's id with the password.
+        await passwordStep(browser, origin, 'grand-hotel', email, 'Anchor-bay-2020', { iid });
+        const callback = await callbackOf(browser, origin, start.location);
+        expect(callback.searchParams.get('code')).toBeTruthy();
+      },
+    );
+
     /**
      * Without max_age or prompt=login an ID token carries auth_time only for a client that
      * registered require_auth_time (OIDC Dynamic Client Registration §2): the demo app does,

@@ -13,17 +13,21 @@ import { demoRedirectUri, startAuthorization } from './oidc.ts';
 
 export const demoClient = { id: 'demo-app', secret: 'demo-app-secret' };
 
-/** The password step in a browser: POST /api/login, then /api/authenticate with its code. */
+/**
+ * The password step in a browser: POST /api/login (for the app request `iid`, as the portal
+ * says when it has one), then /api/authenticate with its code.
+ */
 export async function passwordStep(
   browser: Browser,
   origin: string,
   tenant: string,
   email: string,
   password = demo.password,
+  options: { iid?: string } = {},
 ): Promise<UserIdentity> {
   const login = await browser.fetch(`${origin}/api/login`, {
     method: 'POST',
-    body: { email, password, state: 'state-0123456789abcdef' },
+    body: { email, password, state: 'state-0123456789abcdef', ...options },
   });
   expect(login.status, 'the password step').toBe(200);
   const { code } = (await login.json()) as { code: string };

@@ -1,12 +1,22 @@
 import type { LoginResponse, SessionResponse } from '@keycard/contract/api';
 import { apiPaths } from '@keycard/contract/api-paths';
+import { storageKeys } from '@keycard/contract/user-state';
 import { apiRequest } from '../../lib/api.ts';
 import { deviceTokenField } from '../../lib/device-id.ts';
+import { flowStorage } from '../../lib/storage.ts';
 
 /** The login flow's calls (SPEC §7; types only from the contract: no zod in the login route). */
 export const loginApi = {
   session: () => apiRequest<SessionResponse>('GET', apiPaths.session),
   /** The password step; a trusted browser presents its device token (its own lockout key). */
-  login: (email: string, password: string, state: string) =>
-    apiRequest<LoginResponse>('POST', apiPaths.login, { email, password, state, ...deviceTokenField() }),
+  login: (email: string, password: string, state: string) => {
+    const iid = flowStorage.get(storageKeys.iid);
+    return apiRequest<LoginResponse>('POST', apiPaths.login, {
+      email,
+      password,
+      state,
+      ...deviceTokenField(),
+      ...(iid ? { iid } : {}),
+    });
+  },
 };

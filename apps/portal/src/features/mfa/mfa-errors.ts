@@ -1,3 +1,4 @@
+import { errorCodes, mfaErrors } from '@keycard/contract/errors';
 import type { MfaErrorCode } from '@keycard/contract/mfa';
 import { ApiRequestError, isNetworkError } from '../../lib/api.ts';
 
@@ -16,38 +17,38 @@ export interface MfaProblem {
 
 /** SPEC §8 MFA messages, one row per error code (typed: a new code without a row fails to compile). */
 const texts: Record<MfaErrorCode, string> = {
-  'mfa.code_invalid': 'mfa.errors.codeInvalid',
-  'mfa.code_expired': 'mfa.errors.codeExpired',
-  'mfa.attempts_exceeded': 'mfa.errors.attemptsExceeded',
-  'mfa.rate_limited': 'mfa.errors.rateLimited',
-  'mfa.resend_too_soon': 'mfa.errors.resendTooSoon',
-  'mfa.country_code_invalid': 'mfa.errors.countryCodeInvalid',
-  'mfa.phone_invalid': 'mfa.errors.phoneInvalid',
-  'mfa.phone_not_mobile': 'mfa.errors.phoneNotMobile',
-  'mfa.phone_blocked': 'mfa.errors.phoneBlocked',
-  'mfa.delivery_retryable': 'mfa.errors.deliveryRetryable',
-  'mfa.delivery_failed': 'mfa.errors.deliveryFailed',
-  'mfa.phone_rejected': 'mfa.errors.phoneRejected',
-  'mfa.telecom_error': 'mfa.errors.telecomError',
-  'mfa.line_busy': 'mfa.errors.lineBusy',
-  'mfa.not_enrolled': 'mfa.errors.unknown',
-  'mfa.already_enrolled': 'mfa.errors.unknown',
-  'mfa.registration_not_started': 'mfa.errors.codeExpired',
-  'mfa.fresh_verification_required': 'mfa.errors.unknown',
-  'mfa.unknown': 'mfa.errors.unknown',
+  [mfaErrors.codeInvalid]: 'mfa.errors.codeInvalid',
+  [mfaErrors.codeExpired]: 'mfa.errors.codeExpired',
+  [mfaErrors.attemptsExceeded]: 'mfa.errors.attemptsExceeded',
+  [mfaErrors.rateLimited]: 'mfa.errors.rateLimited',
+  [mfaErrors.resendTooSoon]: 'mfa.errors.resendTooSoon',
+  [mfaErrors.countryCodeInvalid]: 'mfa.errors.countryCodeInvalid',
+  [mfaErrors.phoneInvalid]: 'mfa.errors.phoneInvalid',
+  [mfaErrors.phoneNotMobile]: 'mfa.errors.phoneNotMobile',
+  [mfaErrors.phoneBlocked]: 'mfa.errors.phoneBlocked',
+  [mfaErrors.deliveryRetryable]: 'mfa.errors.deliveryRetryable',
+  [mfaErrors.deliveryFailed]: 'mfa.errors.deliveryFailed',
+  [mfaErrors.phoneRejected]: 'mfa.errors.phoneRejected',
+  [mfaErrors.telecomError]: 'mfa.errors.telecomError',
+  [mfaErrors.lineBusy]: 'mfa.errors.lineBusy',
+  [mfaErrors.notEnrolled]: 'mfa.errors.unknown',
+  [mfaErrors.alreadyEnrolled]: 'mfa.errors.unknown',
+  [mfaErrors.registrationNotStarted]: 'mfa.errors.codeExpired',
+  [mfaErrors.freshVerificationRequired]: 'mfa.errors.unknown',
+  [mfaErrors.unknown]: 'mfa.errors.unknown',
 };
 
 /** Failures that mean the wrong code was entered (analytics: mfa_failed). */
 export const wrongCodeErrors = new Set<string>([
-  'mfa.code_invalid',
-  'mfa.code_expired',
-  'mfa.attempts_exceeded',
+  mfaErrors.codeInvalid,
+  mfaErrors.codeExpired,
+  mfaErrors.attemptsExceeded,
 ]);
 
 export function describeMfaError(caught: unknown): MfaProblem {
   if (isNetworkError(caught)) return { key: 'common.networkError' };
   if (!(caught instanceof ApiRequestError)) return { key: 'mfa.errors.unknown' };
-  if (caught.code === 'session.required') return { key: 'mfa.errors.unknown', signedOut: true };
+  if (caught.code === errorCodes.sessionRequired) return { key: 'mfa.errors.unknown', signedOut: true };
   const key = texts[caught.code as MfaErrorCode] ?? 'mfa.errors.unknown';
   const fields = caught.fields ?? {};
   const retryAfterSeconds = fields.retryAfterSeconds ? Number(fields.retryAfterSeconds) : undefined;
@@ -57,7 +58,7 @@ export function describeMfaError(caught: unknown): MfaProblem {
     problem.retryAfterSeconds = retryAfterSeconds;
     problem.values = { seconds: retryAfterSeconds };
   }
-  if (caught.code === 'mfa.rate_limited' && retryAfterSeconds === undefined)
+  if (caught.code === mfaErrors.rateLimited && retryAfterSeconds === undefined)
     problem.key = 'mfa.errors.rateLimitedLater';
   if (fields.countryCode) problem.field = 'countryCode';
   if (fields.phoneNumber) problem.field = 'phoneNumber';

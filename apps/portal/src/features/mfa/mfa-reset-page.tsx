@@ -1,3 +1,4 @@
+import { mfaErrors } from '@keycard/contract/errors';
 import type { MfaProof, MfaResetResponse, MfaStatusResponse, PhoneDeliveryType } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
@@ -64,7 +65,7 @@ export function MfaResetPage() {
       inputRef.current?.focus();
     } catch (caught) {
       const described = describeMfaError(caught);
-      if (isErrorCode(caught, 'mfa.resend_too_soon') && described.retryAfterSeconds) {
+      if (isErrorCode(caught, mfaErrors.resendTooSoon) && described.retryAfterSeconds) {
         startCountdown(described.retryAfterSeconds);
       } else {
         setProblem(described);
@@ -102,7 +103,7 @@ export function MfaResetPage() {
       if (wrongCodeErrors.has((caught as { code?: string }).code ?? '')) {
         void trackEvent('mfa_failed', analyticsProps(status, factor.deliveryType));
       }
-      if (isErrorCode(caught, 'mfa.rate_limited')) setProblem(described);
+      if (isErrorCode(caught, mfaErrors.rateLimited)) setProblem(described);
       else setFieldError(problemText(t, described));
       setValue('');
       inputRef.current?.focus();

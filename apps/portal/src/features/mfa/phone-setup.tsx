@@ -1,3 +1,4 @@
+import { mfaErrors } from '@keycard/contract/errors';
 import type { MfaStatusResponse, PhoneCodeSentResponse, PhoneDeliveryType } from '@keycard/contract/mfa';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -88,7 +89,7 @@ export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBa
       codeRef.current?.focus();
     } catch (caught) {
       const described = describeMfaError(caught);
-      if (isErrorCode(caught, 'mfa.resend_too_soon') && described.retryAfterSeconds) {
+      if (isErrorCode(caught, mfaErrors.resendTooSoon) && described.retryAfterSeconds) {
         startCountdown(described.retryAfterSeconds);
       } else {
         setProblem(described);

@@ -1,3 +1,4 @@
+import { mfaErrors } from '@keycard/contract/errors';
 import type { MfaDeliveryType, MfaStatusResponse, PhoneDeliveryType } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
@@ -55,7 +56,7 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
     } catch (caught) {
       const described = describeMfaError(caught);
       // A code went out moments ago (a reload): wait for it rather than send another.
-      if (isErrorCode(caught, 'mfa.resend_too_soon') && described.retryAfterSeconds) {
+      if (isErrorCode(caught, mfaErrors.resendTooSoon) && described.retryAfterSeconds) {
         setCodeSent(true);
         startCountdown(described.retryAfterSeconds);
       } else {
@@ -103,7 +104,7 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
       if (wrongCodeErrors.has((caught as { code?: string }).code ?? '')) {
         void trackEvent('mfa_failed', analyticsProps(status, deliveryType));
       }
-      if (isErrorCode(caught, 'mfa.rate_limited')) {
+      if (isErrorCode(caught, mfaErrors.rateLimited)) {
         setProblem(described);
         if (described.retryAfterSeconds) startLock(described.retryAfterSeconds);
       } else {

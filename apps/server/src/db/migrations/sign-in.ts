@@ -72,6 +72,13 @@ export const signInMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // The app request a session's password step was made for: that session is the fresh
+  // sign-in the request asked for (prompt=login, max_age), however fast the password came.
+  '3005_session_interaction': {
+    async up(db: AnyDb) {
+      await db.schema.alterTable('sessions').addColumn('interaction_uid', 'varchar(128)').execute();
+    },
+  },
   // A version per tenant, raised by every change to its settings, domains, theme or clients:
   // each instance polls the versions and drops what it cached of a changed tenant.
   '3004_tenant_version': {
