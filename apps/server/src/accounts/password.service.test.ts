@@ -8,8 +8,8 @@ import {
   usePasswordHashing,
   verifyPassword,
 } from './password.service.ts';
-import { uniqueEmail } from './test-support.ts';
-import { createUser, findUserByEmail } from './user.repository.ts';
+import { activeUser, uniqueEmail } from './test-support.ts';
+import { findUserByEmail } from './user.repository.ts';
 
 const owaspMinimum = { memoryKib: 19_456, iterations: 2, parallelism: 1 };
 
@@ -60,14 +60,7 @@ describe.each(engines)('a stored hash is strengthened at sign-in on %s', (engine
   it('re-makes a weaker hash with the password at hand, keeping the password’s date', async () => {
     const email = uniqueEmail('rehash');
     usePasswordHashing(owaspMinimum);
-    const before = await createUser(t.services.db, {
-      tenantCode: 'grand-hotel',
-      email,
-      type: 'staff',
-      locale: 'en',
-      status: 'active',
-      password: demo.password,
-    });
+    const before = await activeUser(t, email, demo.password);
     expect(before.password_hash).toMatch(/m=19456,t=2,p=1/);
     usePasswordHashing(defaultPasswordHashing);
 
