@@ -4,6 +4,7 @@ import type { Services } from '../http/context.ts';
 import { errorAnswer } from '../http/errors.ts';
 import { escapeHtml } from '../oidc/pages.ts';
 import { AppError } from '../shared/errors.ts';
+import { hostnameOf } from '../tenants/tenant.service.ts';
 import type { EmailContent, PhoneContent } from './message.types.ts';
 
 const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1', 'localhost']);
@@ -27,13 +28,23 @@ export function clientAddressesOf(request: FastifyRequest): string[] {
   return addresses.map((address) => address.toLowerCase());
 }
 
+/** Host names the outbox answers on: loopback, and *.localhost (the demo's login domains). */
+function isLocalHost(host: string | undefined): boolean {
+  const name = hostnameOf(host);
+  return loopback.has(name) || name === '[::1]' || name.endsWith('.localhost');
+}
+
 /**
  * The outbox page is for the person at this machine: the request must come from loopback,
- * and no proxy header may name another client (a local reverse proxy would otherwise make
- * every remote visitor look local).
+ * no proxy header may name another client (a local reverse proxy would otherwise make every
+ * remote visitor look local), and the Host must be a local name (a page whose own domain
+ * rebinds to 127.0.0.1 would otherwise read the mail's links). Nothing of it is cached.
  */
 function assertLocal(request: FastifyRequest, reply: FastifyReply): boolean {
-  if (clientAddressesOf(request).every((address) => loopback.has(address))) return true;
+  reply.header('cache-control', 'no-store');
+  if (isLocalHost(request.host) && clientAddressesOf(request).every((address) => loopback.has(address))) {
+    return true;
+  }
   notFound(reply);
   return false;
 }

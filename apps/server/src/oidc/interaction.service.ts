@@ -72,6 +72,7 @@ export async function finishInteraction(
     },
     consent: { grantId },
   };
-  await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+  // At least a second: the adapter keeps a zero time-to-live forever.
+  await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
   return interaction.returnTo;
 }

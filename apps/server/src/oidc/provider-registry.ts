@@ -66,8 +66,10 @@ export class ProviderRegistry {
     else this.#entries.clear();
   }
 
-  async #build(tenant: TenantContext): Promise<Entry> {
+  async #build(requested: TenantContext): Promise<Entry> {
     const { config, db, secrets, tenants, clock, log } = this.#deps;
+    // Built from the tenant as it is now, not as a request that began earlier saw it.
+    const tenant = (await tenants.byCode(requested.code)) ?? requested;
     const clients = await tenants.clients(tenant.code);
     const keys = await loadSigningKeys(db, secrets.encryptionKey, tenant.code);
 

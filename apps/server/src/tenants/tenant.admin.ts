@@ -78,10 +78,12 @@ export async function updateTenantSettings(
 ): Promise<Record<string, unknown> | null> {
   const isObject = (value: unknown): value is Record<string, unknown> =>
     typeof value === 'object' && value !== null && !Array.isArray(value);
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
+  // Optimistic: the merge is written only over the version it was made from, so two
+  // concurrent changes cannot lose one another; the loser merges again.
+  for (;;) {
+    const row = await db
       .selectFrom('tenants')
-      .select('settings')
+      .select(['settings', 'version'])
       .where('code', '=', code)
       .executeTakeFirst();
     if (!row) return null;
@@ -91,11 +93,12 @@ export async function updateTenantSettings(
       const before = current[key];
       next[key] = isObject(value) && isObject(before) ? { ...before, ...value } : value;
     }
-    await trx
+    const written = await db
       .updateTable('tenants')
       .set({ settings: JSON.stringify(next), version: sql<number>`version + 1` })
       .where('code', '=', code)
-      .execute();
-    return next;
-  });
+      .where('version', '=', row.version)
+      .executeTakeFirst();
+    if (Number(written.numUpdatedRows) === 1) return next;
+  }
 }
