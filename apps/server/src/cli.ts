@@ -324,7 +324,7 @@ async function changeAccount(
     ? new RedisRateLimiter(deps.config.redisUrl)
     : new SqlRateLimiter(deps.db);
   try {
-    const { change } = await deleteAccount({ db: deps.db, limiter }, tenant, email);
+    const { change } = await deleteAccount({ db: deps.db, limiter }, tenant, email, now);
     return change === 'deleted'
       ? `Deleted ${email} from ${tenant.code}, with its sessions, grants, tokens, factors and queued mail.`
       : `No account ${email} on ${tenant.code}.`;

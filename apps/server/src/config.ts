@@ -98,6 +98,9 @@ export interface PasswordHashing {
 
 export class ConfigError extends Error {}
 
+/** OWASP Password Storage Cheat Sheet, argon2id: the least memory (KiB) for each number of passes. */
+const owaspArgon2idMinimumKib = { 1: 47_104, 2: 19_456, 3: 12_288, 4: 9_216, 5: 7_168 } as const;
+
 /** Reads and checks the environment; a bad variable stops the start with its name. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -146,11 +149,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       parallelism: e.PASSWORD_HASH_PARALLELISM,
     },
   };
-  // OWASP's minimum for argon2id is a family of equal cost (19 MiB × 2 passes, 46 MiB × 1,
-  // 7 MiB × 5 …): never accept less work than its cheapest member.
-  if (config.passwordHashing.memoryKib * config.passwordHashing.iterations < 35_840) {
+  // OWASP's minimum for argon2id is a table of equal-cost rows: never less memory than the
+  // row for the number of passes asks.
+  const { memoryKib, iterations } = config.passwordHashing;
+  const minimumKib = owaspArgon2idMinimumKib[Math.min(iterations, 5) as 1 | 2 | 3 | 4 | 5];
+  if (memoryKib < minimumKib) {
     throw new ConfigError(
-      'Invalid configuration: PASSWORD_HASH_MEMORY_KIB × PASSWORD_HASH_ITERATIONS must be at least 35840 (OWASP minimum for argon2id)',
+      `Invalid configuration: with PASSWORD_HASH_ITERATIONS=${iterations}, PASSWORD_HASH_MEMORY_KIB must be at least ${minimumKib} (OWASP minimum for argon2id)`,
     );
   }
   const twilioSet = [e.TWILIO_ACCOUNT_SID, e.TWILIO_AUTH_TOKEN, e.TWILIO_FROM].filter(Boolean).length;

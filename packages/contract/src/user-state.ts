@@ -30,6 +30,8 @@ export const storageKeys = {
   iid: 'AUTH_X_IID',
   deviceId: 'AUTH_X_DEVICE_ID',
   sessionCookie: 'AUTH_X_TOKEN',
+  /** HttpOnly: a browser that signed in to an account before (lockout keyed apart). */
+  knownBrowserCookie: 'AUTH_X_BROWSER',
   /** Per tab: the user chose 'reset later' on the password-will-expire page. */
   expiryAcknowledged: 'AUTH_X_EXPIRY_ACKNOWLEDGED',
 } as const;

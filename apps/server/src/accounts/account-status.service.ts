@@ -31,7 +31,7 @@ export async function disableAccount(
         .where('id', '=', user.id)
         .where('tenant_code', '=', tenant.code)
         .execute();
-      await endUserAccess(trx, { tenantCode: tenant.code, userId: user.id });
+      await endUserAccess(trx, { tenantCode: tenant.code, userId: user.id }, now);
       return { user, change: 'disabled' };
     });
 }
@@ -60,11 +60,12 @@ export async function deleteAccount(
   deps: { db: Kysely<Database>; limiter: RateLimiter },
   tenant: TenantContext,
   email: string,
+  now: number,
 ): Promise<{ user: UserRow | undefined; change: AccountChange }> {
   const result = await deps.db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, tenant.code, email);
     if (!user) return { user, change: 'unchanged' as AccountChange };
-    await endUserAccess(trx, { tenantCode: tenant.code, userId: user.id });
+    await endUserAccess(trx, { tenantCode: tenant.code, userId: user.id }, now);
     await analyticsDb(trx)
       .updateTable('analytics_events')
       .set({ user_id: null })

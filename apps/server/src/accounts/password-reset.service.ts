@@ -195,7 +195,7 @@ export async function applyPasswordReset(
       .execute();
     await recordPasswordHistory(trx, user.id, passwordHash, now);
     await consumeUserTokens(trx, { tenantCode: tenant.code, userId: user.id, purpose: 'RESET' }, now);
-    await endUserAccess(trx, { tenantCode: tenant.code, userId: user.id });
+    await endUserAccess(trx, { tenantCode: tenant.code, userId: user.id }, now);
   });
   await deps.limiter.clear(`login:email:${tenant.code}:${user.email}`);
   return { email: user.email };

@@ -10,6 +10,7 @@ export interface Database {
   oidc_payloads: OidcPayloadsTable;
   signing_keys: SigningKeysTable;
   attempt_buckets: AttemptBucketsTable;
+  known_browsers: KnownBrowsersTable;
   outbox: OutboxTable;
 }
 
@@ -110,6 +111,14 @@ export interface SigningKeysTable {
   kid: string;
   sealed_jwk: string;
   created_at: number;
+}
+
+export interface KnownBrowsersTable {
+  id: string;
+  tenant_code: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
 }
 
 export interface AttemptBucketsTable {

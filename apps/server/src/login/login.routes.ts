@@ -2,6 +2,7 @@ import { apiPaths, type LoginResponse, loginRequest, loginResponse } from '@keyc
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../http/context.ts';
 import { answers } from '../http/contract.ts';
+import { knownBrowserToken } from '../http/cookies.ts';
 import { assertSameOrigin } from '../http/security.ts';
 import { requireTenant } from '../http/tenant.ts';
 import { parseInput } from '../http/validate.ts';
@@ -17,9 +18,9 @@ export async function loginRoutes(app: FastifyInstance, services: Services): Pro
     const tenant = requireTenant(request);
     const input = parseInput(loginRequest, request.body);
     const outcome = await passwordLogin(
-      { db, limiter, policy: config.login },
+      { db, limiter, policy: config.login, clock },
       tenant,
-      { ...input, ip: request.ip },
+      { ...input, ip: request.ip, knownBrowserToken: knownBrowserToken(request) },
       clock.now(),
     );
     if (!outcome.ok) {

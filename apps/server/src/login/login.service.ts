@@ -7,10 +7,12 @@ import {
   verifyDummyPassword,
   verifyPassword,
 } from '../accounts/password.service.ts';
-import { findUserByEmail, upgradePasswordHash } from '../accounts/user.repository.ts';
+import { findUserByEmail, type UserRow, upgradePasswordHash } from '../accounts/user.repository.ts';
 import type { Database } from '../db/schema.ts';
 import { findTrustedDeviceId } from '../mfa/device.service.ts';
 import type { LimitRule, RateLimiter } from '../security/rate-limiter.ts';
+import { findKnownBrowserId } from '../sessions/known-browser.ts';
+import type { Clock } from '../shared/clock.ts';
 import { issueToken } from '../shared/one-time-token.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 
@@ -46,6 +48,19 @@ export function addressRule(policy: LoginPolicy): LimitRule {
   return { limit: policy.ipLimitPerMinute, windowMs: 60_000, lockMs: 0 };
 }
 
+/** What a login code carries to /api/authenticate. */
+export interface LoginCodeData {
+  state: string;
+  /** The app request the password was entered for (the portal's AUTH_X_IID), if any. */
+  iid: string | null;
+  /** When the password was checked: the session's auth_time. */
+  passwordAt: number;
+  /** The password's date when it was checked: a code is void once the password changed. */
+  passwordChangedAt: number | null;
+  /** This browser was already known for the account (no new known-browser token needed). */
+  knownBrowser: boolean;
+}
+
 /**
  * The hosted identity service's username-and-password login.
  *
@@ -57,12 +72,13 @@ export function addressRule(policy: LoginPolicy): LimitRule {
  *
  * The account key is the e-mail address — the same for unknown, pending and active accounts,
  * so neither the answer nor the timing (one argon2 verification each; a dummy hash for
- * unknown users) reveals whether an account exists. A browser the owner trusted after MFA
- * presents its device token and is counted under a key of its own: whoever guesses at the
- * address elsewhere cannot lock the owner out of their own device (docs/security.md).
+ * unknown users) reveals whether an account exists. A browser the owner uses is counted under
+ * a key of its own — a device trusted after MFA, or a browser that signed in to the account
+ * before — so whoever guesses at the address elsewhere cannot lock the owner out of it
+ * (docs/security.md).
  */
 export async function passwordLogin(
-  deps: { db: Kysely<Database>; limiter: RateLimiter; policy: LoginPolicy },
+  deps: { db: Kysely<Database>; limiter: RateLimiter; policy: LoginPolicy; clock: Clock },
   tenant: TenantContext,
   input: {
     email: string;
@@ -70,11 +86,12 @@ export async function passwordLogin(
     state: string;
     ip: string;
     userDeviceToken?: string | undefined;
+    knownBrowserToken?: string | undefined;
     iid?: string | undefined;
   },
   now: number,
 ): Promise<LoginOutcome> {
-  const { db, limiter, policy } = deps;
+  const { db, limiter, policy, clock } = deps;
   const address = addressRule(policy);
   const byAddress = await limiter.reserve(`login:ip:${tenant.code}:${input.ip}`, address, now);
   if (!byAddress.allowed) {
@@ -82,36 +99,24 @@ export async function passwordLogin(
   }
 
   const user = await findUserByEmail(db, tenant.code, input.email);
-  const deviceId =
-    user && input.userDeviceToken
-      ? await findTrustedDeviceId(
-          db,
-          { tenantCode: tenant.code, userId: user.id, token: input.userDeviceToken },
-          now,
-        )
-      : null;
-  const key = deviceId
-    ? `login:device:${tenant.code}:${deviceId}`
-    : `login:email:${tenant.code}:${input.email}`;
+  const key = await lockoutKey(db, tenant, input, user, now);
   const rule = lockoutRule(policy);
-  const reservation = await limiter.reserve(key, rule, now);
+  const reservation = await limiter.reserve(key.name, rule, now);
   // Refused attempts are answered at once: the lock is keyed by address, not by account, so
   // answering faster reveals nothing, and a burst costs no password hashing.
   if (!reservation.allowed) {
     return { ok: false, code: errorCodes.tooManyAttempts, retryAfterMs: reservation.retryAfterMs };
   }
 
-  const passwordOk =
-    user && user.status === 'active' && user.password_hash
-      ? await verifyPassword(user.password_hash, input.password)
-      : await verifyDummyPassword(input.password);
+  const passwordOk = await checkPassword(user, input.password);
   if (!passwordOk || !user) {
-    const { locked } = await limiter.fail(key, rule, now);
+    // The lock runs from this failure, not from when the request came in.
+    const { locked } = await limiter.fail(key.name, rule, clock.now());
     return locked
       ? { ok: false, code: errorCodes.tooManyAttempts, retryAfterMs: rule.lockMs }
       : { ok: false, code: errorCodes.invalidCredentials };
   }
-  await limiter.release(key, rule, now);
+  await limiter.release(key.name, rule, now);
 
   // The right password, but one on public leak lists: refuse it until it is changed.
   if (await isLeakedPassword(input.password)) return { ok: false, code: errorCodes.passwordLeaked };
@@ -121,16 +126,62 @@ export async function passwordLogin(
     await upgradePasswordHash(db, user, await hashPassword(input.password));
   }
 
+  const data: LoginCodeData = {
+    state: input.state,
+    iid: input.iid ?? null,
+    passwordAt: now,
+    passwordChangedAt: user.password_changed_at,
+    knownBrowser: key.knownBrowser,
+  };
   const code = await issueToken(
     db,
-    {
-      tenantCode: tenant.code,
-      userId: user.id,
-      purpose: 'LOGIN_CODE',
-      ttlMs: loginCodeTtlMs,
-      data: { state: input.state, iid: input.iid ?? null },
-    },
+    { tenantCode: tenant.code, userId: user.id, purpose: 'LOGIN_CODE', ttlMs: loginCodeTtlMs, data },
     now,
   );
   return { ok: true, code };
+}
+
+/**
+ * Which bucket counts this attempt: the owner's trusted device, a browser that signed in to
+ * the account before, or else the address (the same for every address, account or not).
+ */
+async function lockoutKey(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  input: { email: string; userDeviceToken?: string | undefined; knownBrowserToken?: string | undefined },
+  user: UserRow | undefined,
+  now: number,
+): Promise<{ name: string; knownBrowser: boolean }> {
+  if (user && input.userDeviceToken) {
+    const deviceId = await findTrustedDeviceId(
+      db,
+      { tenantCode: tenant.code, userId: user.id, token: input.userDeviceToken },
+      now,
+    );
+    if (deviceId) return { name: `login:device:${tenant.code}:${deviceId}`, knownBrowser: false };
+  }
+  if (user && input.knownBrowserToken) {
+    const browserId = await findKnownBrowserId(
+      db,
+      { tenantCode: tenant.code, userId: user.id, token: input.knownBrowserToken },
+      now,
+    );
+    if (browserId) return { name: `login:browser:${tenant.code}:${browserId}`, knownBrowser: true };
+  }
+  return { name: `login:email:${tenant.code}:${input.email}`, knownBrowser: false };
+}
+
+/**
+ * One argon2id verification for every attempt, for unknown addresses a dummy one. A stored
+ * hash made with less work than today's (before a parameter change) is checked alongside a
+ * dummy verification, so its speed does not tell that the address has an account.
+ */
+async function checkPassword(user: UserRow | undefined, password: string): Promise<boolean> {
+  if (!user || user.status !== 'active' || !user.password_hash) return verifyDummyPassword(password);
+  if (!needsRehash(user.password_hash)) return verifyPassword(user.password_hash, password);
+  const [ok] = await Promise.all([
+    verifyPassword(user.password_hash, password),
+    verifyDummyPassword(password),
+  ]);
+  return ok;
 }

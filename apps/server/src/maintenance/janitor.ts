@@ -15,6 +15,7 @@ export interface SweepResult {
   tokens: number;
   providerArtifacts: number;
   attemptBuckets: number;
+  knownBrowsers: number;
   messages: number;
   phoneCodes: number;
   trustedDevices: number;
@@ -46,6 +47,9 @@ export async function sweepExpired(db: Kysely<Database>, now: number): Promise<S
     ),
     attemptBuckets: count(
       await db.deleteFrom('attempt_buckets').where('expires_at', '<=', now).executeTakeFirst(),
+    ),
+    knownBrowsers: count(
+      await db.deleteFrom('known_browsers').where('expires_at', '<=', now).executeTakeFirst(),
     ),
     messages: count(
       await db

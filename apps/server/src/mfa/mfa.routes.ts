@@ -60,6 +60,7 @@ export function mfaDepsOf(services: Services): MfaDeps {
     outbox: services.outbox,
     phoneCodesPerTenantHour: config.mfa.phoneCodesPerTenantHour,
     phoneAvailable: services.phone.available,
+    clock: services.clock,
     callStatusUrl: config.twilio
       ? (tenant: TenantContext, codeId: string) =>
           `${publicOrigin(config, tenant.loginDomain)}${apiPaths.mfa.callStatus(codeId)}`

@@ -13,6 +13,7 @@ import type { Database } from '../db/schema.ts';
 import type { LimitRule } from '../security/rate-limiter.ts';
 import { recordMfaPassed, type SessionRow } from '../sessions/session.service.ts';
 import { endUserAccess } from '../sessions/user-access.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { issueDeviceToken, isTrustedDevice, removeDevices } from './device.service.ts';
 import { mfaError } from './mfa.errors.ts';
@@ -37,6 +38,7 @@ import {
 export interface MfaDeps extends PhoneDeps {
   /** SMS and voice can be delivered (a provider is configured, or the local outbox page). */
   phoneAvailable: boolean;
+  clock: Clock;
 }
 
 /** Sensitive actions (a device token, new recovery codes) want a factor check this recent. */
@@ -284,7 +286,7 @@ async function checkProof(deps: MfaDeps, attempt: ProofAttempt): Promise<MfaChec
   const check = await compareProof(deps, attempt);
   if (!check.ok) {
     // The failure that fills the bucket says so at once, as the login does: the lock begins now.
-    const { locked } = await limiter.fail(limitKey, verifyAttempts, now);
+    const { locked } = await limiter.fail(limitKey, verifyAttempts, deps.clock.now());
     throw locked
       ? mfaError(mfaErrors.rateLimited, { retryAfterMs: verifyAttempts.lockMs })
       : mfaError(check.code);
@@ -423,7 +425,7 @@ export async function resetMfa(
         .execute();
       const base = trx as unknown as Kysely<Database>;
       await removeDevices(base, tenant.code, user.id);
-      await endUserAccess(base, { tenantCode: tenant.code, userId: user.id, keepSessionId: session.id });
+      await endUserAccess(base, { tenantCode: tenant.code, userId: user.id, keepSessionId: session.id }, now);
       await recordMfaPassed(base, session, method, now);
     });
 }

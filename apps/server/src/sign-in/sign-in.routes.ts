@@ -14,7 +14,12 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../http/context.ts';
 import { answers } from '../http/contract.ts';
-import { clearSessionCookie, sessionToken, setSessionCookie } from '../http/cookies.ts';
+import {
+  clearSessionCookie,
+  sessionToken,
+  setKnownBrowserCookie,
+  setSessionCookie,
+} from '../http/cookies.ts';
 import { ownOriginOf, resolveRedirect } from '../http/redirects.ts';
 import { assertSameOrigin } from '../http/security.ts';
 import { requireTenant } from '../http/tenant.ts';
@@ -37,13 +42,14 @@ export async function signInRoutes(app: FastifyInstance, services: Services): Pr
       assertSameOrigin(request, config);
       const tenant = requireTenant(request);
       const input = parseInput(authenticateRequest, request.body);
-      const { token, signIn } = await completeSignIn(
+      const { token, signIn, knownBrowserToken } = await completeSignIn(
         db,
         tenant,
         { ...input, previousToken: sessionToken(request) },
         clock.now(),
       );
       setSessionCookie(reply, config, token);
+      if (knownBrowserToken) setKnownBrowserCookie(reply, config, knownBrowserToken);
       return signIn.identity;
     },
   );

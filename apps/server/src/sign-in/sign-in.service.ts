@@ -2,6 +2,7 @@ import { errorCodes } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { resolveRedirect } from '../http/redirects.ts';
+import type { LoginCodeData } from '../login/login.service.ts';
 import { applyTrustedDevice } from '../mfa/mfa.service.ts';
 import {
   earliestAcceptedAuthentication,
@@ -9,6 +10,7 @@ import {
   finishInteraction,
 } from '../oidc/interaction.service.ts';
 import type { ProviderRegistry } from '../oidc/provider-registry.ts';
+import { rememberBrowser } from '../sessions/known-browser.ts';
 import { createSession, revokeSession } from '../sessions/session.service.ts';
 import { AppError, assertThat } from '../shared/errors.ts';
 import { redeemToken } from '../shared/one-time-token.ts';
@@ -18,8 +20,10 @@ import { amrOf, loadAccount, type SignIn, signInOf } from './sign-in-state.ts';
 /**
  * POST /api/authenticate: redeems the single-use login code of the password step (one atomic
  * statement) and opens a fresh session, in one transaction: a code is never used up without
- * its session. Any session the browser held before is revoked (session fixation defence). On
- * a device the user trusted within the period, MFA is passed for the new session (SPEC §9).
+ * its session. A code whose password has changed since it was checked opens nothing. Any
+ * session the browser held before is revoked (session fixation defence). On a device the user
+ * trusted within the period, MFA is passed for the new session (SPEC §9). A browser signing
+ * in to the account for the first time becomes known to it (its lockout is its own).
  */
 export async function completeSignIn(
   db: Kysely<Database>,
@@ -31,7 +35,7 @@ export async function completeSignIn(
     previousToken?: string | undefined;
   },
   now: number,
-): Promise<{ token: string; signIn: SignIn }> {
+): Promise<{ token: string; signIn: SignIn; knownBrowserToken: string | null }> {
   const invalid = new AppError(errorCodes.codeInvalid);
   if (input.tenantCode !== tenant.code) throw invalid;
   const opened = await db.transaction().execute(async (trx) => {
@@ -41,25 +45,29 @@ export async function completeSignIn(
       now,
     );
     if (!redeemed.ok || !redeemed.userId) return null;
-    const { iid } = (redeemed.data ?? {}) as { iid?: string | null };
+    const data = redeemed.data as LoginCodeData;
     const account = await loadAccount(trx, tenant, redeemed.userId);
-    if (!account) return null;
+    if (!account || account.user.password_changed_at !== data.passwordChangedAt) return null;
     if (input.previousToken) await revokeSession(trx, tenant.code, input.previousToken);
+    // The session's creation is its password step: auth_time, and the start of its 30 days.
     const created = await createSession(
       trx,
-      { tenantCode: tenant.code, userId: account.user.id, provider: 'keycard', interactionUid: iid ?? null },
-      now,
+      { tenantCode: tenant.code, userId: account.user.id, provider: 'keycard', interactionUid: data.iid },
+      data.passwordAt,
     );
-    return { ...account, ...created };
+    const knownBrowserToken = data.knownBrowser
+      ? null
+      : await rememberBrowser(trx, { tenantCode: tenant.code, userId: account.user.id }, now);
+    return { ...account, ...created, knownBrowserToken };
   });
   if (!opened) throw invalid;
-  const { token, session, user, mfaEnrolled } = opened;
+  const { token, session, user, mfaEnrolled, knownBrowserToken } = opened;
   if (mfaEnrolled && (await applyTrustedDevice(db, tenant, session, input.userDeviceToken, now))) {
     session.mfa_method = 'device';
     session.mfa_verified_at = now;
   }
   // The state (SPEC §4) is decided as for every later request (sign-in-state.ts).
-  return { token, signIn: signInOf(tenant, session, user, mfaEnrolled, now) };
+  return { token, signIn: signInOf(tenant, session, user, mfaEnrolled, now), knownBrowserToken };
 }
 
 /** Every sign-in step done, or the coded reason why not. */

@@ -79,6 +79,23 @@ export const signInMigrations: Record<string, Migration> = {
       await db.schema.alterTable('sessions').addColumn('interaction_uid', 'varchar(128)').execute();
     },
   },
+  // Browsers that signed in to an account before: their password attempts are counted apart
+  // from the address's, so guesses made elsewhere cannot lock the owner out of them.
+  '3006_known_browsers': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('known_browsers')
+        .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('tenant_code', 'varchar(64)', (c) =>
+          c.notNull().references('tenants.code').onDelete('cascade'),
+        )
+        .addColumn('user_id', 'varchar(36)', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('known_browsers_user').on('known_browsers').column('user_id').execute();
+    },
+  },
   // A version per tenant, raised by every change to its settings, domains, theme or clients:
   // each instance polls the versions and drops what it cached of a changed tenant.
   '3004_tenant_version': {
