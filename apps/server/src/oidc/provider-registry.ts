@@ -4,13 +4,12 @@ import { storageKeys } from '@keycard/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
-import { findUserById } from '../accounts/user.repository.ts';
 import { type Config, publicOrigin } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { revokeSession } from '../sessions/session.service.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Secrets } from '../shared/secrets.ts';
-import { isGrantSufficient, loadSignIn } from '../sign-in/sign-in-state.ts';
+import { isGrantSufficient, loadAccount, loadSignIn } from '../sign-in/sign-in-state.ts';
 import type { TenantDirectory } from '../tenants/tenant.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { createAdapterClass } from './adapter.ts';
@@ -142,15 +141,16 @@ export class ProviderRegistry {
       },
       findAccount: async (_ctx, sub, token) => {
         // A disabled or deleted account gets nothing more: no token, no userinfo, no refresh.
-        const user = await findUserById(db, tenant.code, sub);
-        if (user?.status !== 'active') return undefined;
+        const current = (await tenants.byCode(tenant.code)) ?? tenant;
+        const account = await loadAccount(db, current, sub);
+        if (!account) return undefined;
         // A refresh mints new tokens: only while the way the user signed in still satisfies
         // the tenant's current settings (MFA required since, a password expired since).
-        if (token?.kind === 'RefreshToken') {
-          const current = await tenants.byCode(tenant.code);
-          const amr = (token as { amr?: string[] }).amr;
-          if (!current || !(await isGrantSufficient(db, current, user, amr, clock.now()))) return undefined;
+        const amr = (token as { amr?: string[] } | undefined)?.amr;
+        if (token?.kind === 'RefreshToken' && !isGrantSufficient(current, account, amr, clock.now())) {
+          return undefined;
         }
+        const { user } = account;
         return {
           accountId: user.id,
           claims: async () => ({

@@ -9,7 +9,6 @@ import {
 import { type Kysely, sql } from 'kysely';
 import type { UserRow } from '../accounts/user.repository.ts';
 import type { Database } from '../db/schema.ts';
-import { mfaDb } from '../mfa/mfa.schema.ts';
 import { effectiveMfaMode, type MfaFacts, mfaRequiredByRemainingInDays } from '../mfa/mfa-policy.ts';
 import type { SessionRow } from '../sessions/session.service.ts';
 import { DAY } from '../shared/clock.ts';
@@ -208,21 +207,14 @@ export async function loadSignIn(
  * settings? The same decision as for a session: a tenant that starts requiring MFA, or a
  * password that expires, stops refreshes that lack it, and the app must sign the user in again.
  */
-export async function isGrantSufficient(
-  db: Kysely<Database>,
+export function isGrantSufficient(
   tenant: TenantContext,
-  user: UserRow,
+  account: { user: UserRow; mfaEnrolled: boolean },
   amr: readonly string[] | undefined,
   now: number,
-): Promise<boolean> {
-  const enrolled = await mfaDb(db)
-    .selectFrom('mfa_factors')
-    .select('id')
-    .where('user_id', '=', user.id)
-    .where('tenant_code', '=', tenant.code)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
-  const mfa: MfaFacts = { enrolled: enrolled !== undefined, mode: effectiveMfaMode(tenant, now) };
+): boolean {
+  const { user } = account;
+  const mfa: MfaFacts = { enrolled: account.mfaEnrolled, mode: effectiveMfaMode(tenant, now) };
   const state = userStateOf(tenant, user, { mfaPassed: amr?.includes('mfa') ?? false }, now, mfa);
   return isSignInComplete(buildUserIdentity(tenant, user, state, now));
 }
