@@ -290,6 +290,7 @@ async function benchEngine(engine: Engine, hash: string): Promise<void> {
     if (profileDir) await server.ask({ type: 'profile-start' }, 'profile-started');
     let loginSeconds = 0;
     let serverCpu = 0;
+    let mainCpu = 0;
     let clientCpu = 0;
     let postgresCpu = 0;
     let active = 0;
@@ -310,6 +311,8 @@ async function benchEngine(engine: Engine, hash: string): Promise<void> {
       loginSeconds += seconds;
       clientCpu += (clientUsed.user + clientUsed.system) / 1000;
       serverCpu += (after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system) / 1000;
+      mainCpu +=
+        (after.mainCpu.user + after.mainCpu.system - before.mainCpu.user - before.mainCpu.system) / 1000;
       if (pgBefore && pgAfter) postgresCpu += cpuBetween(pgBefore, pgAfter);
       active += after.elu.active - before.elu.active;
       idle += after.elu.idle - before.elu.idle;
@@ -345,7 +348,7 @@ async function benchEngine(engine: Engine, hash: string): Promise<void> {
       formatLatency('full login', totals, `  ${loginRate.toFixed(1)}/s`),
       `throughput: ${loginRate.toFixed(1)} full logins/s; argon2id ${argonRate.toFixed(1)} verifications/s, mean of runs before, between and after the rounds: ${argonRates.map((rate) => rate.toFixed(0)).join(', ')}`,
       `ratio per round (logins/s ÷ mean of the verifications/s around it): ${roundRatios.map((ratio) => ratio.toFixed(3)).join(', ')}`,
-      `CPU per full login: server ${serverMs.toFixed(1)} ms, bench client ${clientMs.toFixed(1)} ms` +
+      `CPU per full login: server ${serverMs.toFixed(1)} ms (main thread ${(mainCpu / logins).toFixed(1)} ms), bench client ${clientMs.toFixed(1)} ms` +
         (postgresMs === undefined ? '' : `, postgres ${postgresMs.toFixed(1)} ms`) +
         `; one argon2id verification alone ${argonCpu.toFixed(1)} ms = ${((100 * argonCpu) / serverMs).toFixed(0)}% of the server's, ` +
         `${((100 * argonCpu) / allMs).toFixed(0)}% of all; server event loop ${((100 * active) / (active + idle)).toFixed(0)}% busy during the rounds`,

@@ -50,6 +50,8 @@ export interface ServerStats {
   census: ReturnType<typeof snapshot>;
   /** process.cpuUsage(): every thread of the server, argon2's worker threads included. */
   cpu: NodeJS.CpuUsage;
+  /** process.threadCpuUsage(): the main thread alone (HTTP, SQL, tokens, logging). */
+  mainCpu: NodeJS.CpuUsage;
   /** Cumulative event-loop use of the main thread. */
   elu: { idle: number; active: number };
 }
@@ -140,7 +142,12 @@ async function main(): Promise<void> {
         const elu = performance.eventLoopUtilization();
         send({
           type: 'stats',
-          stats: { census: snapshot(), cpu: process.cpuUsage(), elu: { idle: elu.idle, active: elu.active } },
+          stats: {
+            census: snapshot(),
+            cpu: process.cpuUsage(),
+            mainCpu: process.threadCpuUsage(),
+            elu: { idle: elu.idle, active: elu.active },
+          },
         });
         break;
       }
