@@ -24,6 +24,12 @@ export const apiPaths = {
     callStatus: (codeId: string) => `/api/mfa/phone/call-status/${encodeURIComponent(codeId)}`,
   },
   lifecycle: lifecycleApi,
+  partners: {
+    sso: (partnerCode: string) => `/api/partners/${encodeURIComponent(partnerCode)}/sso`,
+    generateToken: (partnerCode: string) => `/api/partners/${encodeURIComponent(partnerCode)}/generate-token`,
+    helpLink: (partnerCode: string, email: string) =>
+      `/api/partners/${encodeURIComponent(partnerCode)}/users/${encodeURIComponent(email)}/help-link`,
+  },
 } as const;
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ErrorCode, errorCodes, lifecycleErrors, mfaErrors } from './errors.ts';
+import { type ErrorCode, errorCodes, lifecycleErrors, mfaErrors, partnerErrors } from './errors.ts';
 
 export interface ErrorDefinition {
   status: number;
@@ -43,6 +43,23 @@ export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
   [errorCodes.redirectNotAllowed]: { status: 400, message: 'This redirect address is not registered.' },
   [errorCodes.interactionNotFound]: { status: 404, message: 'This sign-in request has expired.' },
   [errorCodes.signatureInvalid]: { status: 403, message: 'Invalid signature.' },
+
+  [partnerErrors.unknown]: { status: 404, message: 'This partner is not known here.' },
+  [partnerErrors.tokenInvalid]: { status: 401, message: 'The partner sign-in link is not valid.' },
+  [partnerErrors.tokenReplayed]: { status: 409, message: 'This partner sign-in link was used before.' },
+  [partnerErrors.keysUnavailable]: {
+    status: 503,
+    message: "The partner's signing keys cannot be fetched; try again in a moment.",
+  },
+  [partnerErrors.accountNotLinked]: {
+    status: 403,
+    message: 'No account can be signed in from this partner for this user.',
+  },
+  [partnerErrors.accountDisabled]: { status: 403, message: 'This account is disabled.' },
+  [partnerErrors.sessionMismatch]: {
+    status: 403,
+    message: 'This session was not opened through this partner.',
+  },
 
   [mfaErrors.codeInvalid]: { status: 400, message: 'Invalid code. Please try again.' },
   [mfaErrors.codeExpired]: { status: 400, message: 'This code has expired. Request a new one.' },

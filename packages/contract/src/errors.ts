@@ -78,7 +78,33 @@ export const lifecycleErrors = {
 } as const;
 export type LifecycleError = (typeof lifecycleErrors)[keyof typeof lifecycleErrors];
 
-export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes] | MfaErrorCode | LifecycleError;
+/** Error codes of partner single sign-on (docs/partners.md). */
+export const partnerErrors = {
+  /** No partner with this code on the host's tenant. */
+  unknown: 'partner.unknown',
+  /**
+   * The partner token does not verify: signature, key, algorithm, issuer, audience, times or
+   * claims. One code for all, so a forger learns nothing; the reason is logged.
+   */
+  tokenInvalid: 'partner.token_invalid',
+  /** The partner token's jti was accepted before (each is single use). */
+  tokenReplayed: 'partner.token_replayed',
+  /** The partner's keys (its JWKS URL) cannot be fetched right now. */
+  keysUnavailable: 'partner.keys_unavailable',
+  /** No account may be linked to this subject under the partner's linking policy. */
+  accountNotLinked: 'partner.account_not_linked',
+  /** The linked account is disabled or not active. */
+  accountDisabled: 'partner.account_disabled',
+  /** generate-token for a session that is not this partner's authx session, or a wrong token. */
+  sessionMismatch: 'partner.session_mismatch',
+} as const;
+export type PartnerErrorCode = (typeof partnerErrors)[keyof typeof partnerErrors];
+
+export type ErrorCode =
+  | (typeof errorCodes)[keyof typeof errorCodes]
+  | MfaErrorCode
+  | LifecycleError
+  | PartnerErrorCode;
 
 export interface ApiError {
   code: ErrorCode;

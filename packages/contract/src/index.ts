@@ -4,6 +4,7 @@ export * from './error-catalogue.ts';
 export * from './errors.ts';
 export * from './lifecycle.ts';
 export * from './mfa.ts';
+export * from './partners.ts';
 export * from './paths.ts';
 export * from './rules.ts';
 export * from './user-state.ts';

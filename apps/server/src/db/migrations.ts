@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { lifecycleMigrations } from './migrations/lifecycle.ts';
 import { mfaMigrations } from './migrations/mfa.ts';
+import { partnerMigrations } from './migrations/partners.ts';
 import { signInMigrations } from './migrations/sign-in.ts';
 
 // Migrations describe the schema as it was at their time, not today's types.
@@ -157,12 +158,14 @@ const foundation: Record<string, Migration> = {
   },
 };
 
-// Kysely applies migrations in name order: 0xxx foundation, 1xxx lifecycle, 2xxx MFA, 3xxx sign-in.
+// Kysely applies migrations in name order: 0xxx foundation, 1xxx lifecycle, 2xxx MFA, 3xxx sign-in,
+// 4xxx partners.
 const migrations: Record<string, Migration> = {
   ...foundation,
   ...lifecycleMigrations,
   ...mfaMigrations,
   ...signInMigrations,
+  ...partnerMigrations,
 };
 
 export async function migrateToLatest(db: AnyDb): Promise<void> {

@@ -80,6 +80,8 @@ export interface SessionsTable {
   /** The app request (provider interaction) the password step was made for, if any. */
   interaction_uid: string | null;
   expires_at: number;
+  /** The partner identity token of an authx session (hashed), else null. */
+  partner_token_hash: string | null;
 }
 
 export interface OneTimeTokensTable {

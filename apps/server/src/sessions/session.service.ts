@@ -23,6 +23,8 @@ export async function createSession(
     userId: string;
     provider: IdentityProvider;
     partnerCode?: string | null;
+    /** The hash of an authx session's partner identity token (SPEC §3). */
+    partnerTokenHash?: string | null;
     interactionUid?: string | null;
   },
   now: number,
@@ -39,6 +41,7 @@ export async function createSession(
     created_at: now,
     interaction_uid: input.interactionUid ?? null,
     expires_at: now + sessionLifetimeMs,
+    partner_token_hash: input.partnerTokenHash ?? null,
   };
   await db.insertInto('sessions').values(session).execute();
   return { token, session };

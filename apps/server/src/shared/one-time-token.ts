@@ -2,7 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { createToken, hashToken } from './crypto.ts';
 
-export type TokenPurpose = 'LOGIN_CODE' | 'ACTIVATE' | 'REGISTER' | 'RESET' | 'VERIFY_EMAIL';
+export type TokenPurpose =
+  | 'LOGIN_CODE'
+  | 'ACTIVATE'
+  | 'REGISTER'
+  | 'RESET'
+  | 'VERIFY_EMAIL'
+  | 'PARTNER_HANDOFF';
 
 /** Issues a single-use token: 256 random bits, only the hash stored, bound to tenant and purpose. */
 export async function issueToken(

@@ -181,6 +181,7 @@ export async function loadSignIn(
     created_at: row.created_at,
     interaction_uid: row.interaction_uid,
     expires_at: row.expires_at,
+    partner_token_hash: row.partner_token_hash,
   };
   const user: UserRow = {
     id: row.user_id,
