@@ -17,6 +17,12 @@ import { applyVerificationPolicy } from './accounts/email-verification.service.t
 import { createRegistrationLink, inviteUser } from './accounts/invitation.service.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
+import {
+  PartnerUsageError,
+  parsePartnerArgs,
+  partnersUsage,
+  runPartnerCommand,
+} from './partners/partner.cli.ts';
 import { SqlRateLimiter } from './security/rate-limiter.ts';
 import { RedisRateLimiter } from './security/redis-rate-limiter.ts';
 import { AppError } from './shared/errors.ts';
@@ -57,6 +63,7 @@ const usage = `Keycard operator commands
       Deletes the account and what is kept for it: sessions, grants and tokens end, its
       factors, devices, codes and queued mail are removed.
 
+${partnersUsage}
 The database is the server's: DATABASE_URL, or the SQLite file in DATA_DIR (default ./data).
 Queued mail is delivered by the running Keycard server (SMTP_URL, or the local outbox page).
 `;
@@ -197,7 +204,32 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   let database: Db | undefined;
   let asked: Record<string, unknown> = {};
+  const open = async (config: Config): Promise<Db> => {
+    database =
+      io.database ??
+      (await openDatabase({
+        databaseUrl: config.databaseUrl,
+        sqliteFile: path.join(config.dataDir, 'keycard.sqlite'),
+      }));
+    return database;
+  };
   try {
+    if (command === 'partners') {
+      const parsed = parsePartnerArgs(rest);
+      const { kysely } = await open(io.config ?? loadConfig());
+      const tenant = await new TenantDirectory(kysely).byCode(parsed.tenant);
+      if (!tenant) {
+        io.err(`No tenant with the code ${parsed.tenant}.`);
+        return 1;
+      }
+      return await runPartnerCommand(parsed, {
+        db: kysely,
+        tenantCode: tenant.code,
+        now: io.now?.() ?? Date.now(),
+        out: io.out,
+        err: io.err,
+      });
+    }
     const { values } = parseArgs({
       args: rest,
       options: {
@@ -227,26 +259,21 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
 
     const config = io.config ?? loadConfig();
-    database =
-      io.database ??
-      (await openDatabase({
-        databaseUrl: config.databaseUrl,
-        sqliteFile: path.join(config.dataDir, 'keycard.sqlite'),
-      }));
-    const directory = new TenantDirectory(database.kysely);
+    const { kysely } = await open(config);
+    const directory = new TenantDirectory(kysely);
     let tenant = await directory.byCode(tenantCode);
     if (!tenant) {
       io.err(`No tenant with the code ${tenantCode}.`);
       return 1;
     }
     const now = io.now?.() ?? Date.now();
-    const deps = { db: database.kysely, config };
+    const deps = { db: kysely, config };
     if (command === 'tenant-settings') {
       if (Object.keys(patch).length > 0) {
-        await updateTenantSettings(database.kysely, tenant.code, patch);
+        await updateTenantSettings(kysely, tenant.code, patch);
         if (typeof patch.emailVerificationRequired === 'boolean') {
           const flagged = await applyVerificationPolicy(
-            database.kysely,
+            kysely,
             tenant.code,
             patch.emailVerificationRequired,
             io.now?.() ?? Date.now(),
@@ -261,7 +288,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       }
       io.out(printableSettings(tenant.settings));
     } else if (accountCommands.includes(command)) {
-      io.out(await changeAccount(command, { db: database.kysely, config }, tenant, email, now));
+      io.out(await changeAccount(command, { db: kysely, config }, tenant, email, now));
     } else if (command === 'invite') {
       const { created } = await inviteUser(deps, tenant, { email, type, locale }, now);
       io.out(
@@ -279,7 +306,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     return 0;
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (
+      error instanceof UsageError ||
+      error instanceof PartnerUsageError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
       io.err(`${(error as Error).message}\n\n${usage}`);
       return 2;
     }
