@@ -31,6 +31,7 @@ export const de: Texts = {
     notFound: 'Seite nicht gefunden',
     unknownError: 'Ein Fehler ist aufgetreten',
     accountDisabled: 'Konto deaktiviert',
+    partnerSso: 'Partner-Anmeldung',
   },
   login: {
     email: {
@@ -65,6 +66,14 @@ export const de: Texts = {
   },
   authenticated: {
     loading: 'Sie werden zu Ihrer Anwendung weitergeleitet…',
+  },
+  partnerSso: {
+    loading: 'Sie werden angemeldet…',
+    networkDialog: {
+      heading: 'Verbindungsproblem',
+      body: 'Wir können unsere Server derzeit nicht erreichen. Prüfen Sie Ihre Verbindung und laden Sie die Seite dann neu, um es erneut zu versuchen.',
+      reload: 'Neu laden',
+    },
   },
   logout: {
     loading: 'Sie werden abgemeldet…',

@@ -35,6 +35,7 @@ export const en = {
     notFound: 'Page not found',
     unknownError: 'Something went wrong',
     accountDisabled: 'Account disabled',
+    partnerSso: 'Partner sign-in',
   },
   login: {
     email: {
@@ -69,6 +70,14 @@ export const en = {
   },
   authenticated: {
     loading: 'Taking you to your application…',
+  },
+  partnerSso: {
+    loading: 'Signing you in…',
+    networkDialog: {
+      heading: 'Connection problem',
+      body: "We're having trouble contacting our servers. Check your connection, then reload to try again.",
+      reload: 'Reload',
+    },
   },
   logout: {
     loading: 'Logging you out…',

@@ -31,6 +31,7 @@ export const es: Texts = {
     notFound: 'Página no encontrada',
     unknownError: 'Se ha producido un error',
     accountDisabled: 'Cuenta desactivada',
+    partnerSso: 'Inicio de sesión de socio',
   },
   login: {
     email: {
@@ -65,6 +66,14 @@ export const es: Texts = {
   },
   authenticated: {
     loading: 'Accediendo a su aplicación…',
+  },
+  partnerSso: {
+    loading: 'Iniciando su sesión…',
+    networkDialog: {
+      heading: 'Problema de conexión',
+      body: 'Tenemos problemas para conectar con nuestros servidores. Compruebe su conexión y vuelva a cargar para intentarlo de nuevo.',
+      reload: 'Volver a cargar',
+    },
   },
   logout: {
     loading: 'Cerrando sesión…',

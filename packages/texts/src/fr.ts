@@ -31,6 +31,7 @@ export const fr: Texts = {
     notFound: 'Page introuvable',
     unknownError: 'Une erreur s’est produite',
     accountDisabled: 'Compte désactivé',
+    partnerSso: 'Connexion partenaire',
   },
   login: {
     email: {
@@ -65,6 +66,14 @@ export const fr: Texts = {
   },
   authenticated: {
     loading: 'Redirection vers votre application…',
+  },
+  partnerSso: {
+    loading: 'Connexion en cours…',
+    networkDialog: {
+      heading: 'Problème de connexion',
+      body: 'Nous rencontrons des difficultés pour joindre nos serveurs. Vérifiez votre connexion, puis rechargez pour réessayer.',
+      reload: 'Recharger',
+    },
   },
   logout: {
     loading: 'Déconnexion en cours…',

@@ -31,6 +31,7 @@ export const id: Texts = {
     notFound: 'Halaman tidak ditemukan',
     unknownError: 'Terjadi kesalahan',
     accountDisabled: 'Akun dinonaktifkan',
+    partnerSso: 'Masuk melalui mitra',
   },
   login: {
     email: {
@@ -65,6 +66,14 @@ export const id: Texts = {
   },
   authenticated: {
     loading: 'Mengarahkan Anda ke aplikasi…',
+  },
+  partnerSso: {
+    loading: 'Sedang masuk ke akun Anda…',
+    networkDialog: {
+      heading: 'Masalah koneksi',
+      body: 'Kami mengalami kendala saat menghubungi server kami. Periksa koneksi Anda, lalu muat ulang untuk mencoba lagi.',
+      reload: 'Muat ulang',
+    },
   },
   logout: {
     loading: 'Sedang keluar dari akun Anda…',

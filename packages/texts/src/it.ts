@@ -31,6 +31,7 @@ export const it: Texts = {
     notFound: 'Pagina non trovata',
     unknownError: 'Si è verificato un errore',
     accountDisabled: 'Account disattivato',
+    partnerSso: 'Accesso partner',
   },
   login: {
     email: {
@@ -65,6 +66,14 @@ export const it: Texts = {
   },
   authenticated: {
     loading: 'Reindirizzamento all’applicazione in corso…',
+  },
+  partnerSso: {
+    loading: 'Accesso in corso…',
+    networkDialog: {
+      heading: 'Problema di connessione',
+      body: 'Non riusciamo a contattare i nostri server. Verifichi la connessione, quindi ricarichi per riprovare.',
+      reload: 'Ricarica',
+    },
   },
   logout: {
     loading: 'Disconnessione in corso…',

@@ -31,6 +31,7 @@ export const pt: Texts = {
     notFound: 'Página não encontrada',
     unknownError: 'Ocorreu um erro',
     accountDisabled: 'Conta desativada',
+    partnerSso: 'Acesso de parceiro',
   },
   login: {
     email: {
@@ -65,6 +66,14 @@ export const pt: Texts = {
   },
   authenticated: {
     loading: 'Redirecionando para a sua aplicação…',
+  },
+  partnerSso: {
+    loading: 'Iniciando a sua sessão…',
+    networkDialog: {
+      heading: 'Problema de conexão',
+      body: 'Não foi possível comunicar com os nossos servidores. Verifique a sua conexão e recarregue para tentar novamente.',
+      reload: 'Recarregar',
+    },
   },
   logout: {
     loading: 'Encerrando a sua sessão…',

@@ -31,6 +31,7 @@ export const th: Texts = {
     notFound: 'ไม่พบหน้าเว็บ',
     unknownError: 'เกิดข้อผิดพลาด',
     accountDisabled: 'บัญชีถูกปิดใช้งาน',
+    partnerSso: 'ลงชื่อเข้าใช้ผ่านพาร์ทเนอร์',
   },
   login: {
     email: {
@@ -65,6 +66,14 @@ export const th: Texts = {
   },
   authenticated: {
     loading: 'กำลังนำคุณไปยังแอปพลิเคชัน…',
+  },
+  partnerSso: {
+    loading: 'กำลังนำคุณเข้าสู่ระบบ…',
+    networkDialog: {
+      heading: 'ปัญหาการเชื่อมต่อ',
+      body: 'เราพบปัญหาในการติดต่อเซิร์ฟเวอร์ของเรา โปรดตรวจสอบการเชื่อมต่อ แล้วโหลดหน้านี้ใหม่เพื่อลองอีกครั้ง',
+      reload: 'โหลดใหม่',
+    },
   },
   logout: {
     loading: 'กำลังออกจากระบบ…',

@@ -58,6 +58,14 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        // The token is optional in the route: the page removes it from the address at once.
+        path: `${paths.partnerSso}?`,
+        lazy: lazyPage(
+          () => import('../features/partner-sso/components/partner-sso-page.tsx'),
+          (m) => m.PartnerSsoPage,
+        ),
+      },
+      {
         path: paths.logout,
         lazy: lazyPage(
           () => import('../features/logout/logout-page.tsx'),

@@ -30,3 +30,29 @@ export function randomState(): string {
     c === '+' ? '-' : c === '/' ? '_' : '',
   );
 }
+
+/**
+ * SPEC §3 session store 'partner identity token': what POST /api/partners/{code}/sso answered,
+ * kept per tab for /authenticated's generate-token call (SPEC §4 step 4). It is bound to the
+ * session cookie on the server, so on its own it opens nothing.
+ */
+export const partnerIdentityKey = 'AUTH_X_PARTNER_IDENTITY';
+
+export interface PartnerIdentity {
+  token: string;
+  tenantCode: string;
+}
+
+export const partnerIdentity = {
+  get: (): PartnerIdentity | null =>
+    safe(() => {
+      const stored = JSON.parse(sessionStorage.getItem(partnerIdentityKey) ?? 'null') as unknown;
+      const value = stored as Partial<PartnerIdentity> | null;
+      return typeof value?.token === 'string' && typeof value.tenantCode === 'string'
+        ? { token: value.token, tenantCode: value.tenantCode }
+        : null;
+    }, null),
+  set: (identity: PartnerIdentity) =>
+    safe(() => sessionStorage.setItem(partnerIdentityKey, JSON.stringify(identity)), undefined),
+  clear: () => safe(() => sessionStorage.removeItem(partnerIdentityKey), undefined),
+};

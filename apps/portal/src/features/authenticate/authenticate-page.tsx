@@ -1,7 +1,6 @@
 import type { UserIdentity } from '@keycard/contract/api';
 import { apiPaths } from '@keycard/contract/api-paths';
 import { paths } from '@keycard/contract/paths';
-import type { UserState } from '@keycard/contract/user-state';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -9,30 +8,9 @@ import { useBranding } from '../../app/theme.tsx';
 import { apiRequest } from '../../lib/api.ts';
 import { deviceTokenField } from '../../lib/device-id.ts';
 import { mfaFlowKeys, mfaResetPurpose } from '../../lib/mfa-flow.ts';
+import { routeForState } from '../../lib/route-for-state.ts';
 import { flowStorage, loginStateKey } from '../../lib/storage.ts';
 import { LoadingPage } from '../../ui/page.tsx';
-
-/**
- * SPEC §4: where the user goes after the code exchange, by state. applyMfa is set by the
- * portal's own password login; a hand-off without it (e.g. a partner's optional MFA) skips the
- * registration reminder. The server has already decided the state: these routes only choose
- * the screen, and /api/authorize refuses a session that skipped a required step.
- */
-export function routeForState(state: UserState, query: URLSearchParams): string {
-  switch (state) {
-    case 'MFA_REGISTRATION_RECOMMENDED':
-      return query.has('applyMfa') ? paths.mfa : paths.authenticated;
-    case 'MFA_REGISTRATION_REQUIRED':
-    case 'MFA_VERIFICATION_REQUIRED':
-      return paths.mfa;
-    case 'AUTHENTICATED':
-      return query.get('purpose') === mfaResetPurpose ? paths.mfaReset : paths.authenticated;
-    case 'PASSWORD_EXPIRED':
-      return paths.passwordExpired;
-    default:
-      return paths.error;
-  }
-}
 
 export function AuthenticatePage() {
   const { t } = useTranslation();

@@ -2,7 +2,7 @@ import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { flowStorage } from '../../lib/storage.ts';
+import { flowStorage, partnerIdentity } from '../../lib/storage.ts';
 import { authenticatedApi } from './api.ts';
 import { type HandOffFacts, routeForHandOffError } from './authenticated-errors.ts';
 
@@ -45,6 +45,10 @@ export function useAuthenticatedFlow(): { verifyEmail: string | null } {
         navigate(`${paths.passwordWillExpire}?${query}`, { replace: true });
         return;
       }
+      if (session.provider === 'authx') {
+        await handOffToPartner(session.partnerCode);
+        return;
+      }
       const answer = await authenticatedApi.authorize(facts.iid ? { iid: facts.iid } : { redirectUri });
       flowStorage.remove(storageKeys.iid);
       flowStorage.remove(storageKeys.redirectUri);
@@ -56,4 +60,27 @@ export function useAuthenticatedFlow(): { verifyEmail: string | null } {
   }, [navigate]);
 
   return { verifyEmail };
+}
+
+/**
+ * SPEC §4 step 4: a session of the product's own auth (a partner sign-in) goes back to the
+ * partner's app with a one-time code, not through the hosted identity service. The server
+ * checks the partner identity token against the session and the redirect against the
+ * registered ones, and answers where the code may go.
+ */
+async function handOffToPartner(partnerCode: string | null): Promise<void> {
+  const identity = partnerIdentity.get();
+  if (!partnerCode || !identity) throw new Error('partner identity token missing');
+  const redirectUri = flowStorage.get(storageKeys.redirectUri);
+  const answer = await authenticatedApi.generatePartnerCode(partnerCode, {
+    token: identity.token,
+    ...(redirectUri ? { redirectUri } : {}),
+  });
+  flowStorage.remove(storageKeys.redirectUri);
+  const target = new URL(answer.redirectUri);
+  // Registered addresses are http(s); anything else would run in this origin.
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new Error('redirect not http(s)');
+  target.searchParams.set('tenantCode', answer.tenantCode);
+  target.searchParams.set('code', answer.token);
+  window.location.assign(target.href);
 }

@@ -1,5 +1,6 @@
 import type { LoginResponse, SessionResponse } from '@keycard/contract/api';
 import { apiPaths } from '@keycard/contract/api-paths';
+import type { HelpLinkResponse } from '@keycard/contract/partners';
 import { storageKeys } from '@keycard/contract/user-state';
 import { apiRequest } from '../../lib/api.ts';
 import { deviceTokenField } from '../../lib/device-id.ts';
@@ -19,4 +20,7 @@ export const loginApi = {
       ...(iid ? { iid } : {}),
     });
   },
+  /** A partner's trouble-logging-in link for this address (the same for every address's existence). */
+  partnerHelpLink: (partnerCode: string, email: string) =>
+    apiRequest<HelpLinkResponse>('GET', apiPaths.partners.helpLink(partnerCode, email)),
 };

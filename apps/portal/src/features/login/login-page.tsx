@@ -10,6 +10,7 @@ import { Checkbox, Notice, PasswordField } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { NotFoundPage } from '../errors/error-pages.tsx';
 import { useFlowParams } from './use-flow-params.ts';
+import { useHelpLink } from './use-help-link.ts';
 import { usePasswordLogin } from './use-password-login.ts';
 
 export function LoginPage() {
@@ -81,11 +82,13 @@ function PasswordStep() {
   const navigate = useNavigate();
   const location = useLocation();
   const branding = useBranding();
+  const [params] = useSearchParams();
   const email = (location.state as { email?: string } | null)?.email;
   const [password, setPassword] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
   const { login, error, pending } = usePasswordLogin();
   const inputRef = useRef<HTMLInputElement>(null);
+  const helpUrl = useHelpLink(email, params.get('partnerCode'), branding?.theme.links.loginHelpUrl ?? null);
 
   useEffect(() => {
     if (!email) navigate(`${paths.login}${location.search}`, { replace: true });
@@ -109,7 +112,6 @@ function PasswordStep() {
     void login(email as string, password);
   }
 
-  const helpUrl = branding?.theme.links.loginHelpUrl;
   return (
     <Page titleKey="titles.loginPassword" heading={t('login.password.heading')}>
       <button type="button" className="kc-back" onClick={() => navigate(backTo, { state: { email } })}>
