@@ -1,6 +1,6 @@
 /**
- * Starts Keycard (port 3000 unless PORT says otherwise) and the demo app (port 3001) side by
- * side, each in its own process, and stops both together.
+ * Starts Keycard (port 3000 unless PORT says otherwise), the demo app (port 3001) and the demo
+ * partner app (port 3002) side by side, each in its own process, and stops them together.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
@@ -28,6 +28,7 @@ let stopping = false;
 const children = [
   run('keycard', 'apps/server/src/main.ts', { PORT: port }),
   run('demo app', 'examples/demo-app/src/main.ts', { KEYCARD_PORT: port }),
+  run('partner app', 'examples/partner-app/src/main.ts', { KEYCARD_PORT: port }),
 ];
 
 function stop(code: number): void {
@@ -45,6 +46,7 @@ setTimeout(() => {
     Grand Hotel Group  http://grand-hotel.localhost:${port}/login   demo@grand-hotel.test / Keycard-demo-1
     Seaside Resorts    http://seaside.localhost:${port}/login       demo@seaside.test / Keycard-demo-1
     Demo app           http://localhost:3001/
+    Demo partner app   http://localhost:3002/   partner single sign-on into grand-hotel and summit
     Outbox (mail, SMS) http://localhost:${port}/_dev/outbox
 `);
 }, 1500).unref();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findPartner, listPartners, savePartner } from '../partners/partner.repository.ts';
 import { updateTenantSettings } from '../tenants/tenant.admin.ts';
 import { buildTestApp, engines, type TestApp } from '../test/helper.ts';
-import { seedDemo } from './demo.ts';
+import { demoPartner, seedDemo } from './demo.ts';
 
 describe.each(engines)('demo seed on %s', (engine) => {
   let t: TestApp;
@@ -28,5 +29,26 @@ describe.each(engines)('demo seed on %s', (engine) => {
       .where('email', 'like', 'demo@%')
       .execute();
     expect(users).toHaveLength(3);
+  });
+
+  it('registers the demo partner app on grand-hotel and summit once, keeping what an operator changed', async () => {
+    const db = t.services.db;
+    expect(await listPartners(db, 'seaside')).toEqual([]);
+    for (const tenant of ['grand-hotel', 'summit']) {
+      expect(await findPartner(db, tenant, 'demo-partner')).toMatchObject({
+        tenantCode: tenant,
+        issuer: 'http://localhost:3002',
+        jwksUri: 'http://localhost:3002/.well-known/jwks.json',
+        jwks: null,
+        algorithms: ['ES256'],
+        linking: 'link-verified-email',
+        redirectUris: ['http://localhost:3002/handoff'],
+        skipMfa: false,
+      });
+    }
+    await savePartner(db, 'summit', { ...demoPartner(), skipMfa: true }, Date.now());
+    await seedDemo(db);
+    expect((await findPartner(db, 'summit', 'demo-partner'))?.skipMfa).toBe(true);
+    expect(await listPartners(db, 'grand-hotel')).toHaveLength(1);
   });
 });
