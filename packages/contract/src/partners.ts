@@ -33,7 +33,12 @@ export const tokenExchange = {
   grantType: 'urn:ietf:params:oauth:grant-type:token-exchange',
   /** subject_token_type of a hand-off code from POST /api/partners/{partnerCode}/generate-token. */
   handoffCodeType: 'urn:keycard:params:oauth:token-type:handoff-code',
-  /** issued_token_type of the answer: an ID token (RFC 8693 §3). */
+  /**
+   * issued_token_type of the answer (RFC 8693 §2.2.1 describes the access_token field): an
+   * opaque access token that works at /oidc/me; the ID token rides beside it as id_token.
+   */
+  accessTokenType: 'urn:ietf:params:oauth:token-type:access_token',
+  /** The ID token's type (RFC 8693 §3), for requested_token_type. */
   idTokenType: 'urn:ietf:params:oauth:token-type:id_token',
 } as const;
 

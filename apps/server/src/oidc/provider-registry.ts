@@ -15,6 +15,7 @@ import type { TenantContext } from '../tenants/tenant.types.ts';
 import { createAdapterClass } from './adapter.ts';
 import { loadSigningKeys } from './keys.ts';
 import { renderLogoutPage, renderProviderError } from './pages.ts';
+import { registerTokenExchange } from './token-exchange.ts';
 
 export interface ProviderDeps {
   config: Config;
@@ -180,6 +181,9 @@ export class ProviderRegistry {
     // The mount (oidc.routes.ts) hands the provider the scheme, host and client address
     // Fastify established, so the provider may read them from forwarded headers.
     provider.proxy = true;
+    // Partner apps redeem their hand-off codes here (RFC 8693). Registered before any client
+    // is read: the provider checks a client's grant_types against the registered ones.
+    registerTokenExchange(provider, tenant.code, { db, tenants, clock, log });
     // Failures inside the provider go to our JSON log, never to stderr: those its error
     // handlers catch (server_error), and those they do not, e.g. saving its session during an
     // outage, which reach Koa's app 'error' event (the provider is the Koa app; its types do
