@@ -1,7 +1,8 @@
+import { tokenExchange } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPartner, listPartners, savePartner } from '../partners/partner.repository.ts';
 import { updateTenantSettings } from '../tenants/tenant.admin.ts';
-import { buildTestApp, engines, type TestApp } from '../test/helper.ts';
+import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
 import { demoPartner, seedDemo } from './demo.ts';
 
 describe.each(engines)('demo seed on %s', (engine) => {
@@ -50,5 +51,33 @@ describe.each(engines)('demo seed on %s', (engine) => {
     await seedDemo(db);
     expect((await findPartner(db, 'summit', 'demo-partner'))?.skipMfa).toBe(true);
     expect(await listPartners(db, 'grand-hotel')).toHaveLength(1);
+  });
+
+  it('registers the demo partner app as a client the token endpoint accepts', async () => {
+    const clients = await t.services.db
+      .selectFrom('oidc_clients')
+      .select(['tenant_code', 'client_id'])
+      .where('client_id', '=', 'demo-partner-app')
+      .orderBy('tenant_code')
+      .execute();
+    expect(clients.map((row) => row.tenant_code)).toEqual(['grand-hotel', 'summit']);
+    for (const host of ['grand-hotel.localhost:3000', 'summit.localhost:3000']) {
+      const response = await call(t.app, 'POST', '/oidc/token', {
+        host,
+        origin: null,
+        headers: {
+          authorization: `Basic ${Buffer.from('demo-partner-app:demo-partner-app-secret').toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({
+          grant_type: tokenExchange.grantType,
+          subject_token: 'not-a-hand-off-code',
+          subject_token_type: tokenExchange.handoffCodeType,
+        }).toString(),
+      });
+      // The client and its grant are known: only the code is wrong.
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().error).toBe('invalid_grant');
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { PartnerConfig, Theme } from '@keycard/contract';
+import { type PartnerConfig, type Theme, tokenExchange } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import { createUser, findUserByEmail } from '../accounts/user.repository.ts';
 import type { Database } from '../db/schema.ts';
@@ -40,6 +40,21 @@ export function demoPartner(origin = partnerAppOrigin): PartnerConfig {
   };
 }
 
+/**
+ * The demo partner app's OIDC client: it has no browser flow of its own and only redeems
+ * hand-off codes (token exchange), so the code's bound address must be one of its redirect URIs.
+ */
+export function demoPartnerClient(origin = partnerAppOrigin) {
+  return {
+    client_id: 'demo-partner-app',
+    client_secret: 'demo-partner-app-secret',
+    redirect_uris: [`${origin}/handoff`],
+    response_types: [],
+    grant_types: [tokenExchange.grantType],
+    token_endpoint_auth_method: 'client_secret_basic',
+  };
+}
+
 function theme(name: string, slug: string, colours: Theme['colours'], help: string): Theme {
   return {
     name,
@@ -76,7 +91,7 @@ export const demoTenants: DemoTenant[] = [
       },
       'https://help.grand-hotel.example',
     ),
-    clients: [demoClient],
+    clients: [demoClient, demoPartnerClient()],
     partners: [demoPartner()],
     demoUser: 'demo@grand-hotel.test',
   },
@@ -123,7 +138,7 @@ export const demoTenants: DemoTenant[] = [
       'https://help.summit.example',
     ),
     settings: { mfa: { mode: 'required', mandatoryFrom: null, trustedDeviceDays: 60 } },
-    clients: [demoClient],
+    clients: [demoClient, demoPartnerClient()],
     partners: [demoPartner()],
     demoUser: 'demo@summit.test',
   },
