@@ -13,11 +13,14 @@ export async function startDemoApp(keycard: Keycard): Promise<DemoApp> {
   for (const tenant of demoTenants) {
     await upsertTenant(keycard.services.db, {
       ...tenant,
-      clients: tenant.clients.map((client) => ({
-        ...client,
-        redirect_uris: [...client.redirect_uris, `${base}/callback`],
-        post_logout_redirect_uris: [...(client.post_logout_redirect_uris ?? []), `${base}/`],
-      })),
+      // Only the demo app's own client: the partner app's is registered by its own helper.
+      clients: tenant.clients
+        .filter((client) => client.client_id === 'demo-app')
+        .map((client) => ({
+          ...client,
+          redirect_uris: [...client.redirect_uris, `${base}/callback`],
+          post_logout_redirect_uris: [...(client.post_logout_redirect_uris ?? []), `${base}/`],
+        })),
     });
   }
   keycard.services.tenants.invalidate();

@@ -173,3 +173,30 @@ export async function seedDemo(db: Kysely<Database>): Promise<void> {
     }
   }
 }
+
+/**
+ * Moves the demo partner app to another origin (tests run it on a free port): the partner's
+ * issuer, key set and hand-off address follow, and its client accepts the new address beside
+ * the default one. Only that client is written, so other clients' test addresses stay. Callers
+ * drop their cached tenants and providers afterwards.
+ */
+export async function registerDemoPartnerApp(
+  db: Kysely<Database>,
+  origin: string,
+  now: number,
+): Promise<void> {
+  const client = demoPartnerClient();
+  for (const tenant of demoTenants.filter((candidate) => candidate.partners?.length)) {
+    const stored = await db
+      .selectFrom('tenants')
+      .select('settings')
+      .where('code', '=', tenant.code)
+      .executeTakeFirstOrThrow();
+    await upsertTenant(db, {
+      ...tenant,
+      settings: JSON.parse(stored.settings),
+      clients: [{ ...client, redirect_uris: [...client.redirect_uris, `${origin}/handoff`] }],
+    });
+    await savePartner(db, tenant.code, demoPartner(origin), now);
+  }
+}
