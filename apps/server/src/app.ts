@@ -29,6 +29,7 @@ import { captureTransport, createSmtpTransport } from './messaging/transports.ts
 import { mfaRoutes } from './mfa/mfa.routes.ts';
 import { oidcRoutes } from './oidc/oidc.routes.ts';
 import { ProviderRegistry } from './oidc/provider-registry.ts';
+import { partnerRoutes } from './partners/partner.routes.ts';
 import { type RateLimiter, SqlRateLimiter } from './security/rate-limiter.ts';
 import { RedisRateLimiter } from './security/redis-rate-limiter.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
@@ -201,6 +202,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   await app.register(signInRoutes, services);
   await app.register(lifecycleRoutes, services);
   await app.register(mfaRoutes, services);
+  await app.register(partnerRoutes, services);
   await app.register(analyticsRoutes, services);
   await app.register(oidcRoutes, services);
   await app.register(devOutboxRoutes, services);

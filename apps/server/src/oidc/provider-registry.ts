@@ -102,8 +102,8 @@ export class ProviderRegistry {
       jwks: { keys: keys as never },
       cookies: { keys: secrets.cookieKeys, long: { signed: true }, short: { signed: true } },
       claims: {
-        // amr tells the app how the user signed in (RFC 8176): ['pwd'], or after MFA
-        // ['pwd', 'mfa', <factor>] (sign-in/sign-in-state.ts amrOf).
+        // amr tells the app how the user signed in (RFC 8176): ['pwd'] (['fed'] through a
+        // partner), or after MFA ['pwd', 'mfa', <factor>] (sign-in/sign-in-state.ts amrOf).
         amr: null,
         openid: ['sub', 'amr'],
         email: ['email', 'email_verified'],

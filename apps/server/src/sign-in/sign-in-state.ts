@@ -10,6 +10,7 @@ import { type Kysely, sql } from 'kysely';
 import type { UserRow } from '../accounts/user.repository.ts';
 import type { Database } from '../db/schema.ts';
 import { effectiveMfaMode, type MfaFacts, mfaRequiredByRemainingInDays } from '../mfa/mfa-policy.ts';
+import { partnerDb } from '../partners/partner.schema.ts';
 import type { SessionRow } from '../sessions/session.service.ts';
 import { DAY } from '../shared/clock.ts';
 import { hashToken } from '../shared/crypto.ts';
@@ -30,10 +31,43 @@ export interface SignIn {
   mfaEnrolled: boolean;
 }
 
+/**
+ * How a session signed in, as far as the tenant's rules care: with Keycard's password, or
+ * through a partner (provider 'authx', no password entered), whose registration may say that
+ * the tenant's MFA *policy* does not apply to its sign-ins (skipMfa; an enrolled user is still
+ * asked for the factor).
+ */
+export interface SignInMethod {
+  passwordUsed: boolean;
+  skipMfaPolicy: boolean;
+}
+
+export const passwordSignIn: SignInMethod = { passwordUsed: true, skipMfaPolicy: false };
+
+/** The method of a session: authx sessions used no password; skipMfa is their partner's. */
+export function signInMethodOf(
+  session: Pick<SessionRow, 'provider'>,
+  partner: { skipMfa: boolean } | null,
+): SignInMethod {
+  if (session.provider !== 'authx') return passwordSignIn;
+  return { passwordUsed: false, skipMfaPolicy: partner?.skipMfa ?? false };
+}
+
+/** The method behind a token's amr (RFC 8176): 'fed' is a partner sign-in (amrOf). */
+export function signInMethodOfAmr(amr: readonly string[] | undefined, skipMfaPolicy = false): SignInMethod {
+  return amr?.includes('fed') ? { passwordUsed: false, skipMfaPolicy } : passwordSignIn;
+}
+
 /** Whole days until the password expires (0 = expires today), or null when it never does. */
-export function passwordExpiryInDays(tenant: TenantContext, user: UserRow, now: number): number | null {
+export function passwordExpiryInDays(
+  tenant: TenantContext,
+  user: UserRow,
+  now: number,
+  method: SignInMethod = passwordSignIn,
+): number | null {
   const days = tenant.settings.passwordExpiryDays;
-  if (!days || !user.password_changed_at) return null;
+  // A partner sign-in entered no password: its expiry does not stand in the way.
+  if (!method.passwordUsed || !days || !user.password_changed_at) return null;
   return Math.floor((user.password_changed_at + days * DAY - now) / DAY);
 }
 
@@ -51,8 +85,9 @@ export function userStateOf(
   session: { mfaPassed: boolean },
   now: number,
   mfa: MfaFacts,
+  method: SignInMethod = passwordSignIn,
 ): UserState {
-  const expiry = passwordExpiryInDays(tenant, user, now);
+  const expiry = passwordExpiryInDays(tenant, user, now, method);
   if (expiry !== null && expiry < 0) return 'PASSWORD_EXPIRED';
   if (mfa.enrolled) return session.mfaPassed ? 'AUTHENTICATED' : 'MFA_VERIFICATION_REQUIRED';
   if (mfa.mode === 'required') return 'MFA_REGISTRATION_REQUIRED';
@@ -80,6 +115,7 @@ export function buildUserIdentity(
   user: UserRow,
   state: UserState,
   now: number,
+  method: SignInMethod = passwordSignIn,
 ): UserIdentity {
   return {
     uuid: user.id,
@@ -89,23 +125,38 @@ export function buildUserIdentity(
     state,
     emailVerificationRequired: user.email_verification_required === 1 && user.email_verified === 0,
     defaultRedirectUri: tenant.defaultRedirectUri,
-    passwordExpiryInDays: passwordExpiryInDays(tenant, user, now),
+    passwordExpiryInDays: passwordExpiryInDays(tenant, user, now, method),
     passwordChangeWarningInDays: tenant.settings.passwordWarningDays,
-    mfaRequiredByRemainingInDays: mfaRequiredByRemainingInDays(tenant, now),
+    mfaRequiredByRemainingInDays: method.skipMfaPolicy ? null : mfaRequiredByRemainingInDays(tenant, now),
   };
 }
 
-/** The state of a session whose rows are already at hand (just created or just loaded). */
+/** The tenant's MFA policy as it applies to a sign-in made this way. */
+function mfaFactsOf(
+  tenant: TenantContext,
+  mfaEnrolled: boolean,
+  now: number,
+  method: SignInMethod,
+): MfaFacts {
+  return { enrolled: mfaEnrolled, mode: method.skipMfaPolicy ? 'off' : effectiveMfaMode(tenant, now) };
+}
+
+/**
+ * The state of a session whose rows are already at hand (just created or just loaded);
+ * `partner` is the registration of an authx session's partner (null: gone, or none).
+ */
 export function signInOf(
   tenant: TenantContext,
   session: SessionRow,
   user: UserRow,
   mfaEnrolled: boolean,
   now: number,
+  partner: { skipMfa: boolean } | null = null,
 ): SignIn {
-  const mfa: MfaFacts = { enrolled: mfaEnrolled, mode: effectiveMfaMode(tenant, now) };
-  const state = userStateOf(tenant, user, { mfaPassed: session.mfa_verified_at !== null }, now, mfa);
-  const identity = buildUserIdentity(tenant, user, state, now);
+  const method = signInMethodOf(session, partner);
+  const mfa = mfaFactsOf(tenant, mfaEnrolled, now, method);
+  const state = userStateOf(tenant, user, { mfaPassed: session.mfa_verified_at !== null }, now, mfa, method);
+  const identity = buildUserIdentity(tenant, user, state, now, method);
   return { session, user, identity, complete: isSignInComplete(identity), mfaEnrolled };
 }
 
@@ -143,9 +194,13 @@ export async function loadSignIn(
   now: number,
 ): Promise<SignIn | null> {
   if (!token || token.length > 128) return null;
-  const row = await db
+  const row = await partnerDb(db)
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
+    // An authx session's partner: whether the tenant's MFA policy applies to its sign-ins.
+    .leftJoin('partners as p', (join) =>
+      join.onRef('p.tenant_code', '=', 's.tenant_code').onRef('p.partner_code', '=', 's.partner_code'),
+    )
     .selectAll('s')
     .select([
       'u.email',
@@ -160,6 +215,7 @@ export async function loadSignIn(
       'u.secret_answer_hash',
       'u.created_at as user_created_at',
       'u.updated_at as user_updated_at',
+      'p.skip_mfa as partner_skip_mfa',
       sql<number>`(select count(*) from mfa_factors f where f.user_id = s.user_id and f.tenant_code = s.tenant_code and f.status = 'active')`.as(
         'active_factors',
       ),
@@ -199,7 +255,8 @@ export async function loadSignIn(
     created_at: row.user_created_at,
     updated_at: row.user_updated_at,
   };
-  return signInOf(tenant, session, user, Number(row.active_factors) > 0, now);
+  const partner = row.partner_skip_mfa === null ? null : { skipMfa: Number(row.partner_skip_mfa) === 1 };
+  return signInOf(tenant, session, user, Number(row.active_factors) > 0, now, partner);
 }
 
 /**
@@ -213,20 +270,30 @@ export function isGrantSufficient(
   account: { user: UserRow; mfaEnrolled: boolean },
   amr: readonly string[] | undefined,
   now: number,
+  method: SignInMethod = signInMethodOfAmr(amr),
 ): boolean {
   const { user } = account;
-  const mfa: MfaFacts = { enrolled: account.mfaEnrolled, mode: effectiveMfaMode(tenant, now) };
-  const state = userStateOf(tenant, user, { mfaPassed: amr?.includes('mfa') ?? false }, now, mfa);
-  return isSignInComplete(buildUserIdentity(tenant, user, state, now));
+  const mfa = mfaFactsOf(tenant, account.mfaEnrolled, now, method);
+  const state = userStateOf(tenant, user, { mfaPassed: amr?.includes('mfa') ?? false }, now, mfa, method);
+  return isSignInComplete(buildUserIdentity(tenant, user, state, now, method));
 }
 
 /**
- * RFC 8176 authentication methods of the session, for the ID token's amr: the password, and
- * after MFA 'mfa' with the factor used (otp for an authenticator app or a recovery code, sms,
- * tel for a voice call; a trusted device repeats an earlier MFA check).
+ * RFC 8176 authentication methods of the session, for the ID token's amr: how the user first
+ * proved who they are, and after MFA 'mfa' with the factor used (otp for an authenticator app
+ * or a recovery code, sms, tel for a voice call; a trusted device repeats an earlier MFA check).
+ *
+ * The first is 'pwd' for Keycard's password. A partner sign-in (provider 'authx') entered no
+ * password here, so it must not claim 'pwd'; it is a federated assertion signed by the
+ * partner, whose own methods Keycard cannot see. RFC 8176's registry has no value for that;
+ * its §1 lets parties agree on further values, and 'fed' is the one identity platforms
+ * already use for a federated sign-in (Microsoft Entra ID), so apps can tell the two apart.
  */
-export function amrOf(session: Pick<SessionRow, 'mfa_method' | 'mfa_verified_at'>): string[] {
-  if (session.mfa_verified_at === null) return ['pwd'];
+export function amrOf(
+  session: Pick<SessionRow, 'mfa_method' | 'mfa_verified_at'> & { provider?: string },
+): string[] {
+  const first = session.provider === 'authx' ? 'fed' : 'pwd';
+  if (session.mfa_verified_at === null) return [first];
   const factor = { totp: 'otp', recovery: 'otp', sms: 'sms', voice: 'tel' }[session.mfa_method ?? ''];
-  return factor ? ['pwd', 'mfa', factor] : ['pwd', 'mfa'];
+  return factor ? [first, 'mfa', factor] : [first, 'mfa'];
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type PartnerConfig, tokenExchange } from '@keycard/contract';
+import { apiPaths, type PartnerConfig, tokenExchange } from '@keycard/contract';
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 import { savePartner } from '../partners/partner.repository.ts';
 import { partnerDb } from '../partners/partner.schema.ts';
@@ -8,7 +8,7 @@ import { demoTenants } from '../seed/demo.ts';
 import { upsertTenant } from '../tenants/tenant.admin.ts';
 import type { ClientMetadata } from '../tenants/tenant.types.ts';
 import type { TestApp } from './helper.ts';
-import type { Fetcher } from './http-client.ts';
+import type { Browser, Fetcher } from './http-client.ts';
 import type { Cluster } from './instances.ts';
 
 /**
@@ -186,4 +186,40 @@ export function partnerLinkOf(t: TestApp, tenantCode: string, partnerCode: strin
     .where('partner_code', '=', partnerCode)
     .where('subject', '=', subject)
     .executeTakeFirst();
+}
+
+/** An API answer: status, JSON body, and whether it set a session cookie. */
+export interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  setsSession: boolean;
+}
+
+async function answerOf(response: Response): Promise<Answer> {
+  const setsSession = response.headers
+    .getSetCookie()
+    .some((line) => /^AUTH_X_TOKEN=[^;]+/.test(line) && !/expires=Thu, 01 Jan 1970/i.test(line));
+  return { status: response.status, body: (await response.json()) as Record<string, unknown>, setsSession };
+}
+
+/** POST /api/partners/{partnerCode}/sso from the portal's partner page. */
+export async function partnerSso(browser: Browser, origin: string, partnerCode: string, token: string) {
+  return answerOf(
+    await browser.fetch(`${origin}${apiPaths.partners.sso(partnerCode)}`, {
+      method: 'POST',
+      body: { token },
+    }),
+  );
+}
+
+/** POST /api/partners/{partnerCode}/generate-token from /authenticated, step 4. */
+export async function generateHandoff(
+  browser: Browser,
+  origin: string,
+  partnerCode: string,
+  body: { token: string; redirectUri?: string },
+) {
+  return answerOf(
+    await browser.fetch(`${origin}${apiPaths.partners.generateToken(partnerCode)}`, { method: 'POST', body }),
+  );
 }

@@ -1,0 +1,346 @@
+import { randomUUID } from 'node:crypto';
+import {
+  errorCodes,
+  type GenerateTokenResponse,
+  type Locale,
+  locales,
+  type PartnerTokenClaims,
+  partnerErrors,
+  partnerTokenClockToleranceSeconds,
+} from '@keycard/contract';
+import type { Kysely, Transaction } from 'kysely';
+import { z } from 'zod';
+import type { UserRow } from '../accounts/user.repository.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/schema.ts';
+import { issuerFor } from '../oidc/provider-registry.ts';
+import { createSession, revokeSession } from '../sessions/session.service.ts';
+import { createToken, hashToken } from '../shared/crypto.ts';
+import { AppError, assertThat } from '../shared/errors.ts';
+import { amrOf, loadAccount, type SignIn, signInOf } from '../sign-in/sign-in-state.ts';
+import type { TenantContext } from '../tenants/tenant.types.ts';
+import { issueHandoffCode } from './handoff.service.ts';
+import { findPartner, type Partner } from './partner.repository.ts';
+import { type PartnerLinkMethod, partnerDb } from './partner.schema.ts';
+import { type PartnerKeys, verifyPartnerToken } from './partner-token.service.ts';
+
+export interface PartnerDeps {
+  db: Kysely<Database>;
+  config: Config;
+  keys: PartnerKeys;
+}
+
+/** Where the service says what it refused and why (the answer itself says nothing more). */
+export interface PartnerLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+/** The partner on the host's tenant, or 404 partner.unknown: never another tenant's. */
+async function requirePartner(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  partnerCode: string,
+): Promise<Partner> {
+  const partner = await findPartner(db, tenant.code, partnerCode);
+  assertThat(partner, partnerErrors.unknown);
+  return partner;
+}
+
+export interface PartnerSignIn {
+  /** The new session's token (the AUTH_X_TOKEN cookie). */
+  sessionToken: string;
+  /** The partner identity token (SPEC §3) the portal keeps for generate-token. */
+  identityToken: string;
+  signIn: SignIn;
+}
+
+/**
+ * POST /api/partners/{partnerCode}/sso: a partner token in, an authx session out (issue 8,
+ * steps 2–3). The token is verified (partner-token.service.ts); its jti is then accepted once,
+ * by an INSERT that a second use of the same jti cannot pass on any engine. The partner's
+ * subject maps to an account by the partner's linking policy; then a session of provider
+ * 'authx' opens, replacing any the browser held (session fixation). The jti, a new link and the
+ * session are written in one transaction: a failure burns nothing the partner must re-sign.
+ */
+export async function signInWithPartner(
+  deps: PartnerDeps,
+  tenant: TenantContext,
+  partnerCode: string,
+  input: { token: string; previousToken?: string | undefined },
+  now: number,
+  log: PartnerLog,
+): Promise<PartnerSignIn> {
+  const { db, config, keys } = deps;
+  const partner = await requirePartner(db, tenant, partnerCode);
+  const logFields = { tenant: tenant.code, partner: partner.code };
+  const claims = await verifyPartnerToken(
+    keys,
+    partner,
+    { token: input.token, audience: issuerFor(config, tenant), now },
+    (reason, error) =>
+      log.warn(
+        { ...logFields, reason, err: error instanceof Error ? error.message : undefined },
+        'partner token refused',
+      ),
+  );
+  const identityToken = createToken();
+  // A concurrent first sign-in of the same subject may create the account or link first: the
+  // loser's transaction fails on a unique key and runs once more, finding what the winner made.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const opened = await db.transaction().execute(async (trx) => {
+        await acceptJti(trx, tenant, partner, claims);
+        const user = await accountFor(trx, tenant, partner, claims, now, log);
+        const account = await loadAccount(trx, tenant, user.id);
+        if (!account) throw new AppError(partnerErrors.accountDisabled);
+        if (input.previousToken) await revokeSession(trx, tenant.code, input.previousToken);
+        const created = await createSession(
+          trx,
+          {
+            tenantCode: tenant.code,
+            userId: user.id,
+            provider: 'authx',
+            partnerCode: partner.code,
+            partnerTokenHash: hashToken(identityToken),
+          },
+          now,
+        );
+        return { ...account, ...created };
+      });
+      const signIn = signInOf(tenant, opened.session, opened.user, opened.mfaEnrolled, now, partner);
+      log.info({ ...logFields, user: opened.user.id }, 'partner sign-in');
+      return { sessionToken: opened.token, identityToken, signIn };
+    } catch (error) {
+      if (attempt === 0 && isUniqueViolation(error) && !(error instanceof JtiReplayed)) continue;
+      if (error instanceof JtiReplayed) {
+        log.warn(logFields, 'partner token replayed');
+        throw new AppError(partnerErrors.tokenReplayed);
+      }
+      throw error;
+    }
+  }
+}
+
+class JtiReplayed extends Error {}
+
+/**
+ * Each jti once per partner (RFC 7519 §4.1.7, the replay defence fosite lacked in
+ * CVE-2020-15222): the primary key makes a second insert a no-op, and that is the replay. The
+ * row outlives the token's expiry (with the clock tolerance), then the janitor removes it.
+ */
+async function acceptJti(
+  trx: Transaction<Database>,
+  tenant: TenantContext,
+  partner: Partner,
+  claims: PartnerTokenClaims,
+): Promise<void> {
+  const inserted = await partnerDb(trx)
+    .insertInto('partner_token_uses')
+    .values({
+      tenant_code: tenant.code,
+      partner_code: partner.code,
+      jti: claims.jti,
+      expires_at: (claims.exp + partnerTokenClockToleranceSeconds) * 1000,
+    })
+    .onConflict((oc) => oc.columns(['tenant_code', 'partner_code', 'jti']).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new JtiReplayed();
+}
+
+const emailSchema = z.email().max(254);
+
+/**
+ * The account behind the partner's subject: its link, or a first link by the partner's policy.
+ * Linking by e-mail needs the address verified on both sides (the partner says
+ * email_verified: true and Keycard has verified it): linking on an unverified address is how
+ * Keycloak (#53041) and Zitadel let attackers take accounts over. `provision` creates an
+ * account only for an address no account has. Every link is recorded and logged.
+ */
+async function accountFor(
+  trx: Transaction<Database>,
+  tenant: TenantContext,
+  partner: Partner,
+  claims: PartnerTokenClaims,
+  now: number,
+  log: PartnerLog,
+): Promise<UserRow> {
+  const tables = partnerDb(trx);
+  const logFields = { tenant: tenant.code, partner: partner.code };
+  const linked = await tables
+    .selectFrom('partner_identities as i')
+    .innerJoin('users as u', 'u.id', 'i.user_id')
+    .selectAll('u')
+    .where('i.tenant_code', '=', tenant.code)
+    .where('i.partner_code', '=', partner.code)
+    .where('i.subject', '=', claims.sub)
+    .where('u.tenant_code', '=', tenant.code)
+    .executeTakeFirst();
+  if (linked) {
+    if (linked.status !== 'active') throw new AppError(partnerErrors.accountDisabled);
+    await tables
+      .updateTable('partner_identities')
+      .set({ last_sign_in_at: now })
+      .where('tenant_code', '=', tenant.code)
+      .where('partner_code', '=', partner.code)
+      .where('subject', '=', claims.sub)
+      .execute();
+    return linked;
+  }
+
+  const notLinked = (reason: string) => {
+    log.warn({ ...logFields, reason }, 'partner subject not linked');
+    return new AppError(partnerErrors.accountNotLinked);
+  };
+  if (partner.linking === 'existing-only') throw notLinked('only subjects linked before may sign in');
+  const email = emailSchema.safeParse(claims.email?.trim().toLowerCase());
+  if (!email.success) throw notLinked('no usable e-mail address');
+  const partnerVerified = claims.email_verified === true;
+  const existing = await trx
+    .selectFrom('users')
+    .selectAll()
+    .where('tenant_code', '=', tenant.code)
+    .where('email', '=', email.data)
+    .executeTakeFirst();
+
+  let user: UserRow;
+  let method: PartnerLinkMethod;
+  if (existing) {
+    if (!partnerVerified || existing.email_verified !== 1) {
+      throw notLinked('the address is not verified on both sides');
+    }
+    if (existing.status !== 'active') throw new AppError(partnerErrors.accountDisabled);
+    user = existing;
+    method = 'verified-email';
+  } else if (partner.linking === 'provision') {
+    user = await createPartnerUser(trx, tenant, email.data, claims, now);
+    method = 'provisioned';
+  } else {
+    throw notLinked('no account has the address');
+  }
+  await tables
+    .insertInto('partner_identities')
+    .values({
+      tenant_code: tenant.code,
+      partner_code: partner.code,
+      subject: claims.sub,
+      user_id: user.id,
+      link_method: method,
+      email_at_link: email.data,
+      linked_at: now,
+      last_sign_in_at: now,
+    })
+    .execute();
+  log.info({ ...logFields, user: user.id, method }, 'partner subject linked');
+  return user;
+}
+
+/** An account made for a partner's user: no password (it signs in through the partner). */
+async function createPartnerUser(
+  trx: Transaction<Database>,
+  tenant: TenantContext,
+  email: string,
+  claims: PartnerTokenClaims,
+  now: number,
+): Promise<UserRow> {
+  const language = claims.locale?.split(/[-_]/)[0]?.toLowerCase();
+  const locale: Locale = (locales as readonly string[]).includes(language ?? '')
+    ? (language as Locale)
+    : 'en';
+  const row: UserRow = {
+    id: randomUUID(),
+    tenant_code: tenant.code,
+    email,
+    type: 'partner',
+    locale,
+    status: 'active',
+    password_hash: null,
+    password_changed_at: null,
+    email_verified: claims.email_verified === true ? 1 : 0,
+    email_verification_required: tenant.settings.emailVerificationRequired ? 1 : 0,
+    secret_question: null,
+    secret_answer_hash: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await trx.insertInto('users').values(row).execute();
+  return row;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const { code, errcode, message } = error as { code?: unknown; errcode?: unknown; message?: unknown };
+  return (
+    code === '23505' ||
+    errcode === 2067 ||
+    errcode === 1555 ||
+    (typeof message === 'string' && /UNIQUE constraint failed/.test(message))
+  );
+}
+
+/**
+ * POST /api/partners/{partnerCode}/generate-token (issue 8, step 4): for this partner's complete
+ * authx session whose partner identity token is the one given, a one-time hand-off code bound to
+ * the tenant, the account, the partner and the address it goes to (registered for the partner
+ * or the tenant, exact match: invariant 2).
+ */
+export async function generatePartnerHandoff(
+  deps: PartnerDeps,
+  tenant: TenantContext,
+  partnerCode: string,
+  signIn: SignIn | null,
+  input: { token: string; redirectUri?: string | undefined },
+  now: number,
+): Promise<GenerateTokenResponse> {
+  const partner = await requirePartner(deps.db, tenant, partnerCode);
+  if (!signIn) throw new AppError(errorCodes.sessionRequired);
+  const { session } = signIn;
+  assertThat(
+    session.provider === 'authx' &&
+      session.partner_code === partner.code &&
+      session.partner_token_hash !== null &&
+      session.partner_token_hash === hashToken(input.token),
+    partnerErrors.sessionMismatch,
+  );
+  if (!signIn.complete) throw new AppError(errorCodes.sessionIncomplete);
+  const redirectUri = input.redirectUri ?? partner.redirectUris[0] ?? tenant.defaultRedirectUri;
+  assertThat(
+    partner.redirectUris.includes(redirectUri) || tenant.allowedRedirects.has(redirectUri),
+    errorCodes.redirectNotAllowed,
+  );
+  const code = await issueHandoffCode(
+    deps.db,
+    {
+      tenantCode: tenant.code,
+      userId: signIn.user.id,
+      data: {
+        partnerCode: partner.code,
+        redirectUri,
+        amr: amrOf(session),
+        authTime: Math.floor(session.created_at / 1000),
+      },
+    },
+    now,
+  );
+  return { token: code, tenantCode: tenant.code, redirectUri };
+}
+
+/**
+ * GET /api/partners/{partnerCode}/users/{email}/help-link: the partner's help URL for the
+ * address, else the tenant's login help. It never looks at accounts, so the answer is the
+ * same whether the address has one (invariant 4).
+ */
+export async function partnerHelpLink(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  partnerCode: string,
+  email: string,
+): Promise<{ url: string | null }> {
+  const partner = await requirePartner(db, tenant, partnerCode);
+  if (partner.helpUrlTemplate) {
+    const url = partner.helpUrlTemplate
+      .replaceAll('{email}', encodeURIComponent(email))
+      .replaceAll('{partnerCode}', encodeURIComponent(partner.code));
+    return { url };
+  }
+  return { url: tenant.theme.links.loginHelpUrl ?? null };
+}

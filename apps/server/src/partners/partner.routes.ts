@@ -1,0 +1,86 @@
+import {
+  apiPaths,
+  type GenerateTokenResponse,
+  generateTokenRequest,
+  generateTokenResponse,
+  type HelpLinkResponse,
+  helpLinkResponse,
+  type PartnerSsoResponse,
+  partnerSsoRequest,
+  partnerSsoResponse,
+  routePattern,
+  userEmailParams,
+} from '@keycard/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../http/context.ts';
+import { answers } from '../http/contract.ts';
+import { sessionToken, setSessionCookie } from '../http/cookies.ts';
+import { assertSameOrigin } from '../http/security.ts';
+import { requireTenant } from '../http/tenant.ts';
+import { parseInput } from '../http/validate.ts';
+import { loadSignIn } from '../sign-in/sign-in-state.ts';
+import { generatePartnerHandoff, partnerHelpLink, signInWithPartner } from './partner-sso.service.ts';
+import { PartnerKeys } from './partner-token.service.ts';
+
+/** The path parameter both partner routes share; the help link's second one is the address. */
+const partnerParam = 'partnerCode';
+const helpLinkPattern = apiPaths.partners
+  .helpLink(`:${partnerParam}`, ':email')
+  .replace(encodeURIComponent(`:${partnerParam}`), `:${partnerParam}`)
+  .replace(encodeURIComponent(':email'), ':email');
+
+function partnerCodeOf(params: unknown): string {
+  return (params as Record<string, string>)[partnerParam] ?? '';
+}
+
+/**
+ * Partner single sign-on (issue 8): HTTP glue only. The partner token is verified, its account
+ * found and its session opened in partner-sso.service.ts; the hand-off code it leads to is
+ * redeemed at /oidc/token (oidc/token-exchange.ts).
+ */
+export async function partnerRoutes(
+  app: FastifyInstance,
+  services: Services & { partnerKeys?: PartnerKeys },
+): Promise<void> {
+  const { db, config, clock } = services;
+  const deps = { db, config, keys: services.partnerKeys ?? new PartnerKeys() };
+
+  app.post(
+    routePattern(apiPaths.partners.sso, partnerParam),
+    answers(partnerSsoResponse),
+    async (request, reply): Promise<PartnerSsoResponse> => {
+      assertSameOrigin(request, config);
+      const tenant = requireTenant(request);
+      const input = parseInput(partnerSsoRequest, request.body);
+      const opened = await signInWithPartner(
+        deps,
+        tenant,
+        partnerCodeOf(request.params),
+        { token: input.token, previousToken: sessionToken(request) },
+        clock.now(),
+        request.log,
+      );
+      setSessionCookie(reply, config, opened.sessionToken);
+      return { token: opened.identityToken, tenantCode: tenant.code };
+    },
+  );
+
+  app.post(
+    routePattern(apiPaths.partners.generateToken, partnerParam),
+    answers(generateTokenResponse),
+    async (request): Promise<GenerateTokenResponse> => {
+      assertSameOrigin(request, config);
+      const tenant = requireTenant(request);
+      const input = parseInput(generateTokenRequest, request.body);
+      const now = clock.now();
+      const signIn = await loadSignIn(db, tenant, sessionToken(request), now);
+      return generatePartnerHandoff(deps, tenant, partnerCodeOf(request.params), signIn, input, now);
+    },
+  );
+
+  app.get(helpLinkPattern, answers(helpLinkResponse), async (request): Promise<HelpLinkResponse> => {
+    const tenant = requireTenant(request);
+    const { email } = parseInput(userEmailParams, request.params);
+    return partnerHelpLink(db, tenant, partnerCodeOf(request.params), email);
+  });
+}
