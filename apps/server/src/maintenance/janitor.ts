@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { analyticsDb } from '../analytics/analytics.service.ts';
 import type { Database } from '../db/schema.ts';
 import { mfaDb } from '../mfa/mfa.schema.ts';
+import { partnerDb } from '../partners/partner.schema.ts';
 import { DAY } from '../shared/clock.ts';
 
 /** Delivered messages are kept this long for support, then removed (they hold links and codes). */
@@ -20,11 +21,13 @@ export interface SweepResult {
   phoneCodes: number;
   trustedDevices: number;
   analyticsEvents: number;
+  partnerTokenUses: number;
 }
 
 /**
  * Removes what has expired: sessions, one-time tokens, provider artifacts, attempt
- * buckets, phone codes, trusted devices, old delivered messages and old analytics events. Safe to run on every instance at once (plain deletes
+ * buckets, phone codes, trusted devices, old delivered messages, old analytics events and the
+ * used jtis of partner tokens past their expiry (a replay of those fails on its exp anyway). Safe to run on every instance at once (plain deletes
  * by time); undelivered messages are never touched.
  */
 export async function sweepExpired(db: Kysely<Database>, now: number): Promise<SweepResult> {
@@ -72,6 +75,9 @@ export async function sweepExpired(db: Kysely<Database>, now: number): Promise<S
         .deleteFrom('analytics_events')
         .where('created_at', '<=', now - analyticsRetentionMs)
         .executeTakeFirst(),
+    ),
+    partnerTokenUses: count(
+      await partnerDb(db).deleteFrom('partner_token_uses').where('expires_at', '<=', now).executeTakeFirst(),
     ),
   };
 }

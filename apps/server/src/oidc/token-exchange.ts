@@ -4,8 +4,9 @@ import type { Kysely } from 'kysely';
 import { errors, type Grant, type Provider, type TokenEndpointGrantContext } from 'oidc-provider';
 import type { Database } from '../db/schema.ts';
 import { handoffGrantId, isHandoffReused, redeemHandoffCode } from '../partners/handoff.service.ts';
+import { findPartner } from '../partners/partner.repository.ts';
 import type { Clock } from '../shared/clock.ts';
-import { isGrantSufficient, loadAccount } from '../sign-in/sign-in-state.ts';
+import { isGrantSufficient, loadAccount, signInMethodOfAmr } from '../sign-in/sign-in-state.ts';
 import type { TenantDirectory } from '../tenants/tenant.service.ts';
 import { revokeGrant } from './adapter.ts';
 
@@ -90,10 +91,18 @@ async function exchangeHandoffCode(
   }
 
   const tenant = await tenants.byCode(tenantCode);
+  const partner = await findPartner(db, tenantCode, redemption.data.partnerCode);
   const account = tenant ? await loadAccount(db, tenant, redemption.userId) : null;
-  // The session was complete when the code was made, a minute ago at most; the account and the
-  // tenant's settings are read again now (a disabled account, MFA required since).
-  if (!tenant || !account || !isGrantSufficient(tenant, account, redemption.data.amr, now)) {
+  // The session was complete when the code was made, a minute ago at most; the account, the
+  // partner and the tenant's settings are read again now (a disabled account, a removed
+  // partner, MFA required since).
+  const method = signInMethodOfAmr(redemption.data.amr, partner?.skipMfa ?? false);
+  if (
+    !tenant ||
+    !partner ||
+    !account ||
+    !isGrantSufficient(tenant, account, redemption.data.amr, now, method)
+  ) {
     throw new errors.InvalidGrant('the account may not sign in');
   }
   const { user } = account;

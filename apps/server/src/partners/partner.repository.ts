@@ -95,7 +95,10 @@ export async function savePartner(
   return { created: !existed };
 }
 
-/** Removes a partner with its links and used-token records. Answers whether it existed. */
+/**
+ * Removes a partner with its links and used-token records, and ends the sessions its sign-ins
+ * opened: what the partner vouched for no longer stands. Answers whether it existed.
+ */
 export async function removePartner(
   db: Kysely<Database>,
   tenantCode: string,
@@ -103,6 +106,12 @@ export async function removePartner(
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const tables = partnerDb(trx);
+    await trx
+      .deleteFrom('sessions')
+      .where('tenant_code', '=', tenantCode)
+      .where('provider', '=', 'authx')
+      .where('partner_code', '=', partnerCode)
+      .execute();
     await tables
       .deleteFrom('partner_token_uses')
       .where('tenant_code', '=', tenantCode)

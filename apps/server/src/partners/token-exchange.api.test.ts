@@ -11,9 +11,12 @@ import {
   exchangeClientMetadata,
   exchangeHandoff,
   partnerApp,
+  partnerKey,
+  registerPartner,
 } from '../test/partners.ts';
 import { demoClient, userinfoStatus } from '../test/sign-in-flow.ts';
 import { issueHandoffCode } from './handoff.service.ts';
+import { removePartner } from './partner.repository.ts';
 
 /**
  * The partner app's redemption of a hand-off code at /oidc/token (RFC 8693 token exchange):
@@ -56,19 +59,26 @@ describe.each(layouts)('token exchange of hand-off codes on %s, %s', (engine) =>
     ]);
     const user = await findUserByEmail(cluster.t.services.db, 'grand-hotel', demo.grandHotel.email);
     userId = user!.id;
+    const key = await partnerKey('exchange-key');
+    const jwks = { keys: [key.publicJwk as { kty: 'EC' }] };
+    await registerPartner(cluster.t, 'grand-hotel', { code: 'exchange-partner', jwks });
+    await registerPartner(cluster.t, 'grand-hotel', { code: 'removed-partner', jwks });
   });
   afterAll(() => cluster.close());
 
   const via = (i: number) => cluster.instances[i % cluster.instances.length]!.fetch;
 
   const authTime = Math.floor(Date.now() / 1000) - 5;
-  function handoffCode(redirectUri = partnerApp.redirectUri): Promise<string> {
+  function handoffCode(
+    redirectUri = partnerApp.redirectUri,
+    partnerCode = 'exchange-partner',
+  ): Promise<string> {
     return issueHandoffCode(
       cluster.t.services.db,
       {
         tenantCode: 'grand-hotel',
         userId,
-        data: { partnerCode: 'demo-partner', redirectUri, amr: ['fed'], authTime },
+        data: { partnerCode, redirectUri, amr: ['fed'], authTime },
       },
       cluster.t.clock.now(),
     );
@@ -101,7 +111,7 @@ describe.each(layouts)('token exchange of hand-off codes on %s, %s', (engine) =>
       email_verified: true,
       amr: ['fed'],
       auth_time: authTime,
-      partner_code: 'demo-partner',
+      partner_code: 'exchange-partner',
     });
     expect(
       await userinfoStatus(via(1), origin, body.access_token as string),
@@ -187,6 +197,12 @@ describe.each(layouts)('token exchange of hand-off codes on %s, %s', (engine) =>
     } finally {
       cluster.t.clock.advance(-61_000);
     }
+  });
+
+  it('refuses a code of a partner removed since', async () => {
+    const code = await handoffCode(partnerApp.redirectUri, 'removed-partner');
+    await removePartner(cluster.t.services.db, 'grand-hotel', 'removed-partner');
+    expect(await exchange(code)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('refuses a code of a disabled account', async () => {
