@@ -200,6 +200,27 @@ describe.each(engines)('partner sign-in on %s', (engine) => {
     ).toBe('session.incomplete');
   });
 
+  it('replaces the session the browser held (session fixation)', async () => {
+    const b = browser();
+    await passwordStep(b, grandHotel(), 'grand-hotel', demo.grandHotel.email);
+    const before = b.cookies.get('AUTH_X_TOKEN')!;
+    const sso = await partnerSso(b, grandHotel(), 'linker', await token('linker', 'sub-gh'));
+    expect(sso.status).toBe(200);
+    expect(b.cookies.get('AUTH_X_TOKEN')).not.toBe(before);
+    const old = new Browser(undefined, new Map([['AUTH_X_TOKEN', before]]));
+    expect((await session(old)).exists).toBe(false);
+    expect(await session(b)).toMatchObject({ exists: true, provider: 'authx' });
+  });
+
+  it('opens one session for a token raced by 20 requests on one instance', async () => {
+    const raced = await token('linker', 'sub-gh');
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => partnerSso(browser(), grandHotel(), 'linker', raced)),
+    );
+    expect(answers.filter((a) => a.status === 200 && a.setsSession)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409 && !a.setsSession)).toHaveLength(19);
+  });
+
   it('refuses a partner token used twice', async () => {
     const once = await token('linker', 'sub-gh');
     expect((await partnerSso(browser(), grandHotel(), 'linker', once)).status).toBe(200);
