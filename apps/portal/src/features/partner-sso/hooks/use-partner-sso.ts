@@ -64,13 +64,10 @@ export function usePartnerSso(): { networkError: boolean; retry: () => void; giv
     flowStorage.remove(storageKeys.iid);
     if (token) {
       partnerIdentity.clear();
-      navigate(
-        {
-          pathname: generatePath(partnerSsoRoute, { partnerCode: partnerCode ?? '' }),
-          search: location.search,
-        },
-        { replace: true },
-      );
+      const stripped = `${generatePath(partnerSsoRoute, { partnerCode: partnerCode ?? '' })}${location.search}`;
+      // At once, before the router's own (asynchronous) navigation catches up.
+      window.history.replaceState(window.history.state, '', stripped);
+      navigate(stripped, { replace: true });
     }
     void signIn();
   }, []);
