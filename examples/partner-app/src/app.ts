@@ -192,6 +192,12 @@ export async function createPartnerApp(options: PartnerAppOptions): Promise<Part
       response.end(JSON.stringify(buildJwks([signingKey])));
       return;
     }
+    if (method === 'GET' && pathname === '/favicon.ico') {
+      // No icon: say so without an error in the browser's console.
+      response.writeHead(204, securityHeaders);
+      response.end();
+      return;
+    }
     if (method === 'GET' && pathname === '/healthz') {
       response.writeHead(200, { ...securityHeaders, 'content-type': 'text/plain; charset=utf-8' });
       response.end('ok');
