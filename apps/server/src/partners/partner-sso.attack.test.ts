@@ -160,6 +160,40 @@ describe.each(layouts)('partner tokens under attack on %s, %s', (engine) => {
     }
   });
 
+  it('takes a key the partner publishes at its JWKS URL without a restart', async () => {
+    const first = await partnerKey('url-1');
+    const second = await partnerKey('url-2');
+    const server = await startJwksServer([first.publicJwk]);
+    try {
+      await registerPartner(cluster.t, 'grand-hotel', { code: 'published', issuer, jwksUri: server.url });
+      const signed = (signingKey: PartnerKey, sub: string) =>
+        signPartnerToken(signingKey, { iss: issuer, aud: audience(), ...claimsFor(sub) });
+      for (let i = 0; i < cluster.instances.length; i++) {
+        const answer = await partnerSso(
+          new Browser(via(i)),
+          origin,
+          'published',
+          await signed(first, 'sub-url'),
+        );
+        expect(answer.status).toBe(200);
+      }
+      server.keys = [first.publicJwk, second.publicJwk];
+      // The default cool-down between two fetches of one partner's keys (one second).
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      for (let i = 0; i < cluster.instances.length; i++) {
+        const answer = await partnerSso(
+          new Browser(via(i)),
+          origin,
+          'published',
+          await signed(second, 'sub-url'),
+        );
+        expect(answer.status, `instance ${i}`).toBe(200);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answers 503 partner.keys_unavailable when the JWKS URL cannot be reached', async () => {
     const port = await freePort();
     await registerPartner(cluster.t, 'grand-hotel', {

@@ -24,7 +24,9 @@ export interface PartnerKeyCacheOptions {
   cacheMaxAgeMs: number;
   /**
    * A token with a kid not in the cached set fetches the set again (a new key works without a
-   * restart), at most once per this period, so unknown kids cannot make us hammer the partner.
+   * restart), at most once per this period on each instance, so tokens with made-up kids cannot
+   * make us hammer the partner; short, so a partner that signs with a key right after
+   * publishing it waits at most this long.
    */
   cooldownMs: number;
   /** A JWKS request taking longer than this counts as the partner's keys being unavailable. */
@@ -33,7 +35,7 @@ export interface PartnerKeyCacheOptions {
 
 export const defaultPartnerKeyCache: PartnerKeyCacheOptions = {
   cacheMaxAgeMs: 60_000,
-  cooldownMs: 5_000,
+  cooldownMs: 1_000,
   timeoutMs: 5_000,
 };
 
