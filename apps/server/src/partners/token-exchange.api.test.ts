@@ -1,5 +1,6 @@
 import { tokenExchange } from '@keycard/contract';
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
+import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUserByEmail } from '../accounts/user.repository.ts';
 import type { Engine } from '../db/database.ts';
@@ -117,6 +118,24 @@ describe.each(layouts)('token exchange of hand-off codes on %s, %s', (engine) =>
       await userinfoStatus(via(1), origin, body.access_token as string),
       'the access token at /oidc/me',
     ).toBe(200);
+  });
+
+  it('works with a certified relying-party library (openid-client)', async () => {
+    const config = await client.discovery(
+      new URL(`${origin}/oidc`),
+      partnerApp.id,
+      partnerApp.secret,
+      client.ClientSecretBasic(partnerApp.secret),
+      { execute: [client.allowInsecureRequests], [client.customFetch]: via(1) as typeof fetch },
+    );
+    const tokens = await client.genericGrantRequest(config, tokenExchange.grantType, {
+      subject_token: await handoffCode(),
+      subject_token_type: tokenExchange.handoffCodeType,
+    });
+    expect(tokens.issued_token_type).toBe(tokenExchange.accessTokenType);
+    expect(tokens.claims()).toMatchObject({ sub: userId, partner_code: 'exchange-partner', amr: ['fed'] });
+    const userinfo = await client.fetchUserInfo(config, tokens.access_token, userId);
+    expect(userinfo).toMatchObject({ sub: userId, email: demo.grandHotel.email });
   });
 
   it('lists the grant type in discovery and accepts a client that has only it', async () => {
