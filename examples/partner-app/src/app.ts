@@ -96,7 +96,7 @@ export async function createPartnerApp(options: PartnerAppOptions): Promise<Part
   const tenantOrigin = (tenant: PartnerTenant) =>
     buildTenantOrigin(tenant.slug, keycardScheme, options.keycardPort);
   const signingKey: SigningKey = await createSigningKey();
-  const redeemer = createHandoffRedeemer();
+  const redeemer = createHandoffRedeemer(partnerCode);
   const sessions = createSessionStore(sessionTtlMs);
 
   const server = createServer();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUserByEmail } from '../../../apps/server/src/accounts/user.repository.ts';
 import { issueHandoffCode } from '../../../apps/server/src/partners/handoff.service.ts';
-import { registerDemoPartnerApp } from '../../../apps/server/src/seed/demo.ts';
+import { savePartner } from '../../../apps/server/src/partners/partner.repository.ts';
+import { demoPartner, registerDemoPartnerApp } from '../../../apps/server/src/seed/demo.ts';
 import { buildTestApp, freePort, type TestApp } from '../../../apps/server/src/test/helper.ts';
 import { createPartnerApp, type PartnerApp } from './app.ts';
 
@@ -31,14 +32,14 @@ describe('demo partner app redeeming hand-off codes at a real Keycard', () => {
   });
 
   /** A code as generate-token issues it after a complete partner sign-in. */
-  function handoffCode(): Promise<string> {
+  function handoffCode(partnerCode = 'demo-partner'): Promise<string> {
     return issueHandoffCode(
       keycard.services.db,
       {
         tenantCode: 'grand-hotel',
         userId,
         data: {
-          partnerCode: 'demo-partner',
+          partnerCode,
           redirectUri: app.handoffUri,
           amr: ['fed'],
           authTime: Math.floor(keycard.clock.now() / 1000),
@@ -94,5 +95,20 @@ describe('demo partner app redeeming hand-off codes at a real Keycard', () => {
     const response = await arrive('not-a-code-from-keycard');
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('<code data-error="code">invalid_grant</code>');
+  });
+
+  it("refuses an ID token from another partner's sign-in, even one sent to its address", async () => {
+    // Another partner of the hotel that (wrongly) lists this app's address as its own.
+    await savePartner(
+      keycard.services.db,
+      'grand-hotel',
+      { ...demoPartner(app.url), code: 'other-partner', issuer: 'https://other-partner.example' },
+      keycard.clock.now(),
+    );
+    const response = await arrive(await handoffCode('other-partner'));
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain('<code data-error="code">invalid_id_token</code>');
+    expect(html).toContain('other-partner');
   });
 });

@@ -50,7 +50,8 @@ export interface HandoffRedeemer {
   redeem(tenantOrigin: string, code: string): Promise<RedeemedHandoff>;
 }
 
-export function createHandoffRedeemer(): HandoffRedeemer {
+/** `partnerCode`: this app's partner code at Keycard; the ID token must come from its sign-in. */
+export function createHandoffRedeemer(partnerCode: string): HandoffRedeemer {
   // One key set per tenant, kept between requests: jose refetches it when a new key id shows up.
   const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
@@ -99,6 +100,9 @@ export function createHandoffRedeemer(): HandoffRedeemer {
         audience: clientId,
         requiredClaims: ['sub', 'iat', 'exp'],
       });
+      if (payload.partner_code !== partnerCode) {
+        throw new Error(`it is from a sign-in of partner ${String(payload.partner_code)}`);
+      }
       return {
         idToken: tokens.id_token,
         claims: payload,
