@@ -61,6 +61,11 @@ export interface AppOptions {
 /** Paths whose values must never reach a log line. */
 const redactedPaths = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
 
+/** The partner SSO page carries the partner's token in its path (SPEC §2): it is not logged. */
+function loggedPath(path: string): string {
+  return path.replace(/^(\/partners\/[^/]+\/sso\/)[^/]+/, '$1[redacted]');
+}
+
 export async function createApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
   const { config, database, secrets } = options;
   const clock = options.clock ?? systemClock;
@@ -78,7 +83,9 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
               req: (req) => ({
                 method: req.method,
                 // The /oidc mount hands the provider a shortened URL; the log keeps the real one.
-                path: ((req.raw as { originalUrl?: string }).originalUrl ?? req.url).split('?')[0],
+                path: loggedPath(
+                  ((req.raw as { originalUrl?: string }).originalUrl ?? req.url).split('?')[0] ?? '',
+                ),
                 host: req.host,
                 ip: req.ip,
               }),

@@ -2,6 +2,7 @@ import { apiPaths } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepExpired } from '../maintenance/janitor.ts';
 import { buildTestApp, call, demo, engines, sessionCookieOf, signIn, type TestApp } from '../test/helper.ts';
+import { captureLog } from '../test/log-capture.ts';
 import { type PartnerKey, partnerKey, registerPartner, signPartnerToken } from '../test/partners.ts';
 import { removePartner } from './partner.repository.ts';
 import { partnerDb } from './partner.schema.ts';
@@ -59,5 +60,21 @@ describe.each(engines)('partner upkeep on %s', (engine) => {
     const swept = await sweepExpired(t.services.db, latest);
     expect(swept.partnerTokenUses).toBe(before.length);
     expect(await uses()).toEqual([]);
+  });
+});
+
+describe('the partner SSO page in the logs', () => {
+  it('never logs the partner token its path carries', async () => {
+    const log = captureLog();
+    const t = await buildTestApp('sqlite', { env: { LOG_LEVEL: 'info' }, logStream: log.stream });
+    try {
+      const token = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJzZWNyZXQtc3ViamVjdCJ9.c2lnbmF0dXJlLXNlY3JldA';
+      await call(t.app, 'GET', `/partners/demo-partner/sso/${token}`);
+      const text = JSON.stringify(log.entries());
+      expect(text).toContain('/partners/demo-partner/sso/[redacted]');
+      expect(text).not.toContain('c2lnbmF0dXJlLXNlY3JldA');
+    } finally {
+      await t.close();
+    }
   });
 });
