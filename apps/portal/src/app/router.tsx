@@ -5,6 +5,7 @@ import { accountRoutes } from '../features/account/routes.tsx';
 import { AccountDisabledPage, NotFoundPage, UnknownErrorPage } from '../features/errors/error-pages.tsx';
 import { LoginPage } from '../features/login/login-page.tsx';
 import { mfaRoutes } from '../features/mfa/routes.tsx';
+import { partnerSsoRoute } from '../lib/route-for-state.ts';
 
 // SPEC §9: a lazily loaded part that has not arrived in 120 s has failed to load.
 const lazyLoadTimeoutMs = 120_000;
@@ -58,8 +59,7 @@ export const routes: RouteObject[] = [
         ),
       },
       {
-        // The token is optional in the route: the page removes it from the address at once.
-        path: `${paths.partnerSso}?`,
+        path: partnerSsoRoute,
         lazy: lazyPage(
           () => import('../features/partner-sso/components/partner-sso-page.tsx'),
           (m) => m.PartnerSsoPage,

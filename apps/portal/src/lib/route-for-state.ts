@@ -25,3 +25,9 @@ export function routeForState(state: UserState, query: URLSearchParams): string 
       return paths.error;
   }
 }
+
+/**
+ * The partner SSO page's route with the token optional (SPEC §2 /partners/:partnerCode/sso/:token):
+ * the page takes the token out of the address, and the address without it stays on the page.
+ */
+export const partnerSsoRoute = `${paths.partnerSso}?`;

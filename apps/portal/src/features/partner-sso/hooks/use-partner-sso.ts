@@ -2,13 +2,10 @@ import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { generatePath, useLocation, useNavigate, useParams } from 'react-router';
-import { routeForState } from '../../../lib/route-for-state.ts';
+import { partnerSsoRoute, routeForState } from '../../../lib/route-for-state.ts';
 import { flowStorage, partnerIdentity } from '../../../lib/storage.ts';
 import { partnerSsoApi } from '../api/partner-sso-api.ts';
 import { partnerSsoFailure } from '../partner-sso-errors.ts';
-
-/** The page's route with the token optional: the address it shows once the token is removed. */
-export const partnerSsoRoute = `${paths.partnerSso}?`;
 
 /**
  * SPEC §2/§4 partner single sign-on. The token is taken out of the address bar and the
