@@ -16,7 +16,11 @@ export function useHelpLink(email: string | undefined, partnerCode: string | nul
     const asked = `${partnerCode}\n${email}`;
     loginApi
       .partnerHelpLink(partnerCode, email)
-      .then((answer) => ({ url: answer.url ?? themeUrl, for: asked }))
+      // Only a web address becomes a link: a javascript: URL would run in the portal's origin.
+      .then((answer) => ({
+        url: answer.url && /^https?:\/\//i.test(answer.url) ? answer.url : themeUrl,
+        for: asked,
+      }))
       .catch(() => ({ url: themeUrl, for: asked }))
       .then((resolved) => {
         if (!cancelled) setPartnerUrl(resolved);
