@@ -11,6 +11,7 @@ import {
   type JwksServer,
   type PartnerKey,
   partnerKey,
+  partnerLinkOf,
   partnerSso,
   registerPartner,
   signPartnerToken,
@@ -158,6 +159,36 @@ describe.each(layouts)('partner tokens under attack on %s, %s', (engine) => {
         `round ${round}: every other request is a replay`,
       ).toHaveLength(19);
     }
+  });
+
+  it('provisions one account for a new subject whose first sign-ins race', async () => {
+    await registerPartner(cluster.t, 'grand-hotel', {
+      code: 'provisioner',
+      issuer,
+      jwks: { keys: [key.publicJwk as { kty: 'EC' }] },
+      linking: 'provision',
+    });
+    const email = `racer-${engine}@partner.test`;
+    const tokens = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        signPartnerToken(key, {
+          iss: issuer,
+          aud: audience(),
+          sub: 'sub-racer',
+          email,
+          email_verified: true,
+        }),
+      ),
+    );
+    const answers = await Promise.all(
+      tokens.map((token, i) => partnerSso(new Browser(via(i)), origin, 'provisioner', token)),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    const { db } = cluster.t.services;
+    const users = await db.selectFrom('users').select('id').where('email', '=', email).execute();
+    expect(users).toHaveLength(1);
+    const link = await partnerLinkOf(cluster.t, 'grand-hotel', 'provisioner', 'sub-racer');
+    expect(link?.user_id).toBe(users[0]!.id);
   });
 
   it('takes a key the partner publishes at its JWKS URL without a restart', async () => {

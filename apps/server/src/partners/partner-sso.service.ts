@@ -61,7 +61,8 @@ export interface PartnerSignIn {
  * by an INSERT that a second use of the same jti cannot pass on any engine. The partner's
  * subject maps to an account by the partner's linking policy; then a session of provider
  * 'authx' opens, replacing any the browser held (session fixation). The jti, a new link and the
- * session are written in one transaction: a failure burns nothing the partner must re-sign.
+ * session are written in one transaction: a request that fails (an outage) leaves the jti
+ * unused, so the portal's retry after a network error can still succeed.
  */
 export async function signInWithPartner(
   deps: PartnerDeps,
@@ -112,11 +113,11 @@ export async function signInWithPartner(
       log.info({ ...logFields, user: opened.user.id }, 'partner sign-in');
       return { sessionToken: opened.token, identityToken, signIn };
     } catch (error) {
-      if (attempt === 0 && isUniqueViolation(error) && !(error instanceof JtiReplayed)) continue;
       if (error instanceof JtiReplayed) {
         log.warn(logFields, 'partner token replayed');
         throw new AppError(partnerErrors.tokenReplayed);
       }
+      if (attempt === 0 && isUniqueViolation(error)) continue;
       throw error;
     }
   }
