@@ -38,7 +38,10 @@ export const tokenExchange = {
    * opaque access token that works at /oidc/me; the ID token rides beside it as id_token.
    */
   accessTokenType: 'urn:ietf:params:oauth:token-type:access_token',
-  /** The ID token's type (RFC 8693 §3), for requested_token_type. */
+  /**
+   * The ID token's type (RFC 8693 §3). Not issued on its own: the answer's id_token rides beside
+   * the access token, and requested_token_type may only name the access token type.
+   */
   idTokenType: 'urn:ietf:params:oauth:token-type:id_token',
 } as const;
 
