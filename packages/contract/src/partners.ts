@@ -106,7 +106,14 @@ export const partnerTokenClaimsSchema = z.object({
 export type PartnerTokenClaims = z.infer<typeof partnerTokenClaimsSchema>;
 
 /** POST /api/partners/{partnerCode}/sso */
-export const partnerSsoRequest = z.object({ token: z.string().min(1).max(8192) });
+export const partnerSsoRequest = z.object({
+  token: z.string().min(1).max(8192),
+  /**
+   * The device id (AUTH_X_DEVICE_ID), as at /api/authenticate: a device the user trusted after
+   * MFA within the tenant's period passes MFA for this sign-in too (SPEC §9).
+   */
+  userDeviceToken: z.string().max(256).optional(),
+});
 /**
  * The partner identity token (SPEC §3 "Partner SSO result"): bound to the session it opened;
  * the portal keeps it for generate-token. The session itself stays in the HttpOnly cookie.

@@ -141,6 +141,21 @@ describe.each(engines)('partner sign-in on %s', (engine) => {
     const exchanged = await exchangeHandoff(loopbackFetch, summit, handoff.body.token as string);
     const { id_token } = (await exchanged.json()) as { id_token: string };
     expect((await idTokenClaims('summit', id_token)).amr).toEqual(['fed', 'mfa', 'otp']);
+
+    // The user trusts this device: the next partner sign-in from it passes MFA (SPEC §9).
+    const trusted = await b.fetch(`${summit}${apiPaths.mfa.userDeviceTokens}`, { method: 'POST', body: {} });
+    expect(trusted.status).toBe(200);
+    const { userDeviceToken } = (await trusted.json()) as { userDeviceToken: string };
+    const next = browser();
+    const again = await next.fetch(`${summit}${apiPaths.partners.sso('linker')}`, {
+      method: 'POST',
+      body: { token: await token('linker', 'sub-summit', {}, 'summit'), userDeviceToken },
+    });
+    expect(again.status).toBe(200);
+    expect((await session(next, 'summit')).identity?.state).toBe('AUTHENTICATED');
+    const untrusted = browser();
+    await partnerSso(untrusted, summit, 'linker', await token('linker', 'sub-summit', {}, 'summit'));
+    expect((await session(untrusted, 'summit')).identity?.state).toBe('MFA_VERIFICATION_REQUIRED');
   });
 
   it('lets a skipMfa partner past the tenant policy, but an enrolled user still verifies', async () => {

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { UserRow } from '../accounts/user.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { applyTrustedDevice } from '../mfa/mfa.service.ts';
 import { issuerFor } from '../oidc/provider-registry.ts';
 import { createSession, revokeSession } from '../sessions/session.service.ts';
 import { createToken, hashToken } from '../shared/crypto.ts';
@@ -60,7 +61,8 @@ export interface PartnerSignIn {
  * steps 2–3). The token is verified (partner-token.service.ts); its jti is then accepted once,
  * by an INSERT that a second use of the same jti cannot pass on any engine. The partner's
  * subject maps to an account by the partner's linking policy; then a session of provider
- * 'authx' opens, replacing any the browser held (session fixation). The jti, a new link and the
+ * 'authx' opens, replacing any the browser held (session fixation); on a device the user
+ * trusted within the period, MFA is passed for it, as for a password sign-in. The jti, a new link and the
  * session are written in one transaction: a request that fails (an outage) leaves the jti
  * unused, so the portal's retry after a network error can still succeed.
  */
@@ -68,7 +70,7 @@ export async function signInWithPartner(
   deps: PartnerDeps,
   tenant: TenantContext,
   partnerCode: string,
-  input: { token: string; previousToken?: string | undefined },
+  input: { token: string; userDeviceToken?: string | undefined; previousToken?: string | undefined },
   now: number,
   log: PartnerLog,
 ): Promise<PartnerSignIn> {
@@ -109,8 +111,13 @@ export async function signInWithPartner(
         );
         return { ...account, ...created };
       });
-      const signIn = signInOf(tenant, opened.session, opened.user, opened.mfaEnrolled, now, partner);
-      log.info({ ...logFields, user: opened.user.id }, 'partner sign-in');
+      const { session, user, mfaEnrolled } = opened;
+      if (mfaEnrolled && (await applyTrustedDevice(db, tenant, session, input.userDeviceToken, now))) {
+        session.mfa_method = 'device';
+        session.mfa_verified_at = now;
+      }
+      const signIn = signInOf(tenant, session, user, mfaEnrolled, now, partner);
+      log.info({ ...logFields, user: user.id }, 'partner sign-in');
       return { sessionToken: opened.token, identityToken, signIn };
     } catch (error) {
       if (error instanceof JtiReplayed) {

@@ -56,7 +56,7 @@ export async function partnerRoutes(
         deps,
         tenant,
         partnerCodeOf(request.params),
-        { token: input.token, previousToken: sessionToken(request) },
+        { ...input, previousToken: sessionToken(request) },
         clock.now(),
         request.log,
       );
