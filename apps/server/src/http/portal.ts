@@ -48,7 +48,9 @@ export async function portalRoutes(app: FastifyInstance, opts: { distDir: string
       (request.method === 'GET' || request.method === 'HEAD') &&
       !pathname.startsWith('/api/') &&
       !pathname.startsWith('/oidc') &&
-      !path.extname(pathname);
+      // A missing asset (a dot in its last segment) is a JSON 404, but a portal route whose
+      // parameter has dots in it is a page: a partner link ends in a JWT (header.payload.sig).
+      (!path.extname(pathname) || isPortalRoute(pathname));
     if (wantsPage && indexHtml) {
       return reply
         .status(isPortalRoute(pathname) ? 200 : 404)
