@@ -16,6 +16,15 @@ import { deleteAccount, disableAccount, enableAccount } from './accounts/account
 import { applyVerificationPolicy } from './accounts/email-verification.service.ts';
 import { createRegistrationLink, inviteUser } from './accounts/invitation.service.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import {
+  type ConfigurationCommand,
+  ConfigurationUsageError,
+  configurationCommands,
+  configurationUsage,
+  parseConfigurationArgs,
+  runConfigurationCommand,
+} from './configuration/configuration.cli.ts';
+import { ConfigurationFileError } from './configuration/configuration-file.ts';
 import { type Db, openDatabase } from './db/database.ts';
 import {
   PartnerUsageError,
@@ -64,6 +73,7 @@ const usage = `Keycard operator commands
       factors, devices, codes and queued mail are removed.
 
 ${partnersUsage}
+${configurationUsage}
 The database is the server's: DATABASE_URL, or the SQLite file in DATA_DIR (default ./data).
 Queued mail is delivered by the running Keycard server (SMTP_URL, or the local outbox page).
 `;
@@ -230,6 +240,19 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         err: io.err,
       });
     }
+    if ((configurationCommands as readonly string[]).includes(command)) {
+      const parsed = parseConfigurationArgs(command as ConfigurationCommand, rest);
+      const config = io.config ?? loadConfig();
+      const { kysely } = await open(config);
+      return await runConfigurationCommand(parsed, {
+        db: kysely,
+        config,
+        env: process.env,
+        now: io.now?.() ?? Date.now(),
+        out: io.out,
+        err: io.err,
+      });
+    }
     const { values } = parseArgs({
       args: rest,
       options: {
@@ -309,6 +332,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (
       error instanceof UsageError ||
       error instanceof PartnerUsageError ||
+      error instanceof ConfigurationUsageError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
       io.err(`${(error as Error).message}\n\n${usage}`);
@@ -316,6 +340,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     if (error instanceof AppError) {
       io.err(operatorMessage(error, asked));
+      return 1;
+    }
+    if (error instanceof ConfigurationFileError) {
+      io.err(`Nothing was written.\n${error.message}`);
       return 1;
     }
     if (error instanceof ConfigError) {

@@ -1,5 +1,6 @@
 export * from './api.ts';
 export * from './api-paths.ts';
+export * from './configuration.ts';
 export * from './error-catalogue.ts';
 export * from './errors.ts';
 export * from './lifecycle.ts';

@@ -1,0 +1,510 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type ClientConfig,
+  type Configuration,
+  type ConfigurationInput,
+  type Locale,
+  type PartnerConfig,
+  type TenantConfig,
+  themeSchema,
+  type UserType,
+} from '@keycard/contract';
+import { type Kysely, sql } from 'kysely';
+import { inviteUser } from '../accounts/invitation.service.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/schema.ts';
+import { listPartners, savePartner } from '../partners/partner.repository.ts';
+import { TenantDirectory } from '../tenants/tenant.service.ts';
+import { type ClientMetadata, defaultTenantSettings } from '../tenants/tenant.types.ts';
+import { ConfigurationFileError, fieldPath } from './configuration-file.ts';
+
+/**
+ * keycard apply and export (docs/configuration.md): the configuration file compared with the
+ * database as a plan of field changes, the plan written in one transaction, and a tenant
+ * written back in the file's format. Secrets never leave the database through here.
+ */
+
+export type ObjectKind = 'tenant' | 'client' | 'partner' | 'invitation';
+export type Action = 'create' | 'change' | 'unchanged';
+
+export interface FieldChange {
+  field: string;
+  before?: unknown;
+  after?: unknown;
+  /** A secret's value is never shown: only where it comes from. */
+  secret?: string;
+}
+
+export interface PlannedObject {
+  kind: ObjectKind;
+  tenant: string;
+  id: string;
+  action: Action;
+  fields: FieldChange[];
+}
+
+interface TenantWrite {
+  code: string;
+  exists: boolean;
+  row: {
+    alias_code: string | null;
+    login_domain: string;
+    login_client_id: string;
+    theme: string;
+    default_redirect_uri: string;
+    settings: string;
+  };
+  rowChanged: boolean;
+  domains: string[];
+  domainsChanged: boolean;
+  clients: ClientMetadata[];
+  /** client_id → the generated secret, printed once after the write. */
+  generatedSecrets: Map<string, string>;
+  partners: PartnerConfig[];
+  invitations: TenantConfig['invitations'];
+}
+
+export interface ConfigurationPlan {
+  objects: PlannedObject[];
+  writes: TenantWrite[];
+}
+
+type Env = Record<string, string | undefined>;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Leaves of an object by dotted path; arrays are leaves (compared whole). */
+function flatten(value: unknown, prefix = '', into = new Map<string, unknown>()): Map<string, unknown> {
+  if (isObject(value) && Object.keys(value).length > 0) {
+    for (const [key, inner] of Object.entries(value)) flatten(inner, prefix ? `${prefix}.${key}` : key, into);
+  } else if (prefix) into.set(prefix, value === undefined ? null : value);
+  return into;
+}
+
+function diff(before: object | null, after: object, secrets: Record<string, string> = {}): FieldChange[] {
+  const old = before ? flatten(before) : new Map<string, unknown>();
+  const next = flatten(after);
+  const changes: FieldChange[] = [];
+  for (const field of new Set([...old.keys(), ...next.keys()])) {
+    const a = old.get(field) ?? null;
+    const b = next.get(field) ?? null;
+    if (JSON.stringify(a) === JSON.stringify(b)) continue;
+    if (field in secrets || /secret/i.test(field)) {
+      changes.push({ field, secret: secrets[field] ?? 'set' });
+    } else changes.push({ field, ...(before ? { before: a } : {}), after: b });
+  }
+  return changes;
+}
+
+function dateOf(ms: number | null): string | null {
+  if (ms === null) return null;
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
+}
+
+/** Stored settings merged one level deep, as updateTenantSettings merges them. */
+function mergeSettings(stored: Record<string, unknown>, patch: Record<string, unknown>) {
+  const next = { ...stored };
+  for (const [key, value] of Object.entries(patch)) {
+    const before = stored[key];
+    next[key] = isObject(value) && isObject(before) ? { ...before, ...value } : value;
+  }
+  return next;
+}
+
+/** What a tenant's settings amount to: the stored ones over the defaults. */
+function effectiveSettings(stored: Record<string, unknown>) {
+  return {
+    ...defaultTenantSettings,
+    ...stored,
+    mfa: { ...defaultTenantSettings.mfa, ...(stored.mfa as object | undefined) },
+    captcha: { ...defaultTenantSettings.captcha, ...(stored.captcha as object | undefined) },
+  };
+}
+
+/** The client fields the file manages, as stored metadata reads. */
+function clientView(metadata: ClientMetadata) {
+  return {
+    redirectUris: metadata.redirect_uris ?? [],
+    postLogoutRedirectUris: metadata.post_logout_redirect_uris ?? [],
+    grantTypes: metadata.grant_types ?? ['authorization_code'],
+    authMethod: metadata.token_endpoint_auth_method ?? 'client_secret_basic',
+  };
+}
+
+function clientMetadata(client: ClientConfig, existing: ClientMetadata | undefined): ClientMetadata {
+  const { client_secret: _secret, ...kept } = existing ?? ({} as Partial<ClientMetadata>);
+  return {
+    ...kept,
+    client_id: client.clientId,
+    redirect_uris: client.redirectUris,
+    post_logout_redirect_uris: client.postLogoutRedirectUris,
+    grant_types: client.grantTypes,
+    response_types: client.grantTypes.includes('authorization_code') ? ['code'] : [],
+    token_endpoint_auth_method: client.authMethod,
+  };
+}
+
+function partnerConfigOf(partner: TenantConfig['partners'][number]): PartnerConfig {
+  return { ...partner, displayName: partner.displayName ?? partner.code };
+}
+
+/**
+ * Compares the file with the database: every object to create or change, field by field, and
+ * what will be written. Refuses (ConfigurationFileError, naming the field) what the schema
+ * cannot see: an unset secret variable, a domain of another tenant, an unknown login client.
+ */
+export async function planConfiguration(
+  db: Kysely<Database>,
+  file: string,
+  configuration: Configuration,
+  env: Env,
+): Promise<ConfigurationPlan> {
+  const problems: string[] = [];
+  const objects: PlannedObject[] = [];
+  const writes: TenantWrite[] = [];
+  const domainOwners = new Map<string, string>();
+  const secretFrom = (path: PropertyKey[], name: string): string | null => {
+    const value = env[name];
+    if (!value) {
+      problems.push(`${fieldPath(path)}: the environment variable ${name} is not set`);
+      return null;
+    }
+    return value;
+  };
+
+  for (const [index, tenant] of configuration.tenants.entries()) {
+    const at = (...path: PropertyKey[]) => ['tenants', index, ...path];
+    const row = await db.selectFrom('tenants').selectAll().where('code', '=', tenant.code).executeTakeFirst();
+
+    // Domains: the file lists all of the tenant's; another tenant's domain is never taken over.
+    const domains = [tenant.loginDomain, ...tenant.aliasDomains];
+    for (const [position, domain] of domains.entries()) {
+      const path = position === 0 ? at('loginDomain') : at('aliasDomains', position - 1);
+      const inFile = domainOwners.get(domain);
+      if (inFile && inFile !== tenant.code) {
+        problems.push(`${fieldPath(path)}: ${domain} is also a domain of tenant ${inFile} in this file`);
+      }
+      domainOwners.set(domain, tenant.code);
+      const owner = await db
+        .selectFrom('tenant_domains')
+        .select('tenant_code')
+        .where('domain', '=', domain)
+        .executeTakeFirst();
+      if (owner && owner.tenant_code !== tenant.code) {
+        problems.push(`${fieldPath(path)}: ${domain} is a domain of tenant ${owner.tenant_code}`);
+      }
+    }
+    const storedDomains = row
+      ? (
+          await db
+            .selectFrom('tenant_domains')
+            .select('domain')
+            .where('tenant_code', '=', tenant.code)
+            .execute()
+        ).map((each) => each.domain)
+      : [];
+
+    // Settings: what the file gives is merged into what is stored; secrets come from the environment.
+    const storedSettings = row ? (JSON.parse(row.settings) as Record<string, unknown>) : {};
+    const { mfa, captcha, ...plain } = tenant.settings;
+    const patch: Record<string, unknown> = { ...plain };
+    if (mfa) {
+      const { mandatoryFrom, ...rest } = mfa;
+      patch.mfa = {
+        ...rest,
+        ...(mandatoryFrom === undefined
+          ? {}
+          : { mandatoryFrom: mandatoryFrom === null ? null : Date.parse(mandatoryFrom) }),
+      };
+    }
+    const settingSecrets: Record<string, string> = {};
+    if (captcha) {
+      const { secretEnv, ...rest } = captcha;
+      patch.captcha = { ...rest };
+      if (secretEnv) {
+        const secret = secretFrom(at('settings', 'captcha', 'secretEnv'), secretEnv);
+        if (secret !== null) (patch.captcha as Record<string, unknown>).secret = secret;
+        settingSecrets['settings.captcha.secret'] = `from $${secretEnv}`;
+      }
+    }
+    const nextSettings = mergeSettings(storedSettings, patch);
+
+    const current = row
+      ? {
+          aliasCode: row.alias_code,
+          loginDomain: row.login_domain,
+          aliasDomains: storedDomains.filter((domain) => domain !== row.login_domain).sort(),
+          defaultRedirectUri: row.default_redirect_uri,
+          loginClientId: row.login_client_id,
+          theme: themeSchema.parse(JSON.parse(row.theme)),
+          settings: effectiveSettings(storedSettings),
+        }
+      : null;
+    const wanted = {
+      aliasCode: tenant.aliasCode,
+      loginDomain: tenant.loginDomain,
+      aliasDomains: [...tenant.aliasDomains].sort(),
+      defaultRedirectUri: tenant.defaultRedirectUri,
+      loginClientId: tenant.loginClientId,
+      theme: tenant.theme,
+      settings: effectiveSettings(nextSettings),
+    };
+    const tenantFields = diff(current, wanted, settingSecrets);
+    objects.push({
+      kind: 'tenant',
+      tenant: tenant.code,
+      id: tenant.code,
+      action: !row ? 'create' : tenantFields.length > 0 ? 'change' : 'unchanged',
+      fields: tenantFields,
+    });
+    const domainsChanged = JSON.stringify([...storedDomains].sort()) !== JSON.stringify([...domains].sort());
+
+    // Clients: the file's fields replace the stored ones; the secret is kept unless the file says.
+    const storedClients = new Map(
+      (
+        await db
+          .selectFrom('oidc_clients')
+          .select('metadata')
+          .where('tenant_code', '=', tenant.code)
+          .execute()
+      ).map((each) => {
+        const metadata = JSON.parse(each.metadata) as ClientMetadata;
+        return [metadata.client_id, metadata] as const;
+      }),
+    );
+    if (
+      !tenant.clients.some((c) => c.clientId === tenant.loginClientId) &&
+      !storedClients.has(tenant.loginClientId)
+    ) {
+      problems.push(
+        `${fieldPath(at('loginClientId'))}: no client ${tenant.loginClientId} in the file or on the tenant`,
+      );
+    }
+    const clients: ClientMetadata[] = [];
+    const generatedSecrets = new Map<string, string>();
+    for (const [position, client] of tenant.clients.entries()) {
+      const existing = storedClients.get(client.clientId);
+      const metadata = clientMetadata(client, existing);
+      let secretNote: string | undefined;
+      if (client.authMethod !== 'none') {
+        if (client.secretEnv) {
+          const secret = secretFrom(at('clients', position, 'secretEnv'), client.secretEnv);
+          if (secret !== null) metadata.client_secret = secret;
+          if (existing?.client_secret !== secret) secretNote = `from $${client.secretEnv}`;
+        } else if (existing?.client_secret) {
+          metadata.client_secret = existing.client_secret;
+        } else {
+          const secret = randomBytes(32).toString('base64url');
+          metadata.client_secret = secret;
+          generatedSecrets.set(client.clientId, secret);
+          secretNote = 'generated, printed once when applied';
+        }
+      } else if (existing?.client_secret) {
+        secretNote = 'removed (public client)';
+      }
+      const fields = diff(existing ? clientView(existing) : null, clientView(metadata));
+      if (secretNote) fields.push({ field: 'secret', secret: secretNote });
+      const action: Action = !existing ? 'create' : fields.length > 0 ? 'change' : 'unchanged';
+      objects.push({ kind: 'client', tenant: tenant.code, id: client.clientId, action, fields });
+      if (action !== 'unchanged') clients.push(metadata);
+    }
+
+    // Partners: replaced whole, checked by the registry's own schema when saved.
+    const storedPartners = new Map(
+      (row ? await listPartners(db, tenant.code) : []).map((partner) => {
+        const { tenantCode: _t, createdAt: _c, updatedAt: _u, ...config } = partner;
+        return [partner.code, config as PartnerConfig] as const;
+      }),
+    );
+    const partners: PartnerConfig[] = [];
+    for (const partner of tenant.partners) {
+      const config = partnerConfigOf(partner);
+      const existing = storedPartners.get(partner.code);
+      const { code: _code, ...fieldsOf } = config;
+      const before = existing ? (({ code: _c, ...rest }) => rest)(existing) : null;
+      const fields = diff(before, fieldsOf);
+      const action: Action = !existing ? 'create' : fields.length > 0 ? 'change' : 'unchanged';
+      objects.push({ kind: 'partner', tenant: tenant.code, id: partner.code, action, fields });
+      if (action !== 'unchanged') partners.push(config);
+    }
+
+    // Invitations: once per address; an address with an account (any state) is left alone.
+    const invitations: TenantConfig['invitations'] = [];
+    for (const invitation of tenant.invitations) {
+      const email = invitation.email.trim().toLowerCase();
+      const user = row
+        ? await db
+            .selectFrom('users')
+            .select('status')
+            .where('tenant_code', '=', tenant.code)
+            .where('email', '=', email)
+            .executeTakeFirst()
+        : undefined;
+      objects.push({
+        kind: 'invitation',
+        tenant: tenant.code,
+        id: email,
+        action: user ? 'unchanged' : 'create',
+        fields: user
+          ? []
+          : [
+              { field: 'type', after: invitation.type },
+              { field: 'locale', after: invitation.locale },
+            ],
+      });
+      if (!user) invitations.push({ ...invitation, email });
+    }
+
+    writes.push({
+      code: tenant.code,
+      exists: Boolean(row),
+      row: {
+        alias_code: tenant.aliasCode,
+        login_domain: tenant.loginDomain,
+        login_client_id: tenant.loginClientId,
+        theme: JSON.stringify(tenant.theme),
+        default_redirect_uri: tenant.defaultRedirectUri,
+        settings: JSON.stringify(nextSettings),
+      },
+      rowChanged: !row || tenantFields.length > 0,
+      domains,
+      domainsChanged,
+      clients,
+      generatedSecrets,
+      partners,
+      invitations,
+    });
+  }
+  if (problems.length > 0) throw new ConfigurationFileError(file, problems);
+  return { objects, writes };
+}
+
+export function hasChanges(plan: ConfigurationPlan): boolean {
+  return plan.objects.some((object) => object.action !== 'unchanged');
+}
+
+/**
+ * Writes a plan: tenants, domains, clients and partners in one transaction, raising the
+ * version of every tenant it touches, so running servers drop what they cached of it within
+ * about a second (TenantDirectory polls the versions). Invitations follow through inviteUser,
+ * each with its activation mail in the outbox. Answers the generated client secrets.
+ */
+export async function applyConfigurationPlan(
+  deps: { db: Kysely<Database>; config: Config },
+  plan: ConfigurationPlan,
+  now: number,
+): Promise<Array<{ tenant: string; clientId: string; secret: string }>> {
+  const { db } = deps;
+  await db.transaction().execute(async (trx) => {
+    for (const write of plan.writes) {
+      const touched =
+        write.rowChanged || write.domainsChanged || write.clients.length > 0 || write.partners.length > 0;
+      if (!touched) continue;
+      if (!write.exists) {
+        await trx
+          .insertInto('tenants')
+          .values({ code: write.code, created_at: now, version: 1, ...write.row })
+          .execute();
+      } else {
+        await trx
+          .updateTable('tenants')
+          .set({ ...write.row, version: sql<number>`version + 1` })
+          .where('code', '=', write.code)
+          .execute();
+      }
+      if (write.domainsChanged) {
+        await trx.deleteFrom('tenant_domains').where('tenant_code', '=', write.code).execute();
+        await trx
+          .insertInto('tenant_domains')
+          .values(write.domains.map((domain) => ({ domain, tenant_code: write.code })))
+          .execute();
+      }
+      for (const client of write.clients) {
+        const metadata = JSON.stringify(client);
+        await trx
+          .insertInto('oidc_clients')
+          .values({ tenant_code: write.code, client_id: client.client_id, metadata, created_at: now })
+          .onConflict((oc) => oc.columns(['tenant_code', 'client_id']).doUpdateSet({ metadata }))
+          .execute();
+      }
+      for (const partner of write.partners) await savePartner(trx, write.code, partner, now);
+    }
+  });
+  const directory = new TenantDirectory(db);
+  for (const write of plan.writes) {
+    if (write.invitations.length === 0) continue;
+    const tenant = await directory.byCode(write.code);
+    if (!tenant) continue;
+    for (const invitation of write.invitations) await inviteUser(deps, tenant, invitation, now);
+  }
+  return plan.writes.flatMap((write) =>
+    [...write.generatedSecrets].map(([clientId, secret]) => ({ tenant: write.code, clientId, secret })),
+  );
+}
+
+/**
+ * A tenant in the file's format: everything `apply` manages, no secret (a client's secret and
+ * the captcha secret stay in the database; applying the export keeps them). Pending accounts
+ * appear as invitations; active ones are not configuration. Null for an unknown tenant.
+ */
+export async function exportTenant(db: Kysely<Database>, code: string): Promise<ConfigurationInput | null> {
+  const row = await db.selectFrom('tenants').selectAll().where('code', '=', code).executeTakeFirst();
+  if (!row) return null;
+  const domains = await db
+    .selectFrom('tenant_domains')
+    .select('domain')
+    .where('tenant_code', '=', code)
+    .orderBy('domain')
+    .execute();
+  const clients = await db
+    .selectFrom('oidc_clients')
+    .select('metadata')
+    .where('tenant_code', '=', code)
+    .orderBy('client_id')
+    .execute();
+  const pending = await db
+    .selectFrom('users')
+    .select(['email', 'type', 'locale'])
+    .where('tenant_code', '=', code)
+    .where('status', '=', 'pending')
+    .orderBy('email')
+    .execute();
+  const settings = effectiveSettings(JSON.parse(row.settings) as Record<string, unknown>);
+  const { secret: _secret, ...captcha } = settings.captcha as typeof settings.captcha &
+    Record<string, unknown>;
+  return {
+    tenants: [
+      {
+        code: row.code,
+        aliasCode: row.alias_code,
+        loginDomain: row.login_domain,
+        aliasDomains: domains.map((each) => each.domain).filter((domain) => domain !== row.login_domain),
+        defaultRedirectUri: row.default_redirect_uri,
+        loginClientId: row.login_client_id,
+        theme: themeSchema.parse(JSON.parse(row.theme)),
+        settings: {
+          passwordExpiryDays: settings.passwordExpiryDays,
+          passwordWarningDays: settings.passwordWarningDays,
+          emailVerificationRequired: settings.emailVerificationRequired,
+          mfa: { ...settings.mfa, mandatoryFrom: dateOf(settings.mfa.mandatoryFrom) },
+          captcha,
+          analyticsId: settings.analyticsId,
+        },
+        clients: clients.map((each) => {
+          const metadata = JSON.parse(each.metadata) as ClientMetadata;
+          return { clientId: metadata.client_id, ...clientView(metadata) } as ClientConfig;
+        }),
+        partners: (await listPartners(db, code)).map(
+          ({ tenantCode: _t, createdAt: _c, updatedAt: _u, ...config }) => config,
+        ),
+        invitations: pending.map((user) => ({
+          email: user.email,
+          type: user.type as UserType,
+          locale: user.locale as Locale,
+        })),
+      },
+    ],
+  };
+}
