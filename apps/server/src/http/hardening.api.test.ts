@@ -130,6 +130,9 @@ describe.each(engines)('HTTP hardening on %s', (engine) => {
       ['/api/login', () => ({ email: demo.grandHotel.email, password: demo.password, state })],
       ['/api/authorize', () => ({})],
       ['/api/logout', () => ({})],
+      // A partner link signs a browser in: another site must not (login CSRF).
+      ['/api/partners/demo-partner/sso', () => ({ token: 'not.a.token' })],
+      ['/api/partners/demo-partner/generate-token', () => ({ token: 'identity' })],
     ] as const;
 
     it.each(calls)('refuses %s from another scheme, port or look-alike host with 403', async (url, body) => {
