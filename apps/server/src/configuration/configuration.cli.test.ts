@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { mailsTo, runCliOn } from '../accounts/test-support.ts';
+import { activeUser, mailsTo, runCliOn } from '../accounts/test-support.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
 import { findPartner } from '../partners/partner.repository.ts';
 import { buildTestApp, engines, type TestApp } from '../test/helper.ts';
@@ -140,6 +140,16 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
     const tenant = tenantFile();
     expect((await run('apply', '-f', write('update-1.yaml', { tenants: [tenant] }))).code).toBe(0);
     const before = (await tenantRow(tenant.code))!;
+    const unverified = `unverified-${counter}@cfg.example`;
+    await activeUser(t, unverified, 'Harbour-lights-42', {
+      tenantCode: tenant.code,
+      emailVerificationRequired: false,
+    });
+    await t.services.db
+      .updateTable('users')
+      .set({ email_verified: 0 })
+      .where('email', '=', unverified)
+      .execute();
 
     vi.stubEnv('CFG_TEST_SECRET', '');
     const clients = tenant.clients as Array<Record<string, unknown>>;
@@ -174,6 +184,10 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
       client_secret: 'first-secret',
       redirect_uris: ['https://app.example/callback'],
     });
+    // As with keycard tenant-settings, accounts not verified yet are asked to verify.
+    expect((await findUserByEmail(t.services.db, tenant.code, unverified))!.email_verification_required).toBe(
+      1,
+    );
     // A running server picks the change up from the version (TenantDirectory polls it).
     await t.services.tenants.refresh();
     expect((await t.services.tenants.byCode(tenant.code))!.settings.emailVerificationRequired).toBe(true);

@@ -10,6 +10,7 @@ import {
   type UserType,
 } from '@keycard/contract';
 import { type Kysely, sql } from 'kysely';
+import { applyVerificationPolicy } from '../accounts/email-verification.service.ts';
 import { inviteUser } from '../accounts/invitation.service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
@@ -55,6 +56,8 @@ interface TenantWrite {
     settings: string;
   };
   rowChanged: boolean;
+  /** The e-mail verification requirement, when it changes on an existing tenant. */
+  verificationRequired: boolean | null;
   domains: string[];
   domainsChanged: boolean;
   clients: ClientMetadata[];
@@ -369,6 +372,10 @@ export async function planConfiguration(
         settings: JSON.stringify(nextSettings),
       },
       rowChanged: !row || tenantFields.length > 0,
+      verificationRequired:
+        current && current.settings.emailVerificationRequired !== wanted.settings.emailVerificationRequired
+          ? wanted.settings.emailVerificationRequired
+          : null,
       domains,
       domainsChanged,
       clients,
@@ -430,6 +437,10 @@ export async function applyConfigurationPlan(
           .execute();
       }
       for (const partner of write.partners) await savePartner(trx, write.code, partner, now);
+      // As keycard tenant-settings does: accounts are asked to verify (or no longer) from now.
+      if (write.verificationRequired !== null) {
+        await applyVerificationPolicy(trx, write.code, write.verificationRequired, now);
+      }
     }
   });
   const directory = new TenantDirectory(db);
