@@ -412,6 +412,13 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
   });
 });
 
+describe('docs/configuration.md', () => {
+  it('shows the committed example file as it is', () => {
+    const docs = readFileSync(path.resolve(path.dirname(exampleFile), '../docs/configuration.md'), 'utf8');
+    expect(docs).toContain(`\`\`\`yaml\n${readFileSync(exampleFile, 'utf8')}\`\`\``);
+  });
+});
+
 describe('configuration JSON Schema', () => {
   it('is current: the committed file is what the contract generates (npm run config-schema)', () => {
     expect(readFileSync(jsonSchemaFile, 'utf8')).toBe(jsonSchemaText());
