@@ -189,11 +189,26 @@ export const tenantConfigSchema = z
   });
 export type TenantConfig = z.infer<typeof tenantConfigSchema>;
 
-export const configurationSchema = z.strictObject({
-  /** Editors read this; Keycard ignores it. */
-  $schema: z.string().optional(),
-  tenants: z.array(tenantConfigSchema).min(1),
-});
+export const configurationSchema = z
+  .strictObject({
+    /** Editors read this; Keycard ignores it. */
+    $schema: z.string().optional(),
+    tenants: z.array(tenantConfigSchema).min(1),
+  })
+  .check((ctx) => {
+    const seen = new Set<string>();
+    ctx.value.tenants.forEach((tenant, index) => {
+      if (seen.has(tenant.code)) {
+        ctx.issues.push({
+          code: 'custom',
+          input: tenant.code,
+          path: ['tenants', index, 'code'],
+          message: `the tenant ${tenant.code} appears twice`,
+        });
+      }
+      seen.add(tenant.code);
+    });
+  });
 export type Configuration = z.infer<typeof configurationSchema>;
 export type ConfigurationInput = z.input<typeof configurationSchema>;
 

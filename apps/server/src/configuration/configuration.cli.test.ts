@@ -373,6 +373,16 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
     expect(await tenantRow(tenant.code)).toBeUndefined();
   });
 
+  it('refuses a tenant twice in one file', async () => {
+    vi.stubEnv('CFG_TEST_SECRET', 'some-secret');
+    const tenant = tenantFile();
+    const file = write('twice.yaml', { tenants: [tenant, { ...tenant, aliasCode: 'x' }] });
+    const result = await run('apply', '-f', file);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(`${file}: tenants[1].code: the tenant ${tenant.code} appears twice`);
+    expect(await tenantRow(tenant.code)).toBeUndefined();
+  });
+
   it('refuses a file that is not YAML or JSON, naming the file', async () => {
     const yamlFile = write('broken.yaml', 'tenants: [\n  - code: x\n');
     const yaml = await run('apply', '-f', yamlFile);
