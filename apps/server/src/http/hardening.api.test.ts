@@ -302,6 +302,29 @@ describe.each(engines)('HTTP hardening on %s', (engine) => {
       for (let i = 1; i <= 5; i++) expect((await attempt(ip)).statusCode, `after a minute, ${i}`).toBe(401);
       expect((await attempt(ip)).statusCode).toBe(429);
     });
+
+    it('limits partner sign-ins per address at the same rate, before any token is checked', async () => {
+      const partnerAttempt = (from_: string) =>
+        call(t.app, 'POST', '/api/partners/demo-partner/sso', {
+          body: { token: 'made.up.token' },
+          headers: from(from_),
+        });
+      const ip = newIp();
+      for (let i = 1; i <= 5; i++) {
+        const response = await partnerAttempt(ip);
+        expect(response.statusCode, `attempt ${i}`).toBe(401);
+        expect(response.json().code).toBe('partner.token_invalid');
+      }
+      const sixth = await partnerAttempt(ip);
+      expect(sixth.statusCode).toBe(429);
+      expect(sixth.json()).toMatchObject({ code: 'common.rate_limited' });
+      expect(Number(sixth.json().fields?.retryAfterSeconds)).toBeGreaterThanOrEqual(1);
+      expect(Number(sixth.json().fields?.retryAfterSeconds)).toBeLessThanOrEqual(12);
+      expect(sixth.headers['set-cookie']).toBeUndefined();
+      // Its own bucket: the address's password logins are not used up by it, nor another address.
+      expect((await attempt(ip)).statusCode).toBe(401);
+      expect((await partnerAttempt(newIp())).statusCode).toBe(401);
+    });
   });
 });
 

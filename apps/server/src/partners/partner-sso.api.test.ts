@@ -12,6 +12,7 @@ import {
   exchangeClientMetadata,
   exchangeHandoff,
   generateHandoff,
+  manyRequests,
   type PartnerKey,
   partnerApp,
   partnerKey,
@@ -40,7 +41,7 @@ describe.each(engines)('partner sign-in on %s', (engine) => {
   const grandHotel = () => origin('grand-hotel');
 
   beforeAll(async () => {
-    ({ t, origin } = await listeningTestApp(engine));
+    ({ t, origin } = await listeningTestApp(engine, manyRequests));
     key = await partnerKey('key-1');
     const jwks = { keys: [key.publicJwk as { kty: 'EC' }] };
     for (const tenant of ['grand-hotel', 'summit']) {

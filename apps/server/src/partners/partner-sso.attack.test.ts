@@ -9,6 +9,7 @@ import { Browser } from '../test/http-client.ts';
 import { type Cluster, instancesFor } from '../test/instances.ts';
 import {
   type JwksServer,
+  manyRequests,
   type PartnerKey,
   partnerKey,
   partnerLinkOf,
@@ -44,7 +45,7 @@ describe.each(layouts)('partner tokens under attack on %s, %s', (engine) => {
   const via = (i: number) => cluster.instances[i % cluster.instances.length]!.fetch;
 
   beforeAll(async () => {
-    cluster = await instancesFor(engine);
+    cluster = await instancesFor(engine, manyRequests);
     origin = cluster.origin('grand-hotel');
     key = await partnerKey('key-1');
     unknownKey = await partnerKey('key-unknown');
@@ -252,7 +253,7 @@ describe.each(engines)('partner key rotation on %s', (engine) => {
   const keys = new PartnerKeys({ cacheMaxAgeMs: 300, cooldownMs: 0 });
 
   beforeAll(async () => {
-    t = await buildTestApp(engine);
+    t = await buildTestApp(engine, manyRequests);
     first = await partnerKey('rot-1');
     second = await partnerKey('rot-2');
     server = await startJwksServer([first.publicJwk]);
@@ -272,10 +273,10 @@ describe.each(engines)('partner key rotation on %s', (engine) => {
     });
     try {
       await signInWithPartner(
-        { db: t.services.db, config: t.config, keys },
+        { db: t.services.db, config: t.config, keys, limiter: t.services.limiter },
         tenant,
         'rotating',
-        { token },
+        { token, ip: '127.0.0.1' },
         t.clock.now(),
         silent,
       );

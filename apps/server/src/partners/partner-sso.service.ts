@@ -13,11 +13,13 @@ import { z } from 'zod';
 import type { UserRow } from '../accounts/user.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { addressRule } from '../login/login.service.ts';
 import { applyTrustedDevice } from '../mfa/mfa.service.ts';
 import { issuerFor } from '../oidc/provider-registry.ts';
+import type { RateLimiter } from '../security/rate-limiter.ts';
 import { createSession, revokeSession } from '../sessions/session.service.ts';
 import { createToken, hashToken } from '../shared/crypto.ts';
-import { AppError, assertThat } from '../shared/errors.ts';
+import { AppError, assertThat, retryAfter } from '../shared/errors.ts';
 import { amrOf, loadAccount, type SignIn, signInOf } from '../sign-in/sign-in-state.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { issueHandoffCode } from './handoff.service.ts';
@@ -29,6 +31,7 @@ export interface PartnerDeps {
   db: Kysely<Database>;
   config: Config;
   keys: PartnerKeys;
+  limiter: RateLimiter;
 }
 
 /** Where the service says what it refused and why (the answer itself says nothing more). */
@@ -70,11 +73,27 @@ export async function signInWithPartner(
   deps: PartnerDeps,
   tenant: TenantContext,
   partnerCode: string,
-  input: { token: string; userDeviceToken?: string | undefined; previousToken?: string | undefined },
+  input: {
+    token: string;
+    ip: string;
+    userDeviceToken?: string | undefined;
+    previousToken?: string | undefined;
+  },
   now: number,
   log: PartnerLog,
 ): Promise<PartnerSignIn> {
-  const { db, config, keys } = deps;
+  const { db, config, keys, limiter } = deps;
+  // Counted before anything is verified or fetched, per client address and tenant, at the
+  // login's rate: a flood of made-up tokens costs a counter, not signature checks and JWKS
+  // fetches. A rate, not a lock: nothing here guesses a secret.
+  const byAddress = await limiter.reserve(
+    `partner-sso:ip:${tenant.code}:${input.ip}`,
+    addressRule(config.login),
+    now,
+  );
+  if (!byAddress.allowed) {
+    throw new AppError(errorCodes.rateLimited, { fields: retryAfter(byAddress.retryAfterMs) });
+  }
   const partner = await requirePartner(db, tenant, partnerCode);
   const logFields = { tenant: tenant.code, partner: partner.code };
   const claims = await verifyPartnerToken(

@@ -42,8 +42,8 @@ export async function partnerRoutes(
   app: FastifyInstance,
   services: Services & { partnerKeys?: PartnerKeys },
 ): Promise<void> {
-  const { db, config, clock } = services;
-  const deps = { db, config, keys: services.partnerKeys ?? new PartnerKeys() };
+  const { db, config, clock, limiter } = services;
+  const deps = { db, config, limiter, keys: services.partnerKeys ?? new PartnerKeys() };
 
   app.post(
     routePattern(apiPaths.partners.sso, partnerParam),
@@ -56,7 +56,7 @@ export async function partnerRoutes(
         deps,
         tenant,
         partnerCodeOf(request.params),
-        { ...input, previousToken: sessionToken(request) },
+        { ...input, ip: request.ip, previousToken: sessionToken(request) },
         clock.now(),
         request.log,
       );

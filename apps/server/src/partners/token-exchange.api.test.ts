@@ -11,6 +11,7 @@ import {
   type ExchangeClient,
   exchangeClientMetadata,
   exchangeHandoff,
+  manyRequests,
   partnerApp,
   partnerKey,
   registerPartner,
@@ -42,7 +43,7 @@ describe.each(layouts)('token exchange of hand-off codes on %s, %s', (engine) =>
   let userId: string;
 
   beforeAll(async () => {
-    cluster = await instancesFor(engine);
+    cluster = await instancesFor(engine, manyRequests);
     origin = cluster.origin('grand-hotel');
     await addClients(cluster, 'grand-hotel', [
       // Only the token-exchange grant, no response types: a back end that never runs /oidc/auth.

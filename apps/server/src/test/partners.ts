@@ -16,6 +16,13 @@ import type { Cluster } from './instances.ts';
  * served over HTTP, its registration, and the partner app's OIDC client and code redemption.
  */
 
+/**
+ * Every test request comes from 127.0.0.1, so the per-address rate of partner sign-ins (the
+ * login's, 30 a minute) would refuse the attack tests' bursts; it has a test of its own
+ * (hardening.api.test.ts).
+ */
+export const manyRequests = { env: { LOGIN_IP_LIMIT_PER_MINUTE: '100000' } };
+
 /** A partner app's confidential client that may only redeem hand-off codes (RFC 8693). */
 export interface ExchangeClient {
   id: string;
