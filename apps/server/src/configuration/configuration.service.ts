@@ -153,6 +153,21 @@ function partnerConfigOf(partner: TenantConfig['partners'][number]): PartnerConf
   return { ...partner, displayName: partner.displayName ?? partner.code };
 }
 
+/** Reads a secret from the environment, recording a problem at `path` when it is unset. */
+type SecretReader = (path: PropertyKey[], name: string) => string | null;
+
+interface TenantPlanContext {
+  db: Kysely<Database>;
+  tenant: TenantConfig;
+  /** The field path of something in this tenant, as problems name it. */
+  at: (...path: PropertyKey[]) => PropertyKey[];
+  problems: string[];
+  secretFrom: SecretReader;
+}
+
+const actionOf = (exists: boolean, fields: FieldChange[]): Action =>
+  !exists ? 'create' : fields.length > 0 ? 'change' : 'unchanged';
+
 /**
  * Compares the file with the database: every object to create or change, field by field, and
  * what will be written. Refuses (ConfigurationFileError, naming the field) what the schema
@@ -168,224 +183,246 @@ export async function planConfiguration(
   const objects: PlannedObject[] = [];
   const writes: TenantWrite[] = [];
   const domainOwners = new Map<string, string>();
-  const secretFrom = (path: PropertyKey[], name: string): string | null => {
+  const secretFrom: SecretReader = (path, name) => {
     const value = env[name];
-    if (!value) {
-      problems.push(`${fieldPath(path)}: the environment variable ${name} is not set`);
-      return null;
-    }
-    return value;
+    if (value) return value;
+    problems.push(`${fieldPath(path)}: the environment variable ${name} is not set`);
+    return null;
   };
-
   for (const [index, tenant] of configuration.tenants.entries()) {
-    const at = (...path: PropertyKey[]) => ['tenants', index, ...path];
-    const row = await db.selectFrom('tenants').selectAll().where('code', '=', tenant.code).executeTakeFirst();
-
-    // Domains: the file lists all of the tenant's; another tenant's domain is never taken over.
-    const domains = [tenant.loginDomain, ...tenant.aliasDomains];
-    for (const [position, domain] of domains.entries()) {
-      const path = position === 0 ? at('loginDomain') : at('aliasDomains', position - 1);
-      const inFile = domainOwners.get(domain);
-      if (inFile && inFile !== tenant.code) {
-        problems.push(`${fieldPath(path)}: ${domain} is also a domain of tenant ${inFile} in this file`);
-      }
-      domainOwners.set(domain, tenant.code);
-      const owner = await db
-        .selectFrom('tenant_domains')
-        .select('tenant_code')
-        .where('domain', '=', domain)
-        .executeTakeFirst();
-      if (owner && owner.tenant_code !== tenant.code) {
-        problems.push(`${fieldPath(path)}: ${domain} is a domain of tenant ${owner.tenant_code}`);
-      }
-    }
-    const storedDomains = row
-      ? (
-          await db
-            .selectFrom('tenant_domains')
-            .select('domain')
-            .where('tenant_code', '=', tenant.code)
-            .execute()
-        ).map((each) => each.domain)
-      : [];
-
-    // Settings: what the file gives is merged into what is stored; secrets come from the environment.
-    const storedSettings = row ? (JSON.parse(row.settings) as Record<string, unknown>) : {};
-    const { mfa, captcha, ...plain } = tenant.settings;
-    const patch: Record<string, unknown> = { ...plain };
-    if (mfa) {
-      const { mandatoryFrom, ...rest } = mfa;
-      patch.mfa = {
-        ...rest,
-        ...(mandatoryFrom === undefined
-          ? {}
-          : { mandatoryFrom: mandatoryFrom === null ? null : Date.parse(mandatoryFrom) }),
-      };
-    }
-    const settingSecrets: Record<string, string> = {};
-    if (captcha) {
-      const { secretEnv, ...rest } = captcha;
-      patch.captcha = { ...rest };
-      if (secretEnv) {
-        const secret = secretFrom(at('settings', 'captcha', 'secretEnv'), secretEnv);
-        if (secret !== null) (patch.captcha as Record<string, unknown>).secret = secret;
-        settingSecrets['settings.captcha.secret'] = `from $${secretEnv}`;
-      }
-    }
-    const nextSettings = mergeSettings(storedSettings, patch);
-
-    const current = row
-      ? {
-          aliasCode: row.alias_code,
-          loginDomain: row.login_domain,
-          aliasDomains: storedDomains.filter((domain) => domain !== row.login_domain).sort(),
-          defaultRedirectUri: row.default_redirect_uri,
-          loginClientId: row.login_client_id,
-          theme: themeSchema.parse(JSON.parse(row.theme)),
-          settings: effectiveSettings(storedSettings),
-        }
-      : null;
-    const wanted = {
-      aliasCode: tenant.aliasCode,
-      loginDomain: tenant.loginDomain,
-      aliasDomains: [...tenant.aliasDomains].sort(),
-      defaultRedirectUri: tenant.defaultRedirectUri,
-      loginClientId: tenant.loginClientId,
-      theme: tenant.theme,
-      settings: effectiveSettings(nextSettings),
+    const context: TenantPlanContext = {
+      db,
+      tenant,
+      at: (...path) => ['tenants', index, ...path],
+      problems,
+      secretFrom,
     };
-    const tenantFields = diff(current, wanted, settingSecrets);
-    objects.push({
-      kind: 'tenant',
-      tenant: tenant.code,
-      id: tenant.code,
-      action: !row ? 'create' : tenantFields.length > 0 ? 'change' : 'unchanged',
-      fields: tenantFields,
-    });
-    const domainsChanged = JSON.stringify([...storedDomains].sort()) !== JSON.stringify([...domains].sort());
-
-    // Clients: the file's fields replace the stored ones; the secret is kept unless the file says.
-    const storedClients = new Map(
-      (
-        await db
-          .selectFrom('oidc_clients')
-          .select('metadata')
-          .where('tenant_code', '=', tenant.code)
-          .execute()
-      ).map((each) => {
-        const metadata = JSON.parse(each.metadata) as ClientMetadata;
-        return [metadata.client_id, metadata] as const;
-      }),
-    );
-    if (
-      !tenant.clients.some((c) => c.clientId === tenant.loginClientId) &&
-      !storedClients.has(tenant.loginClientId)
-    ) {
-      problems.push(
-        `${fieldPath(at('loginClientId'))}: no client ${tenant.loginClientId} in the file or on the tenant`,
-      );
-    }
-    const clients: ClientMetadata[] = [];
-    const generatedSecrets = new Map<string, string>();
-    for (const [position, client] of tenant.clients.entries()) {
-      const existing = storedClients.get(client.clientId);
-      const metadata = clientMetadata(client, existing);
-      let secretNote: string | undefined;
-      if (client.authMethod !== 'none') {
-        if (client.secretEnv) {
-          const secret = secretFrom(at('clients', position, 'secretEnv'), client.secretEnv);
-          if (secret !== null) metadata.client_secret = secret;
-          if (existing?.client_secret !== secret) secretNote = `from $${client.secretEnv}`;
-        } else if (existing?.client_secret) {
-          metadata.client_secret = existing.client_secret;
-        } else {
-          const secret = randomBytes(32).toString('base64url');
-          metadata.client_secret = secret;
-          generatedSecrets.set(client.clientId, secret);
-          secretNote = 'generated, printed once when applied';
-        }
-      } else if (existing?.client_secret) {
-        secretNote = 'removed (public client)';
-      }
-      const fields = diff(existing ? clientView(existing) : null, clientView(metadata));
-      if (secretNote) fields.push({ field: 'secret', secret: secretNote });
-      const action: Action = !existing ? 'create' : fields.length > 0 ? 'change' : 'unchanged';
-      objects.push({ kind: 'client', tenant: tenant.code, id: client.clientId, action, fields });
-      if (action !== 'unchanged') clients.push(metadata);
-    }
-
-    // Partners: replaced whole, checked by the registry's own schema when saved.
-    const storedPartners = new Map(
-      (row ? await listPartners(db, tenant.code) : []).map((partner) => {
-        const { tenantCode: _t, createdAt: _c, updatedAt: _u, ...config } = partner;
-        return [partner.code, config as PartnerConfig] as const;
-      }),
-    );
-    const partners: PartnerConfig[] = [];
-    for (const partner of tenant.partners) {
-      const config = partnerConfigOf(partner);
-      const existing = storedPartners.get(partner.code);
-      const { code: _code, ...fieldsOf } = config;
-      const before = existing ? (({ code: _c, ...rest }) => rest)(existing) : null;
-      const fields = diff(before, fieldsOf);
-      const action: Action = !existing ? 'create' : fields.length > 0 ? 'change' : 'unchanged';
-      objects.push({ kind: 'partner', tenant: tenant.code, id: partner.code, action, fields });
-      if (action !== 'unchanged') partners.push(config);
-    }
-
-    // Invitations: once per address; an address with an account (any state) is left alone.
-    const invitations: TenantConfig['invitations'] = [];
-    for (const invitation of tenant.invitations) {
-      const email = invitation.email.trim().toLowerCase();
-      const user = row
-        ? await db
-            .selectFrom('users')
-            .select('status')
-            .where('tenant_code', '=', tenant.code)
-            .where('email', '=', email)
-            .executeTakeFirst()
-        : undefined;
-      objects.push({
-        kind: 'invitation',
-        tenant: tenant.code,
-        id: email,
-        action: user ? 'unchanged' : 'create',
-        fields: user
-          ? []
-          : [
-              { field: 'type', after: invitation.type },
-              { field: 'locale', after: invitation.locale },
-            ],
-      });
-      if (!user) invitations.push({ ...invitation, email });
-    }
-
+    const planned = await planTenant(context, domainOwners);
+    const clients = await planClients(context);
+    const partners = await planPartners(context, planned.exists);
+    const invitations = await planInvitations(context, planned.exists);
+    objects.push(planned.object, ...clients.objects, ...partners.objects, ...invitations.objects);
     writes.push({
-      code: tenant.code,
-      exists: Boolean(row),
-      row: {
-        alias_code: tenant.aliasCode,
-        login_domain: tenant.loginDomain,
-        login_client_id: tenant.loginClientId,
-        theme: JSON.stringify(tenant.theme),
-        default_redirect_uri: tenant.defaultRedirectUri,
-        settings: JSON.stringify(nextSettings),
-      },
-      rowChanged: !row || tenantFields.length > 0,
-      verificationRequired:
-        current && current.settings.emailVerificationRequired !== wanted.settings.emailVerificationRequired
-          ? wanted.settings.emailVerificationRequired
-          : null,
-      domains,
-      domainsChanged,
-      clients,
-      generatedSecrets,
-      partners,
-      invitations,
+      ...planned.write,
+      clients: clients.changed,
+      generatedSecrets: clients.generatedSecrets,
+      partners: partners.changed,
+      invitations: invitations.changed,
     });
   }
   if (problems.length > 0) throw new ConfigurationFileError(file, problems);
   return { objects, writes };
+}
+
+/** The tenant row, its domains and settings. */
+async function planTenant(context: TenantPlanContext, domainOwners: Map<string, string>) {
+  const { db, tenant, at, problems, secretFrom } = context;
+  const row = await db.selectFrom('tenants').selectAll().where('code', '=', tenant.code).executeTakeFirst();
+
+  // Domains: the file lists all of the tenant's; another tenant's domain is never taken over.
+  const domains = [tenant.loginDomain, ...tenant.aliasDomains];
+  for (const [position, domain] of domains.entries()) {
+    const path = position === 0 ? at('loginDomain') : at('aliasDomains', position - 1);
+    const inFile = domainOwners.get(domain);
+    if (inFile && inFile !== tenant.code) {
+      problems.push(`${fieldPath(path)}: ${domain} is also a domain of tenant ${inFile} in this file`);
+    }
+    domainOwners.set(domain, tenant.code);
+    const owner = await db
+      .selectFrom('tenant_domains')
+      .select('tenant_code')
+      .where('domain', '=', domain)
+      .executeTakeFirst();
+    if (owner && owner.tenant_code !== tenant.code) {
+      problems.push(`${fieldPath(path)}: ${domain} is a domain of tenant ${owner.tenant_code}`);
+    }
+  }
+  const storedDomains = (
+    await db.selectFrom('tenant_domains').select('domain').where('tenant_code', '=', tenant.code).execute()
+  ).map((each) => each.domain);
+
+  // Settings: what the file gives is merged into what is stored; secrets come from the environment.
+  const storedSettings = row ? (JSON.parse(row.settings) as Record<string, unknown>) : {};
+  const { mfa, captcha, ...plain } = tenant.settings;
+  const patch: Record<string, unknown> = { ...plain };
+  if (mfa) {
+    const { mandatoryFrom, ...rest } = mfa;
+    patch.mfa = {
+      ...rest,
+      ...(mandatoryFrom === undefined
+        ? {}
+        : { mandatoryFrom: mandatoryFrom === null ? null : Date.parse(mandatoryFrom) }),
+    };
+  }
+  const settingSecrets: Record<string, string> = {};
+  if (captcha) {
+    const { secretEnv, ...rest } = captcha;
+    const next: Record<string, unknown> = { ...rest };
+    if (secretEnv) {
+      const secret = secretFrom(at('settings', 'captcha', 'secretEnv'), secretEnv);
+      if (secret !== null) next.secret = secret;
+      settingSecrets['settings.captcha.secret'] = `from $${secretEnv}`;
+    }
+    patch.captcha = next;
+  }
+  const nextSettings = mergeSettings(storedSettings, patch);
+
+  const current = row
+    ? {
+        aliasCode: row.alias_code,
+        loginDomain: row.login_domain,
+        aliasDomains: storedDomains.filter((domain) => domain !== row.login_domain).sort(),
+        defaultRedirectUri: row.default_redirect_uri,
+        loginClientId: row.login_client_id,
+        theme: themeSchema.parse(JSON.parse(row.theme)),
+        settings: effectiveSettings(storedSettings),
+      }
+    : null;
+  const wanted = {
+    aliasCode: tenant.aliasCode,
+    loginDomain: tenant.loginDomain,
+    aliasDomains: [...tenant.aliasDomains].sort(),
+    defaultRedirectUri: tenant.defaultRedirectUri,
+    loginClientId: tenant.loginClientId,
+    theme: tenant.theme,
+    settings: effectiveSettings(nextSettings),
+  };
+  const fields = diff(current, wanted, settingSecrets);
+  const object: PlannedObject = {
+    kind: 'tenant',
+    tenant: tenant.code,
+    id: tenant.code,
+    action: actionOf(Boolean(row), fields),
+    fields,
+  };
+  const write = {
+    code: tenant.code,
+    exists: Boolean(row),
+    row: {
+      alias_code: tenant.aliasCode,
+      login_domain: tenant.loginDomain,
+      login_client_id: tenant.loginClientId,
+      theme: JSON.stringify(tenant.theme),
+      default_redirect_uri: tenant.defaultRedirectUri,
+      settings: JSON.stringify(nextSettings),
+    },
+    rowChanged: !row || fields.length > 0,
+    verificationRequired:
+      current && current.settings.emailVerificationRequired !== wanted.settings.emailVerificationRequired
+        ? wanted.settings.emailVerificationRequired
+        : null,
+    domains,
+    domainsChanged: JSON.stringify([...storedDomains].sort()) !== JSON.stringify([...domains].sort()),
+  };
+  return { exists: Boolean(row), object, write };
+}
+
+/** Clients: the file's fields replace the stored ones; the secret is kept unless the file says. */
+async function planClients(context: TenantPlanContext) {
+  const { db, tenant, at, problems, secretFrom } = context;
+  const rows = await db
+    .selectFrom('oidc_clients')
+    .select('metadata')
+    .where('tenant_code', '=', tenant.code)
+    .execute();
+  const stored = new Map(
+    rows.map((each) => {
+      const metadata = JSON.parse(each.metadata) as ClientMetadata;
+      return [metadata.client_id, metadata] as const;
+    }),
+  );
+  if (!tenant.clients.some((c) => c.clientId === tenant.loginClientId) && !stored.has(tenant.loginClientId)) {
+    problems.push(
+      `${fieldPath(at('loginClientId'))}: no client ${tenant.loginClientId} in the file or on the tenant`,
+    );
+  }
+  const objects: PlannedObject[] = [];
+  const changed: ClientMetadata[] = [];
+  const generatedSecrets = new Map<string, string>();
+  for (const [position, client] of tenant.clients.entries()) {
+    const existing = stored.get(client.clientId);
+    const metadata = clientMetadata(client, existing);
+    let secretNote: string | undefined;
+    if (client.authMethod !== 'none') {
+      if (client.secretEnv) {
+        const secret = secretFrom(at('clients', position, 'secretEnv'), client.secretEnv);
+        if (secret !== null) metadata.client_secret = secret;
+        if (existing?.client_secret !== secret) secretNote = `from $${client.secretEnv}`;
+      } else if (existing?.client_secret) {
+        metadata.client_secret = existing.client_secret;
+      } else {
+        // 256 bits, shown to the operator once after the write and never again.
+        const secret = randomBytes(32).toString('base64url');
+        metadata.client_secret = secret;
+        generatedSecrets.set(client.clientId, secret);
+        secretNote = 'generated, printed once when applied';
+      }
+    } else if (existing?.client_secret) {
+      secretNote = 'removed (public client)';
+    }
+    const fields = diff(existing ? clientView(existing) : null, clientView(metadata));
+    if (secretNote) fields.push({ field: 'secret', secret: secretNote });
+    const action = actionOf(Boolean(existing), fields);
+    objects.push({ kind: 'client', tenant: tenant.code, id: client.clientId, action, fields });
+    if (action !== 'unchanged') changed.push(metadata);
+  }
+  return { objects, changed, generatedSecrets };
+}
+
+/** Partners: replaced whole, checked again by the registry's own schema when saved. */
+async function planPartners(context: TenantPlanContext, tenantExists: boolean) {
+  const { db, tenant } = context;
+  const stored = new Map(
+    (tenantExists ? await listPartners(db, tenant.code) : []).map((partner) => {
+      const { tenantCode: _t, createdAt: _c, updatedAt: _u, code, ...fields } = partner;
+      return [code, fields] as const;
+    }),
+  );
+  const objects: PlannedObject[] = [];
+  const changed: PartnerConfig[] = [];
+  for (const partner of tenant.partners) {
+    const config = partnerConfigOf(partner);
+    const { code, ...wanted } = config;
+    const existing = stored.get(code);
+    const fields = diff(existing ?? null, wanted);
+    const action = actionOf(Boolean(existing), fields);
+    objects.push({ kind: 'partner', tenant: tenant.code, id: code, action, fields });
+    if (action !== 'unchanged') changed.push(config);
+  }
+  return { objects, changed };
+}
+
+/** Invitations: once per address; an address with an account (in any state) is left alone. */
+async function planInvitations(context: TenantPlanContext, tenantExists: boolean) {
+  const { db, tenant } = context;
+  const objects: PlannedObject[] = [];
+  const changed: TenantConfig['invitations'] = [];
+  for (const invitation of tenant.invitations) {
+    const email = invitation.email.trim().toLowerCase();
+    const user = tenantExists
+      ? await db
+          .selectFrom('users')
+          .select('status')
+          .where('tenant_code', '=', tenant.code)
+          .where('email', '=', email)
+          .executeTakeFirst()
+      : undefined;
+    const fields: FieldChange[] = user
+      ? []
+      : [
+          { field: 'type', after: invitation.type },
+          { field: 'locale', after: invitation.locale },
+        ];
+    objects.push({
+      kind: 'invitation',
+      tenant: tenant.code,
+      id: email,
+      action: user ? 'unchanged' : 'create',
+      fields,
+    });
+    if (!user) changed.push({ ...invitation, email });
+  }
+  return { objects, changed };
 }
 
 export function hasChanges(plan: ConfigurationPlan): boolean {
