@@ -216,7 +216,6 @@ export type ConfigurationInput = z.input<typeof configurationSchema>;
 export function configurationJsonSchema(): Record<string, unknown> {
   return {
     ...z.toJSONSchema(configurationSchema, { io: 'input', unrepresentable: 'any' }),
-    $id: 'https://keycard.example/schemas/keycard-config.schema.json',
     title: 'Keycard configuration (keycard apply -f)',
   };
 }
