@@ -135,7 +135,6 @@ describe('MFA analytics events (Chromium)', () => {
     await expect.poll(() => next.getByRole('alert').innerText()).toBe('Invalid code. Please try again.');
     events.push({ event: 'mfa_failed', ...user, deliveryType: 'totp' });
     await expectEvents('summit', events);
-    await next.getByLabel('Trust this device: do not ask again for 60 days').uncheck();
     await enterCode(next, loginCode);
     await next.waitForURL(appHome);
     events.push({ event: 'mfa_success', ...user, deliveryType: 'totp' });

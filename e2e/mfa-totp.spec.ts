@@ -97,6 +97,47 @@ describe('authenticator app (TOTP) end to end (Chromium)', () => {
     await page.context().close();
   });
 
+  it('leaves "Trust this device" unticked at sign-in: without ticking it the next sign-in asks again', async () => {
+    const email = await createTestUser(stack.keycard, 'summit');
+    const setup = await freshPage();
+    await setup.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(setup, email);
+    const { secret } = await registerTotp(setup, stack.keycard, { trust: false });
+    await continueAfterRecoveryCodes(setup);
+    await setup.waitForURL(appHome);
+    await setup.context().close();
+
+    // A shared front-desk PC: the code is entered, the box left as it is.
+    const page = await freshPage();
+    const trustBox = page.getByLabel('Trust this device: do not ask again for 60 days');
+    await page.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(page, email);
+    await expectHeading(page, 'Enter your verification code');
+    expect(await trustBox.isChecked()).toBe(false);
+    nextTimeStep(stack.keycard);
+    await enterCode(page, await totpCode(stack.keycard, secret));
+    await page.waitForURL(appHome);
+    expect(await deviceIdOf(page)).toBeUndefined();
+
+    // The next sign-in in the same browser asks for a code again; ticking the box trusts it.
+    await page.goto(`${stack.keycard.origin('summit')}/logout`);
+    await page.waitForURL(/\/login\?loggedOut=true/);
+    await signIn(page, email);
+    await expectHeading(page, 'Enter your verification code');
+    expect(await trustBox.isChecked()).toBe(false);
+    await trustBox.check();
+    nextTimeStep(stack.keycard);
+    await enterCode(page, await totpCode(stack.keycard, secret));
+    await page.waitForURL(appHome);
+    expect(await deviceIdOf(page)).toMatch(/^[\w-]{43}$/);
+
+    await page.goto(`${stack.keycard.origin('summit')}/logout`);
+    await page.waitForURL(/\/login\?loggedOut=true/);
+    await signIn(page, email);
+    await page.waitForURL(appHome);
+    await page.context().close();
+  });
+
   it('refuses a wrong code and a replayed code with an announced message', async () => {
     const email = await createTestUser(stack.keycard, 'summit');
     const page = await freshPage();

@@ -31,7 +31,8 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
   const [channel, setChannel] = useState<PhoneDeliveryType>(
     factor.deliveryType === 'voice' ? 'voice' : 'sms',
   );
-  const [trust, setTrust] = useState(true);
+  // Unticked: a shared front-desk PC must not become trusted unless someone chooses so.
+  const [trust, setTrust] = useState(false);
   const [pending, setPending] = useState(false);
   const [resent, setResent] = useState(false);
   // Says "we sent …" only once a code really went out (or went out moments ago).
