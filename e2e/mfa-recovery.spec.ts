@@ -6,6 +6,7 @@ import {
   continueAfterRecoveryCodes,
   createTestUser,
   expectHeading,
+  pasteInto,
   registerTotp,
   signIn,
   stubDefaultRedirect,
@@ -63,7 +64,8 @@ describe('recovery codes and MFA reset end to end (Chromium)', () => {
     await expect
       .poll(() => page.getByRole('alert').innerText())
       .toBe('Enter a recovery code such as k7m2p-9qxw4.');
-    await field.fill(recoveryCodes[0]!.toUpperCase());
+    // Pasted as it might be copied from a note: capitals, a space for the dash, spaces around.
+    await pasteInto(field, ` ${recoveryCodes[0]!.toUpperCase().replace('-', ' ')} `);
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     await page.waitForURL(appHome);
 

@@ -4,10 +4,13 @@ import { expectAccessible, newContext } from './support/browser.ts';
 import {
   continueAfterRecoveryCodes,
   createTestUser,
+  dashed,
   enterCode,
   expectHeading,
+  pasteCode,
   registerTotp,
   signIn,
+  spaced,
   stubDefaultRedirect,
 } from './support/mfa.ts';
 import { useSignInStack } from './support/stack.ts';
@@ -136,6 +139,26 @@ describe('authenticator app (TOTP) end to end (Chromium)', () => {
     await signIn(page, email);
     await page.waitForURL(appHome);
     await page.context().close();
+  });
+
+  it('accepts a code pasted with a space at setup and with a dash at sign-in', async () => {
+    const email = await createTestUser(stack.keycard, 'summit');
+    const page = await freshPage();
+    await page.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(page, email);
+    const { secret } = await registerTotp(page, stack.keycard, { trust: false, pasted: spaced });
+    await continueAfterRecoveryCodes(page);
+    await page.waitForURL(appHome);
+    await page.context().close();
+
+    const other = await freshPage();
+    await other.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(other, email);
+    await expectHeading(other, 'Enter your verification code');
+    nextTimeStep(stack.keycard);
+    await pasteCode(other, dashed(await totpCode(stack.keycard, secret)));
+    await other.waitForURL(appHome);
+    await other.context().close();
   });
 
   it('refuses a wrong code and a replayed code with an announced message', async () => {

@@ -1,6 +1,6 @@
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { en, type Texts } from '@keycard/texts';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { createUser } from '../../apps/server/src/accounts/user.repository.ts';
 import type { TenantSettings } from '../../apps/server/src/tenants/tenant.types.ts';
@@ -78,6 +78,35 @@ export async function lastPhoneCode(
   return { channel: latest.channel, text, code };
 }
 
+/**
+ * Pastes a text into a field as a person does: it goes to the clipboard, then Ctrl+V in the
+ * focused field (a trusted paste, so the browser applies the field's own limits to it).
+ */
+export async function pasteInto(field: Locator, text: string): Promise<void> {
+  const page = field.page();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: new URL(page.url()).origin,
+  });
+  await page.evaluate((value) => navigator.clipboard.writeText(value), text);
+  await field.fill('');
+  await field.focus();
+  await page.keyboard.press('ControlOrMeta+V');
+}
+
+/** A 6-digit code as SMS texts and authenticator apps often show it: "123 456". */
+export const spaced = (code: string) => `${code.slice(0, 3)} ${code.slice(3)}`;
+/** …or "123-456". */
+export const dashed = (code: string) => `${code.slice(0, 3)}-${code.slice(3)}`;
+
+/** Pastes a code (formatted as shown somewhere else) on the current MFA screen and submits it. */
+export async function pasteCode(page: Page, pasted: string, texts: Texts = en): Promise<void> {
+  const field = page.getByLabel(texts.mfa.common.codeLabel, { exact: true });
+  await pasteInto(field, pasted);
+  // What the person sees before submitting: the six digits, nothing cut off.
+  expect(await field.inputValue()).toBe(pasted.replace(/\D/g, ''));
+  await page.getByRole('button', { name: texts.mfa.common.verify, exact: true }).click();
+}
+
 /** Enters a 6-digit code on the current MFA screen and submits it. */
 export async function enterCode(page: Page, code: string, texts: Texts = en): Promise<void> {
   await page.getByLabel(texts.mfa.common.codeLabel, { exact: true }).fill(code);
@@ -91,7 +120,13 @@ export async function enterCode(page: Page, code: string, texts: Texts = en): Pr
 export async function registerTotp(
   page: Page,
   keycard: Keycard,
-  options: { texts?: Texts; onScreen?: (name: string) => Promise<void>; trust?: boolean } = {},
+  options: {
+    texts?: Texts;
+    onScreen?: (name: string) => Promise<void>;
+    trust?: boolean;
+    /** Paste the code in this form (e.g. `spaced`) instead of typing it. */
+    pasted?: (code: string) => string;
+  } = {},
 ): Promise<{ secret: string; recoveryCodes: string[] }> {
   const texts = options.texts ?? en;
   const screen = options.onScreen ?? (async () => undefined);
@@ -117,7 +152,9 @@ export async function registerTotp(
   if (options.trust === false) {
     await page.getByLabel(texts.mfa.common.trustDevice.replace('{{days}}', '60')).uncheck();
   }
-  await enterCode(page, await totpCode(keycard, secret), texts);
+  const code = await totpCode(keycard, secret);
+  if (options.pasted) await pasteCode(page, options.pasted(code), texts);
+  else await enterCode(page, code, texts);
   await expectHeading(page, texts.mfa.totp.done.heading);
   await screen('totp step 4 (recovery codes)');
   const recoveryCodes = await page

@@ -9,6 +9,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../ui/fields.tsx';
+import { codeDigits } from './code-format.ts';
 import type { MfaProblem } from './mfa-errors.ts';
 
 export function StepIndicator({ step, total }: { step: number; total: number }) {
@@ -53,10 +54,12 @@ export function CodeField({
         autoComplete={recovery ? 'off' : 'one-time-code'}
         autoCapitalize="off"
         spellCheck={false}
-        maxLength={recovery ? 16 : 6}
+        // No 6-character limit on the code: the browser would cut a pasted "123 456" to "123 45"
+        // before the spaces are taken out. codeDigits keeps the first six digits instead.
+        maxLength={recovery ? 32 : undefined}
         required
         value={value}
-        onChange={(event) => onChange(recovery ? event.target.value : event.target.value.replace(/\D/g, ''))}
+        onChange={(event) => onChange(recovery ? event.target.value : codeDigits(event.target.value))}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${hintId} ${errorId}` : hintId}
       />

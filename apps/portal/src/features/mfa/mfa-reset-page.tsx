@@ -9,13 +9,12 @@ import { mfaFlowKeys } from '../../lib/mfa-flow.ts';
 import { flowStorage } from '../../lib/storage.ts';
 import { LoadingPage, Page } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';
+import { enteredProof } from './code-format.ts';
 import { ProblemNotice, ProofField, problemText } from './components.tsx';
 import { analyticsProps } from './flow.ts';
 import { describeMfaError, isErrorCode, type MfaProblem, wrongCodeErrors } from './mfa-errors.ts';
 import { useCountdown } from './use-countdown.ts';
 import './mfa.css';
-
-const recoveryPattern = /^[0-9a-z]{5}-?[0-9a-z]{5}$/i;
 
 /**
  * /mfa/reset (SPEC §2 'Reset MFA: confirm, then success with the option to set up again').
@@ -78,8 +77,8 @@ export function MfaResetPage() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!factor) return;
-    const entered = value.trim();
-    if (mode === 'code' ? !/^\d{6}$/.test(entered) : !recoveryPattern.test(entered)) {
+    const entered = enteredProof(mode, value);
+    if (entered === null) {
       setFieldError(t(mode === 'code' ? 'mfa.errors.codeFormat' : 'mfa.errors.recoveryFormat'));
       inputRef.current?.focus();
       return;

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Checkbox } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';
+import { isCompleteCode } from './code-format.ts';
 import {
   CodeField,
   HintedField,
@@ -101,7 +102,7 @@ export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBa
 
   async function confirm(event: FormEvent) {
     event.preventDefault();
-    if (!/^\d{6}$/.test(code)) {
+    if (!isCompleteCode(code)) {
       setCodeError(t('mfa.errors.codeFormat'));
       codeRef.current?.focus();
       return;

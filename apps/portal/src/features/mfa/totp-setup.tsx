@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Checkbox } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';
+import { isCompleteCode } from './code-format.ts';
 import {
   CodeField,
   CopyButton,
@@ -55,7 +56,7 @@ export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBac
 
   async function confirm(event: FormEvent) {
     event.preventDefault();
-    if (!/^\d{6}$/.test(code)) {
+    if (!isCompleteCode(code)) {
       setFieldError(t('mfa.errors.codeFormat'));
       codeRef.current?.focus();
       return;

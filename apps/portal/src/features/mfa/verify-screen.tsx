@@ -9,13 +9,12 @@ import { trackEvent } from '../../lib/analytics.ts';
 import { Checkbox } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';
+import { enteredProof } from './code-format.ts';
 import { ProblemNotice, ProofField, problemText, ResendControls } from './components.tsx';
 import { analyticsProps, useFinishMfa } from './flow.ts';
 import { describeMfaError, isErrorCode, type MfaProblem, wrongCodeErrors } from './mfa-errors.ts';
 import { useCountdown } from './use-countdown.ts';
 import { useDeliveryWatch } from './use-delivery-watch.ts';
-
-const recoveryPattern = /^[0-9a-z]{5}-?[0-9a-z]{5}$/i;
 
 /** SPEC §2 'Enter code at login': the code of the enrolled method, or a recovery code. */
 export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
@@ -78,9 +77,8 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const entered = value.trim();
-    const valid = mode === 'code' ? /^\d{6}$/.test(entered) : recoveryPattern.test(entered);
-    if (!valid) {
+    const entered = enteredProof(mode, value);
+    if (entered === null) {
       setFieldError(t(mode === 'code' ? 'mfa.errors.codeFormat' : 'mfa.errors.recoveryFormat'));
       inputRef.current?.focus();
       return;
