@@ -70,6 +70,37 @@ describe('password expiry (Chromium)', () => {
     });
   }
 
+  it("'reset later' continues to the redirect the page was given, and never to an unregistered one", async () => {
+    const email = 'given.redirect@seaside.test';
+    await userExpiringIn(email, 6);
+    const page = await signIn(email);
+    await page.waitForURL(/\/error\/password-will-expire\/\?/);
+    const warning = (redirectUri: string) =>
+      `${keycard.origin('seaside')}/error/password-will-expire/?${new URLSearchParams({ passwordExpiryInDays: '6', redirectUri })}`;
+
+    // An address registered for the tenant (the demo app's callback), not the default home.
+    await page.goto(warning('http://localhost:3001/callback'));
+    await expect.poll(() => page.getByText('Your password expires in 6 days.').isVisible()).toBe(true);
+    await expectAccessible(page, 'password expires, with a redirect');
+    await page.getByRole('button', { name: 'Reset later' }).click();
+    await page.waitForURL(/^http:\/\/localhost:3001\/callback(\?.*)?$/);
+    await page.context().close();
+
+    // Another browser, an address the tenant never registered: the page does not follow it.
+    const other = await signIn(email);
+    await other.waitForURL(/\/error\/password-will-expire\/\?/);
+    const elsewhere: string[] = [];
+    await other.route('https://evil.example/**', (route) => {
+      elsewhere.push(route.request().url());
+      return route.fulfill({ body: 'evil' });
+    });
+    await other.goto(warning('https://evil.example/phish'));
+    await other.getByRole('button', { name: 'Reset later' }).click();
+    await other.waitForURL(`${keycard.origin('seaside')}/error/`);
+    expect(elsewhere).toEqual([]);
+    await other.context().close();
+  });
+
   it('says it in Thai too, where there are no plural forms', async () => {
     const email = 'thai.reader@seaside.test';
     await userExpiringIn(email, 3);

@@ -25,6 +25,7 @@ export function PasswordWillExpirePage() {
   const [params] = useSearchParams();
   const raw = params.get('passwordExpiryInDays') ?? '';
   const days = /^\d{1,4}$/.test(raw) ? Number(raw) : null;
+  const redirectUri = params.get('redirectUri');
   const reset = useResetThroughLogout();
 
   useEffect(() => {
@@ -32,7 +33,12 @@ export function PasswordWillExpirePage() {
   }, [days, navigate]);
   if (days === null) return null;
 
+  // SPEC §4 step 3: 'later' continues to the final redirect this page was given. It is kept
+  // as the login keeps its redirectUri and /authenticated hands it to the server, which
+  // follows only a redirect registered for the tenant (invariant 2) — never the page itself.
+  // An app's pending request (iid) still finishes at that app's own redirect.
   function later() {
+    if (redirectUri) flowStorage.set(storageKeys.redirectUri, redirectUri);
     flowStorage.set(expiryAcknowledgedKey, 'true');
     navigate(paths.authenticated, { replace: true });
   }
