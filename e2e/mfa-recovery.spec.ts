@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
@@ -93,6 +94,56 @@ describe('recovery codes and MFA reset end to end (Chromium)', () => {
     expect(fresh).toHaveLength(10);
     expect(fresh.some((code) => recoveryCodes.includes(code))).toBe(false);
     await expectAccessible(page, 'new recovery codes');
+    await continueAfterRecoveryCodes(page);
+    await page.waitForURL(appHome);
+    await page.context().close();
+  });
+
+  it('downloads the recovery codes as a text file named after the tenant, and prints only the codes', async () => {
+    const email = await createTestUser(keycard, 'summit');
+    const page = await freshPage();
+    await page.goto(`${keycard.origin('summit')}/login`);
+    await signIn(page, email);
+    const { recoveryCodes } = await registerTotp(page, keycard, { trust: false });
+    await expectAccessible(page, 'recovery codes with download and print');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download the codes' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('summit-recovery-codes.txt');
+    const lines = readFileSync(await download.path(), 'utf8')
+      .trimEnd()
+      .split('\n');
+    expect(lines[0]).toMatch(
+      /^Recovery codes for two-step verification at Summit, created on (\d{1,2} \w+|\w+ \d{1,2},) \d{4}\. Each code works once/,
+    );
+    expect(lines.slice(2)).toEqual(recoveryCodes);
+
+    // Print is wired to the browser's print dialog (stubbed: a headless browser has none)…
+    await page.evaluate(() => {
+      const counted = window as unknown as { printed: number };
+      counted.printed = 0;
+      window.print = () => {
+        counted.printed += 1;
+      };
+    });
+    await page.getByRole('button', { name: 'Print the codes' }).click();
+    expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+    // …and the printed page holds the codes and what they are, nothing else.
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.getByText(lines[0]!).isVisible()).toBe(true);
+    expect(await page.getByRole('list', { name: 'Recovery codes' }).isVisible()).toBe(true);
+    for (const hidden of [
+      page.getByRole('heading', { level: 1 }),
+      page.getByRole('button', { name: 'Print the codes' }),
+      page.getByLabel('I have saved my recovery codes'),
+      page.getByRole('banner'),
+    ]) {
+      expect(await hidden.isVisible()).toBe(false);
+    }
+    await page.emulateMedia({ media: 'screen' });
+    expect(await page.getByText(lines[0]!).isVisible()).toBe(false);
     await continueAfterRecoveryCodes(page);
     await page.waitForURL(appHome);
     await page.context().close();

@@ -138,6 +138,10 @@ export const mfaDe: Texts['mfa'] = {
     body: 'Wenn Sie Ihr Telefon verlieren, können Sie sich stattdessen mit einem dieser Codes anmelden. Jeder Code funktioniert einmal. Bewahren Sie sie sicher auf: Sie werden nicht erneut angezeigt.',
     listLabel: 'Wiederherstellungscodes',
     copy: 'Codes kopieren',
+    download: 'Codes herunterladen',
+    print: 'Codes drucken',
+    fileIntro:
+      'Wiederherstellungscodes für die Bestätigung in zwei Schritten bei {{name}}, erstellt am {{date}}. Jeder Code funktioniert einmal, anstelle eines Bestätigungscodes.',
     saved: 'Ich habe meine Wiederherstellungscodes gespeichert',
     savedRequired: 'Bestätigen Sie, dass Sie Ihre Wiederherstellungscodes gespeichert haben.',
     remaining: 'Verbleibende Wiederherstellungscodes: {{count}}',

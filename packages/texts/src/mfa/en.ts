@@ -134,6 +134,10 @@ export const mfaEn = {
     body: 'If you lose your phone, you can log in with one of these codes instead. Each code works once. Keep them somewhere safe: they will not be shown again.',
     listLabel: 'Recovery codes',
     copy: 'Copy the codes',
+    download: 'Download the codes',
+    print: 'Print the codes',
+    fileIntro:
+      'Recovery codes for two-step verification at {{name}}, created on {{date}}. Each code works once, instead of a verification code.',
     saved: 'I have saved my recovery codes',
     savedRequired: 'Confirm that you have saved your recovery codes.',
     remaining: 'Recovery codes left: {{count}}',

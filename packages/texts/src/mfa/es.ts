@@ -137,6 +137,10 @@ export const mfaEs: Texts['mfa'] = {
     body: 'Si pierde su teléfono, podrá iniciar sesión con uno de estos códigos. Cada código funciona una sola vez. Guárdelos en un lugar seguro: no se volverán a mostrar.',
     listLabel: 'Códigos de recuperación',
     copy: 'Copiar los códigos',
+    download: 'Descargar los códigos',
+    print: 'Imprimir los códigos',
+    fileIntro:
+      'Códigos de recuperación de la verificación en dos pasos de {{name}}, creados el {{date}}. Cada código funciona una vez, en lugar de un código de verificación.',
     saved: 'He guardado mis códigos de recuperación',
     savedRequired: 'Confirme que ha guardado sus códigos de recuperación.',
     remaining: 'Códigos de recuperación restantes: {{count}}',

@@ -138,6 +138,10 @@ export const mfaFr: Texts['mfa'] = {
     body: 'Si vous perdez votre téléphone, vous pourrez vous connecter avec l’un de ces codes. Chaque code ne fonctionne qu’une fois. Conservez-les en lieu sûr : ils ne seront plus affichés.',
     listLabel: 'Codes de récupération',
     copy: 'Copier les codes',
+    download: 'Télécharger les codes',
+    print: 'Imprimer les codes',
+    fileIntro:
+      'Codes de récupération de la validation en deux étapes pour {{name}}, créés le {{date}}. Chaque code fonctionne une fois, à la place d’un code de vérification.',
     saved: 'J’ai enregistré mes codes de récupération',
     savedRequired: 'Confirmez que vous avez enregistré vos codes de récupération.',
     remaining: 'Codes de récupération restants : {{count}}',

@@ -138,6 +138,10 @@ export const mfaId: Texts['mfa'] = {
     body: 'Jika telepon Anda hilang, Anda dapat masuk dengan salah satu kode ini. Setiap kode hanya berlaku satu kali. Simpan di tempat yang aman: kode ini tidak akan ditampilkan lagi.',
     listLabel: 'Kode pemulihan',
     copy: 'Salin kode',
+    download: 'Unduh kode',
+    print: 'Cetak kode',
+    fileIntro:
+      'Kode pemulihan verifikasi dua langkah untuk {{name}}, dibuat pada {{date}}. Setiap kode berlaku satu kali, sebagai pengganti kode verifikasi.',
     saved: 'Saya telah menyimpan kode pemulihan saya',
     savedRequired: 'Konfirmasikan bahwa Anda telah menyimpan kode pemulihan Anda.',
     remaining: 'Sisa kode pemulihan: {{count}}',

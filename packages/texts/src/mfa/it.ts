@@ -137,6 +137,10 @@ export const mfaIt: Texts['mfa'] = {
     body: 'Se perde il telefono, potrà accedere con uno di questi codici. Ogni codice funziona una sola volta. Li conservi in un luogo sicuro: non verranno mostrati di nuovo.',
     listLabel: 'Codici di recupero',
     copy: 'Copia i codici',
+    download: 'Scarica i codici',
+    print: 'Stampa i codici',
+    fileIntro:
+      'Codici di recupero della verifica in due passaggi per {{name}}, creati il {{date}}. Ogni codice funziona una sola volta, al posto di un codice di verifica.',
     saved: 'Ho salvato i miei codici di recupero',
     savedRequired: 'Confermi di aver salvato i suoi codici di recupero.',
     remaining: 'Codici di recupero rimanenti: {{count}}',

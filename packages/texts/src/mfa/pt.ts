@@ -137,6 +137,10 @@ export const mfaPt: Texts['mfa'] = {
     body: 'Se perder o telefone, pode iniciar sessão com um destes códigos. Cada código funciona uma única vez. Guarde-os num local seguro: não voltarão a ser mostrados.',
     listLabel: 'Códigos de recuperação',
     copy: 'Copiar os códigos',
+    download: 'Transferir os códigos',
+    print: 'Imprimir os códigos',
+    fileIntro:
+      'Códigos de recuperação da verificação em dois passos de {{name}}, criados em {{date}}. Cada código funciona uma vez, em vez de um código de verificação.',
     saved: 'Guardei os meus códigos de recuperação',
     savedRequired: 'Confirme que guardou os seus códigos de recuperação.',
     remaining: 'Códigos de recuperação restantes: {{count}}',

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Notice } from '../../ui/fields.tsx';
 import { codeDigits } from './code-format.ts';
 import type { MfaProblem } from './mfa-errors.ts';
+import { useRecoveryCodesExport } from './use-recovery-codes-export.ts';
 
 export function StepIndicator({ step, total }: { step: number; total: number }) {
   const { t } = useTranslation();
@@ -263,19 +264,31 @@ export function RecoveryCodes({
   const { t } = useTranslation();
   const [saved, setSaved] = useState(false);
   const [missing, setMissing] = useState(false);
+  const saving = useRecoveryCodesExport(codes);
   const listId = useId();
   const checkId = useId();
   return (
     <div className="kc-mfa-recovery">
       <h2 id={listId}>{t('mfa.recovery.heading')}</h2>
       <p>{intro}</p>
-      <ul className="kc-mfa-codes" aria-label={t('mfa.recovery.listLabel')}>
-        {codes.map((code) => (
-          <li key={code}>
-            <code>{code}</code>
-          </li>
-        ))}
-      </ul>
+      <div className="kc-mfa-printable">
+        <p className="kc-mfa-print-only">{saving.intro}</p>
+        <ul className="kc-mfa-codes" aria-label={t('mfa.recovery.listLabel')}>
+          {codes.map((code) => (
+            <li key={code}>
+              <code>{code}</code>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div className="kc-mfa-save">
+        <button type="button" className="kc-button kc-button-secondary" onClick={saving.download}>
+          {t('mfa.recovery.download')}
+        </button>
+        <button type="button" className="kc-button kc-button-secondary" onClick={saving.print}>
+          {t('mfa.recovery.print')}
+        </button>
+      </div>
       <CopyButton text={codes.join('\n')} label={t('mfa.recovery.copy')} />
       <div className="kc-checkbox">
         <input
