@@ -1,6 +1,6 @@
 import { tokenExchange } from '@keycard/contract/partners';
+import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { createRemoteJWKSet, customFetch, type JWTPayload, jwtVerify } from 'jose';
-import { loopbackFetch } from './loopback-fetch.ts';
 
 /** The OIDC client the demo seed registers for this app on each of its hotels. */
 export const clientId = 'demo-partner-app';

@@ -1,7 +1,10 @@
-import { escapeHtml, renderDocument } from './html.ts';
+import { escapeHtml, renderDocument as renderShell } from '@keycard/demo-app/html';
 import type { PartnerSession } from './session-store.ts';
 import { signingAlgorithm } from './signing-key.ts';
 import { findTenant, type PartnerTenant } from './tenants.ts';
+
+/** The example apps' document shell, under this app's name. */
+const renderDocument = (title: string, mainHtml: string) => renderShell(title, mainHtml, 'Demo partner app');
 
 export interface KeyDescription {
   issuer: string;
