@@ -177,7 +177,7 @@ async function lockoutKey(
  * dummy verification, so its speed does not tell that the address has an account.
  */
 async function checkPassword(user: UserRow | undefined, password: string): Promise<boolean> {
-  if (!user || user.status !== 'active' || !user.password_hash) return verifyDummyPassword(password);
+  if (user?.status !== 'active' || !user.password_hash) return verifyDummyPassword(password);
   if (!needsRehash(user.password_hash)) return verifyPassword(user.password_hash, password);
   const [ok] = await Promise.all([
     verifyPassword(user.password_hash, password),
