@@ -16,7 +16,9 @@ const tenants = [
 ] as const;
 
 describe('sign in end to end (Chromium)', () => {
-  const stack = useSignInStack({ env: { LOGIN_MAX_FAILURES: '3' } });
+  // Every test signs in from 127.0.0.1: a fast run could reach the per-address rate (30 logins a
+  // minute) and be sent to the account-disabled page; that limit has its own API test.
+  const stack = useSignInStack({ env: { LOGIN_MAX_FAILURES: '3', LOGIN_IP_LIMIT_PER_MINUTE: '1000' } });
 
   async function freshPage(locale?: string): Promise<Page> {
     const context = await newContext(stack.browser, locale ? { locale } : {});
