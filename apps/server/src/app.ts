@@ -127,6 +127,8 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
     email: config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : captureTransport,
     sms: phoneTransports.sms,
     voice: phoneTransports.voice,
+    // Mobile-app MFA pushes: replaced by the push provider adapters (messaging/push).
+    push: captureTransport,
     ...options.transports,
   };
   const services: Services = {

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { type ErrorCode, errorCodes, lifecycleErrors, mfaErrors, partnerErrors } from './errors.ts';
+import {
+  type ErrorCode,
+  errorCodes,
+  lifecycleErrors,
+  mfaErrors,
+  mobileErrors,
+  partnerErrors,
+} from './errors.ts';
 
 export interface ErrorDefinition {
   status: number;
@@ -113,6 +120,27 @@ export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
     message: 'The captcha check failed; reload the page and try again.',
   },
   [lifecycleErrors.inviteAccountExists]: { status: 409, message: 'This address already has an account.' },
+
+  [mobileErrors.setupFailed]: { status: 400, message: 'The mobile app could not be set up.' },
+  [mobileErrors.setupTimeout]: { status: 410, message: 'The mobile app setup timed out. Start again.' },
+  [mobileErrors.deviceExists]: {
+    status: 409,
+    message: 'A primary device is already set up. Replace it after verifying with it.',
+  },
+  [mobileErrors.noDevice]: { status: 409, message: 'No mobile app is set up for this account.' },
+  [mobileErrors.proofInvalid]: { status: 401, message: 'The device proof is not valid.' },
+  [mobileErrors.deviceUnauthenticated]: { status: 401, message: 'Sign the device in first.' },
+  [mobileErrors.notFound]: { status: 404, message: 'There is no such request.' },
+  [mobileErrors.challengeClosed]: { status: 409, message: 'This sign-in request is no longer open.' },
+  [mobileErrors.challengePending]: {
+    status: 409,
+    message: 'Another sign-in is waiting for approval on the mobile app.',
+  },
+  [mobileErrors.rateLimited]: { status: 429, message: 'Too many sign-in requests; try again later.' },
+  [mobileErrors.notOffered]: { status: 403, message: 'The mobile app is not offered here.' },
+  [mobileErrors.invalidQuery]: { status: 400, message: 'The GraphQL document is not valid.' },
+  [mobileErrors.queryTooDeep]: { status: 400, message: 'The GraphQL document is nested too deeply.' },
+  [mobileErrors.queryTooCostly]: { status: 400, message: 'The GraphQL document asks for too much.' },
 };
 
 export const allErrorCodes = Object.keys(errorCatalogue) as ErrorCode[];

@@ -10,3 +10,4 @@ export * from './paths.ts';
 export * from './rules.ts';
 export * from './user-state.ts';
 export * from './validation.ts';
+export * from './mobile-mfa.ts';

@@ -7,7 +7,7 @@ import { userStates, userTypes } from './user-state.ts';
  * zod at run time (type-only imports keep the MFA chunks small).
  */
 
-/** SPEC §3 MFA delivery types; smmobile (the partner mobile app) is a later issue. */
+/** SPEC §3 MFA delivery types; smmobile is the partner mobile app (docs/mobile-mfa.md). */
 export const mfaDeliveryTypes = ['smmobile', 'voice', 'sms', 'totp'] as const;
 export type MfaDeliveryType = (typeof mfaDeliveryTypes)[number];
 export const phoneDeliveryTypes = ['sms', 'voice'] as const;
@@ -51,11 +51,15 @@ export const mfaStatusResponse = z.object({
   trustedDeviceDays: z.number().int(),
   factor: z
     .object({
-      deliveryType: z.enum(['totp', 'sms', 'voice']),
-      /** The enrolled phone, masked (`+49 •••• ••••89`); null for the authenticator app. */
+      deliveryType: z.enum(mfaDeliveryTypes),
+      /** The enrolled phone, masked (`+49 •••• ••••89`); null for the other factors. */
       phone: z.string().nullable(),
+      /** The primary device's name for smmobile; null for the other factors. */
+      deviceName: z.string().nullable(),
     })
     .nullable(),
+  /** The factors the tenant's policy offers, in the order the choice screen lists them. */
+  methods: z.array(z.enum(mfaDeliveryTypes)),
   recoveryCodesRemaining: z.number().int(),
   /** The session passed a factor (not a trusted device) within the last few minutes. */
   freshVerification: z.boolean(),

@@ -1,4 +1,6 @@
-export type Channel = 'email' | 'sms' | 'voice';
+import type { ChallengePushData, DevicePlatform } from '@keycard/contract';
+
+export type Channel = 'email' | 'sms' | 'voice' | 'push';
 
 /** What the outbox stores: rendered at enqueue time, in the recipient's language. */
 export interface EmailContent {
@@ -12,13 +14,28 @@ export interface PhoneContent {
   text: string;
 }
 
+/**
+ * A push to a mobile-app MFA device (docs/mobile-mfa.md): the recipient is the device's push
+ * token (FCM registration token, APNs device token) or, for WEB devices, the device id.
+ */
+export interface PushContent {
+  platform: DevicePlatform;
+  deviceId: string;
+  /** The notification's visible text, in the user's language: no number, no address. */
+  title: string;
+  body: string;
+  data: ChallengePushData;
+  /** Epoch ms after which delivering it is pointless (the challenge's expiry). */
+  expiresAt: number;
+}
+
 export interface OutboxMessage {
   id: string;
   tenantCode: string;
   channel: Channel;
   recipient: string;
   template: string;
-  content: EmailContent | PhoneContent;
+  content: EmailContent | PhoneContent | PushContent;
   attempts: number;
 }
 

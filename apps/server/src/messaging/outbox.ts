@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { Channel, EmailContent, PhoneContent } from './message.types.ts';
+import type { Channel, EmailContent, PhoneContent, PushContent } from './message.types.ts';
 
 export interface NewMessage {
   tenantCode: string;
   channel: Channel;
   recipient: string;
   template: string;
-  content: EmailContent | PhoneContent;
+  content: EmailContent | PhoneContent | PushContent;
 }
 
 /**

@@ -134,8 +134,10 @@ export async function mfaStatus(
       ? {
           deliveryType: factor.type,
           phone: factor.phone ? maskPhone(factor.phone) : null,
+          deviceName: null,
         }
       : null,
+    methods: ['totp', 'sms', 'voice'],
     recoveryCodesRemaining: factor ? await countRecoveryCodes(db, tenant.code, user.id) : 0,
     freshVerification: hasFreshCheck(session, now),
     phoneAvailable: deps.phoneAvailable,
