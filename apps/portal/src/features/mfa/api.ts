@@ -31,4 +31,14 @@ export const mfaApi = {
       proof,
       ...(redirectUri ? { redirectUri } : {}),
     }),
+  /**
+   * Reset for the partner app: the proof is the number challenge this session just had
+   * approved on the device (its fresh MFA check). The contract's mfaProof does not list this
+   * shape yet (requested), hence the body typed here.
+   */
+  resetAfterApproval: (challengeId: string, redirectUri?: string) =>
+    apiRequest<MfaResetResponse>('POST', apiPaths.mfa.reset, {
+      proof: { challengeId },
+      ...(redirectUri ? { redirectUri } : {}),
+    }),
 };

@@ -7,13 +7,41 @@ import { Page } from '../../ui/page.tsx';
 import { Benefits } from './components.tsx';
 import { DaysLeft, usePostpone } from './reminder-screen.tsx';
 
-/** Choose a method: authenticator app or phone; skip only while MFA is not yet mandatory. */
+type Choice = 'mobile' | 'totp' | 'phone';
+
+/** The tenant's offered factors (status.methods, in its order) as the choices of this screen. */
+function choices(status: MfaStatusResponse): Choice[] {
+  const listed: Choice[] = [];
+  for (const method of status.methods) {
+    const choice: Choice | null =
+      method === 'smmobile'
+        ? 'mobile'
+        : method === 'totp'
+          ? 'totp'
+          : status.phoneAvailable
+            ? 'phone'
+            : null;
+    if (choice && !listed.includes(choice)) listed.push(choice);
+  }
+  return listed;
+}
+
+const choiceTexts: Record<Choice, { title: string; hint: string }> = {
+  mobile: { title: 'mfa.mobile.choose.title', hint: 'mfa.mobile.choose.hint' },
+  totp: { title: 'mfa.choose.app', hint: 'mfa.choose.appHint' },
+  phone: { title: 'mfa.choose.phone', hint: 'mfa.choose.phoneHint' },
+};
+
+/**
+ * Choose a method among those the tenant offers (partner app, authenticator app, phone); skip
+ * only while MFA is not yet mandatory.
+ */
 export function ChooseScreen({
   status,
   onChoose,
 }: {
   status: MfaStatusResponse;
-  onChoose: (method: 'totp' | 'phone') => void;
+  onChoose: (method: Choice) => void;
 }) {
   const { t } = useTranslation();
   const postpone = usePostpone(status);
@@ -26,20 +54,14 @@ export function ChooseScreen({
       {status.canSkip ? <DaysLeft days={days} /> : null}
       <p>{t('mfa.choose.intro')}</p>
       <ul className="kc-mfa-options">
-        <li>
-          <button type="button" className="kc-mfa-option" onClick={() => onChoose('totp')}>
-            <span className="kc-mfa-option-title">{t('mfa.choose.app')}</span>
-            <span className="kc-mfa-option-hint">{t('mfa.choose.appHint')}</span>
-          </button>
-        </li>
-        {status.phoneAvailable ? (
-          <li>
-            <button type="button" className="kc-mfa-option" onClick={() => onChoose('phone')}>
-              <span className="kc-mfa-option-title">{t('mfa.choose.phone')}</span>
-              <span className="kc-mfa-option-hint">{t('mfa.choose.phoneHint')}</span>
+        {choices(status).map((choice) => (
+          <li key={choice}>
+            <button type="button" className="kc-mfa-option" onClick={() => onChoose(choice)}>
+              <span className="kc-mfa-option-title">{t(choiceTexts[choice].title)}</span>
+              <span className="kc-mfa-option-hint">{t(choiceTexts[choice].hint)}</span>
             </button>
           </li>
-        ) : null}
+        ))}
       </ul>
       <Benefits days={status.trustedDeviceDays} />
       <div className="kc-links">

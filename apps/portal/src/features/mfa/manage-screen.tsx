@@ -9,7 +9,7 @@ import { ProblemNotice, RecoveryCodes } from './components.tsx';
 import { describeMfaError, type MfaProblem } from './mfa-errors.ts';
 
 /** An enrolled user who has passed MFA: what is set up, new recovery codes, reset. */
-export function ManageScreen({ status }: { status: MfaStatusResponse }) {
+export function ManageScreen({ status, onReplace }: { status: MfaStatusResponse; onReplace: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -34,7 +34,9 @@ export function ManageScreen({ status }: { status: MfaStatusResponse }) {
       <p>
         {factor.deliveryType === 'totp'
           ? t('mfa.manage.app')
-          : t('mfa.manage.phone', { phone: factor.phone })}
+          : factor.deliveryType === 'smmobile'
+            ? t('mfa.mobile.manage.device', { device: factor.deviceName ?? t('mfa.mobile.choose.title') })
+            : t('mfa.manage.phone', { phone: factor.phone })}
       </p>
       <p>{t('mfa.recovery.remaining', { count: status.recoveryCodesRemaining })}</p>
       <div className="kc-mfa-actions">
@@ -53,6 +55,11 @@ export function ManageScreen({ status }: { status: MfaStatusResponse }) {
             }
           >
             {t('mfa.recovery.regenerate')}
+          </button>
+        ) : null}
+        {factor.deliveryType === 'smmobile' ? (
+          <button type="button" className="kc-button kc-button-secondary" onClick={onReplace}>
+            {t('mfa.mobile.manage.replace')}
           </button>
         ) : null}
       </div>

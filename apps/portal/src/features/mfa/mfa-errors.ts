@@ -1,4 +1,4 @@
-import { errorCodes, mfaErrors } from '@keycard/contract/errors';
+import { errorCodes, type MobileErrorCode, mfaErrors, mobileErrors } from '@keycard/contract/errors';
 import type { MfaErrorCode } from '@keycard/contract/mfa';
 import { ApiRequestError, isNetworkError } from '../../lib/api.ts';
 
@@ -38,6 +38,24 @@ const texts: Record<MfaErrorCode, string> = {
   [mfaErrors.unknown]: 'mfa.errors.unknown',
 };
 
+/** Mobile-app MFA (GraphQL) failures, one row per code, like the MFA ones above. */
+const mobileTexts: Record<MobileErrorCode, string> = {
+  [mobileErrors.setupFailed]: 'mfa.mobile.errors.setupFailed',
+  [mobileErrors.setupTimeout]: 'mfa.mobile.errors.setupTimeout',
+  [mobileErrors.deviceExists]: 'mfa.mobile.errors.deviceExists',
+  [mobileErrors.noDevice]: 'mfa.mobile.errors.noDevice',
+  [mobileErrors.proofInvalid]: 'mfa.errors.unknown',
+  [mobileErrors.deviceUnauthenticated]: 'mfa.errors.unknown',
+  [mobileErrors.notFound]: 'mfa.mobile.errors.closed',
+  [mobileErrors.challengeClosed]: 'mfa.mobile.errors.closed',
+  [mobileErrors.challengePending]: 'mfa.mobile.errors.challengePending',
+  [mobileErrors.rateLimited]: 'mfa.mobile.errors.rateLimited',
+  [mobileErrors.notOffered]: 'mfa.mobile.errors.notOffered',
+  [mobileErrors.invalidQuery]: 'mfa.errors.unknown',
+  [mobileErrors.queryTooDeep]: 'mfa.errors.unknown',
+  [mobileErrors.queryTooCostly]: 'mfa.errors.unknown',
+};
+
 /** Failures that mean the wrong code was entered (analytics: mfa_failed). */
 export const wrongCodeErrors = new Set<string>([
   mfaErrors.codeInvalid,
@@ -49,7 +67,8 @@ export function describeMfaError(caught: unknown): MfaProblem {
   if (isNetworkError(caught)) return { key: 'common.networkError' };
   if (!(caught instanceof ApiRequestError)) return { key: 'mfa.errors.unknown' };
   if (caught.code === errorCodes.sessionRequired) return { key: 'mfa.errors.unknown', signedOut: true };
-  const key = texts[caught.code as MfaErrorCode] ?? 'mfa.errors.unknown';
+  const key =
+    texts[caught.code as MfaErrorCode] ?? mobileTexts[caught.code as MobileErrorCode] ?? 'mfa.errors.unknown';
   const fields = caught.fields ?? {};
   const retryAfterSeconds = fields.retryAfterSeconds ? Number(fields.retryAfterSeconds) : undefined;
   const problem: MfaProblem = { key };
@@ -60,11 +79,13 @@ export function describeMfaError(caught: unknown): MfaProblem {
   }
   if (caught.code === mfaErrors.rateLimited && retryAfterSeconds === undefined)
     problem.key = 'mfa.errors.rateLimitedLater';
+  if (caught.code === mobileErrors.rateLimited && retryAfterSeconds === undefined)
+    problem.key = 'mfa.mobile.errors.rateLimitedLater';
   if (fields.countryCode) problem.field = 'countryCode';
   if (fields.phoneNumber) problem.field = 'phoneNumber';
   return problem;
 }
 
-export function isErrorCode(caught: unknown, code: MfaErrorCode): boolean {
+export function isErrorCode(caught: unknown, code: MfaErrorCode | MobileErrorCode): boolean {
   return caught instanceof ApiRequestError && caught.code === code;
 }

@@ -9,29 +9,40 @@ import { ChooseScreen } from './choose-screen.tsx';
 import { wantsReset } from './flow.ts';
 import { ManageScreen } from './manage-screen.tsx';
 import { describeMfaError } from './mfa-errors.ts';
+import { MobileSetup } from './mobile/mobile-setup.tsx';
+import { MobileReplaceScreen } from './mobile/replace-screen.tsx';
+import { MobileVerifyScreen } from './mobile/verify-screen.tsx';
 import { PhoneSetup } from './phone-setup.tsx';
 import { ReminderScreen } from './reminder-screen.tsx';
 import { TotpSetup } from './totp-setup.tsx';
 import { VerifyScreen } from './verify-screen.tsx';
 import './mfa.css';
 
-type View = 'reminder' | 'choose' | 'totp' | 'phone' | 'verify' | 'manage';
+type View = 'reminder' | 'choose' | 'totp' | 'phone' | 'mobile' | 'mobileReplace' | 'verify' | 'manage';
 
 /** Navigation state asking for the method choice (e.g. 'set up again' after a reset). */
 export interface MfaPageState {
   setUp?: boolean;
 }
 
+/**
+ * Where setting up starts: the partner app's registration screen (with the other factors as
+ * alternate options) when the tenant lists it first, else the choice of methods.
+ */
+function setUpView(status: MfaStatusResponse): View {
+  return status.methods[0] === 'smmobile' ? 'mobile' : 'choose';
+}
+
 function firstView(status: MfaStatusResponse, setUp: boolean): View {
   switch (status.state) {
     case 'MFA_REGISTRATION_RECOMMENDED':
-      return setUp ? 'choose' : 'reminder';
+      return setUp ? setUpView(status) : 'reminder';
     case 'MFA_VERIFICATION_REQUIRED':
       return 'verify';
     case 'AUTHENTICATED':
-      return status.factor ? 'manage' : 'choose';
+      return status.factor ? 'manage' : setUpView(status);
     default:
-      return 'choose';
+      return setUpView(status);
   }
 }
 
@@ -67,15 +78,23 @@ export function MfaPage() {
   const choose = () => setView('choose');
   switch (view) {
     case 'reminder':
-      return <ReminderScreen status={status} onSetUp={choose} />;
+      return <ReminderScreen status={status} onSetUp={() => setView(setUpView(status))} />;
     case 'totp':
       return <TotpSetup status={status} onBack={choose} />;
     case 'phone':
       return <PhoneSetup status={status} onBack={choose} />;
+    case 'mobile':
+      return <MobileSetup status={status} onBack={choose} onChoose={setView} />;
+    case 'mobileReplace':
+      return <MobileReplaceScreen status={status} onCancel={() => setView('manage')} />;
     case 'verify':
-      return <VerifyScreen status={status} />;
+      return status.factor?.deliveryType === 'smmobile' ? (
+        <MobileVerifyScreen status={status} />
+      ) : (
+        <VerifyScreen status={status} />
+      );
     case 'manage':
-      return <ManageScreen status={status} />;
+      return <ManageScreen status={status} onReplace={() => setView('mobileReplace')} />;
     default:
       return <ChooseScreen status={status} onChoose={setView} />;
   }

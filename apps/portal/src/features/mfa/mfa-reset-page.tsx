@@ -13,13 +13,14 @@ import { enteredProof } from './code-format.ts';
 import { ProblemNotice, ProofField, problemText } from './components.tsx';
 import { analyticsProps } from './flow.ts';
 import { describeMfaError, isErrorCode, type MfaProblem, wrongCodeErrors } from './mfa-errors.ts';
+import { MobileResetApproval } from './mobile/reset-approval.tsx';
 import { useCountdown } from './use-countdown.ts';
 import './mfa.css';
 
 /**
  * /mfa/reset (SPEC §2 'Reset MFA: confirm, then success with the option to set up again').
- * The user proves possession — a code of the enrolled method or a recovery code — and the
- * server removes the methods, recovery codes and trusted devices. Then on to the
+ * The user proves possession — a code of the enrolled method, for the partner app a request
+ * approved on the device, or a recovery code — and the server removes the methods, recovery codes and trusted devices. Then on to the
  * mfaResetRedirectUri, which the server answers back only when it is registered, or set up again.
  */
 export function MfaResetPage() {
@@ -50,7 +51,8 @@ export function MfaResetPage() {
 
   if (!status) return <LoadingPage titleKey="mfa.titles.reset" label={t('common.loading')} />;
   const factor = status.factor;
-  const isPhone = factor !== null && factor.deliveryType !== 'totp';
+  const isMobile = factor?.deliveryType === 'smmobile';
+  const isPhone = factor?.deliveryType === 'sms' || factor?.deliveryType === 'voice';
 
   async function sendCode() {
     if (!factor) return;
@@ -83,10 +85,9 @@ export function MfaResetPage() {
       inputRef.current?.focus();
       return;
     }
+    const codeType = factor.deliveryType;
     const proof: MfaProof =
-      mode === 'code'
-        ? { code: entered, deliveryType: factor.deliveryType === 'totp' ? 'totp' : factor.deliveryType }
-        : { recoveryCode: entered };
+      mode === 'code' && codeType !== 'smmobile' ? { code: entered, deliveryType: codeType } : { recoveryCode: entered };
     setPending(true);
     setFieldError(undefined);
     setProblem(null);
@@ -145,11 +146,29 @@ export function MfaResetPage() {
     );
   }
 
+  if (isMobile && mode === 'code') {
+    return (
+      <MobileResetApproval
+        status={status}
+        onUseRecovery={() => {
+          setMode('recovery');
+          setValue('');
+          setFieldError(undefined);
+        }}
+        onDone={(answer) => {
+          flowStorage.remove(mfaFlowKeys.resetRedirectUri);
+          flowStorage.remove(mfaFlowKeys.purpose);
+          setDone(answer);
+        }}
+      />
+    );
+  }
+
   return (
     <Page key={mode} titleKey="mfa.titles.reset" heading={t('mfa.reset.heading')}>
       <ProblemNotice problem={problem} />
-      <p>{t('mfa.reset.body')}</p>
-      <p>{t('mfa.reset.proof')}</p>
+      <p>{t(isMobile ? 'mfa.mobile.reset.body' : 'mfa.reset.body')}</p>
+      <p>{t(isMobile ? 'mfa.mobile.reset.proof' : 'mfa.reset.proof')}</p>
       {isPhone && mode === 'code' ? (
         <div className="kc-mfa-resend">
           {sentTo ? <p role="status">{t(`mfa.verify.${factor.deliveryType}`, { phone: sentTo })}</p> : null}
@@ -180,7 +199,11 @@ export function MfaResetPage() {
             setFieldError(undefined);
           }}
         >
-          {mode === 'code' ? t('mfa.verify.useRecovery') : t('mfa.verify.useCode')}
+          {mode === 'code'
+            ? t('mfa.verify.useRecovery')
+            : isMobile
+              ? t('mfa.mobile.verify.useApproval')
+              : t('mfa.verify.useCode')}
         </button>
         <Link className="kc-link" to={paths.logout}>
           {t('mfa.common.logOut')}

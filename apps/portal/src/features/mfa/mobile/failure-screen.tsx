@@ -1,0 +1,98 @@
+import { paths } from '@keycard/contract/paths';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useBranding } from '../../../app/theme.tsx';
+import { Notice } from '../../../ui/fields.tsx';
+import { Page } from '../../../ui/page.tsx';
+import { useCountdown } from '../use-countdown.ts';
+import { Countdown } from './parts.tsx';
+import type { ApprovalFailure } from './use-number-approval.ts';
+
+const headings: Record<ApprovalFailure, string> = {
+  TIMEOUT: 'mfa.mobile.failure.timeoutHeading',
+  REJECTED: 'mfa.mobile.failure.rejectedHeading',
+  FAILED: 'mfa.mobile.failure.failedHeading',
+  RATE_LIMITED: 'mfa.mobile.failure.rateLimitedHeading',
+};
+const bodies: Record<ApprovalFailure, string> = {
+  TIMEOUT: 'mfa.mobile.failure.timeoutBody',
+  REJECTED: 'mfa.mobile.failure.rejectedBody',
+  FAILED: 'mfa.mobile.failure.failedBody',
+  RATE_LIMITED: 'mfa.mobile.failure.rateLimitedBody',
+};
+
+/**
+ * SPEC §2 'Authentication error': timed out, rejected (contact customer service), failed, or
+ * rate limited. The server's back-off (retryAfterSeconds, after any refused or unanswered
+ * request) is counted down live; "Send a new request" waits for it.
+ */
+export function ApprovalFailureScreen({
+  reason,
+  retryAfterSeconds,
+  onRetry,
+  onUseRecovery,
+  signInLinks = true,
+}: {
+  reason: ApprovalFailure;
+  retryAfterSeconds: number | null;
+  onRetry: () => void;
+  onUseRecovery?: () => void;
+  /** Lost-phone reset and log out: at sign-in, not inside the reset itself. */
+  signInLinks?: boolean;
+}) {
+  const { t } = useTranslation();
+  const supportUrl = useBranding()?.theme.links.contactSupportUrl;
+  const [seconds, startCountdown] = useCountdown();
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    if (retryAfterSeconds && retryAfterSeconds > 0) startCountdown(retryAfterSeconds);
+  }, [retryAfterSeconds, startCountdown]);
+  const waited = Boolean(retryAfterSeconds && retryAfterSeconds > 0);
+
+  return (
+    <Page key={`failed-${reason}`} titleKey="mfa.titles.mobileFailed" heading={t(headings[reason])}>
+      <Notice tone="error">{t(bodies[reason])}</Notice>
+      {reason === 'REJECTED' && supportUrl ? (
+        <p>
+          <a className="kc-link" href={supportUrl} target="_blank" rel="noopener noreferrer">
+            {t('mfa.mobile.failure.contact')}
+          </a>
+        </p>
+      ) : null}
+      {seconds > 0 ? (
+        <Countdown
+          seconds={seconds}
+          text={t('mfa.mobile.failure.retryIn', { seconds })}
+          spoken={(left) => t('mfa.mobile.failure.retryIn', { seconds: left })}
+        />
+      ) : waited ? (
+        <p className="kc-mfa-countdown" role="status">
+          {t('mfa.mobile.failure.retryNow')}
+        </p>
+      ) : null}
+      <div className="kc-mfa-actions">
+        <button type="button" className="kc-button" onClick={onRetry} disabled={seconds > 0}>
+          {t('mfa.mobile.verify.newRequest')}
+        </button>
+        {onUseRecovery ? (
+          <button type="button" className="kc-button kc-button-secondary" onClick={onUseRecovery}>
+            {t('mfa.mobile.verify.useRecovery')}
+          </button>
+        ) : null}
+      </div>
+      {signInLinks ? (
+        <div className="kc-links">
+          <Link className="kc-link" to={paths.mfaReset}>
+            {t('mfa.verify.lostAccess')}
+          </Link>
+          <Link className="kc-link" to={paths.logout}>
+            {t('mfa.common.logOut')}
+          </Link>
+        </div>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,302 @@
+import type { MfaStatusResponse } from '@keycard/contract/mfa';
+import type { MasterDeviceSetupStatus } from '@keycard/contract/mobile-mfa';
+import { paths } from '@keycard/contract/paths';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { trackEvent } from '../../../lib/analytics.ts';
+import { Checkbox, Notice } from '../../../ui/fields.tsx';
+import { Loader, Page } from '../../../ui/page.tsx';
+import { ConfirmDialog, CopyButton, ProblemNotice, RecoveryCodes } from '../components.tsx';
+import { analyticsProps, useFinishMfa } from '../flow.ts';
+import { describeMfaError, type MfaProblem } from '../mfa-errors.ts';
+import { useCountdown } from '../use-countdown.ts';
+import { type MasterDeviceSetup, type MasterDeviceSetupResult, mobileApi } from './api.ts';
+import { Countdown, minutesAndSeconds } from './parts.tsx';
+import { MobileRegistrationScreen } from './registration-screen.tsx';
+
+type SetupFailure = Extract<MasterDeviceSetupStatus, 'SETUP_FAILED' | 'SETUP_TIMEOUT_FAILED'>;
+
+type Phase =
+  | { name: 'intro' }
+  | { name: 'starting' }
+  | { name: 'waiting'; setup: MasterDeviceSetup; connected: boolean }
+  | { name: 'done'; result: MasterDeviceSetupResult }
+  | { name: 'failed'; reason: SetupFailure };
+
+/** The enrolment's own expiry decides; this only covers a lost connection that never said so. */
+const outcomeGraceMs = 15_000;
+
+/**
+ * Enrolling the partner app as the account's primary device (flow setupMasterDevice): the
+ * registration screen, then the QR code with its 2-minute countdown while waiting on the
+ * connection (back asks first), then the recovery codes — or the setup error screen.
+ * `replace` enrols a new phone in place of the current one (the caller made sure the session
+ * passed MFA moments ago) and starts with the QR code.
+ */
+export function MobileSetup({
+  status,
+  replace = false,
+  onBack,
+  onChoose,
+}: {
+  status: MfaStatusResponse;
+  replace?: boolean;
+  onBack: () => void;
+  onChoose: (method: 'totp' | 'phone') => void;
+}) {
+  const { t } = useTranslation();
+  const finish = useFinishMfa(status);
+  const [phase, setPhase] = useState<Phase>(replace ? { name: 'starting' } : { name: 'intro' });
+  const [problem, setProblem] = useState<MfaProblem | null>(null);
+  // As on the app's setup: the browser someone just enrolled on is theirs, unless they untick it.
+  const [trust, setTrust] = useState(!replace);
+  const [seconds, startCountdown] = useCountdown();
+  const stop = useRef<(() => void) | null>(null);
+  const guard = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const end = useCallback(() => {
+    stop.current?.();
+    stop.current = null;
+    if (guard.current) clearTimeout(guard.current);
+    guard.current = null;
+  }, []);
+  useEffect(() => end, [end]);
+
+  const fail = useCallback(
+    (reason: SetupFailure) => {
+      end();
+      if (reason === 'SETUP_FAILED') void trackEvent('mfa_failed', analyticsProps(status, 'smmobile'));
+      setPhase({ name: 'failed', reason });
+    },
+    [end, status],
+  );
+
+  const completed = useRef<string | null>(null);
+  const complete = useCallback(
+    async (setup: MasterDeviceSetup) => {
+      end();
+      // finishMasterDeviceSetup once per setup, even if COMPLETED were reported twice.
+      if (completed.current === setup.setupId) return;
+      completed.current = setup.setupId;
+      setPhase({ name: 'waiting', setup, connected: true });
+      try {
+        const result = await mobileApi.finishSetup(setup.setupId);
+        void trackEvent('mfa_register', analyticsProps(status, 'smmobile'));
+        setPhase({ name: 'done', result });
+      } catch (caught) {
+        const described = describeMfaError(caught);
+        if (described.signedOut) return finish(false);
+        setProblem(described);
+        setPhase({ name: 'failed', reason: 'SETUP_FAILED' });
+      }
+    },
+    [end, finish, status],
+  );
+
+  const start = useCallback(async () => {
+    end();
+    setProblem(null);
+    setPhase({ name: 'starting' });
+    let setup: MasterDeviceSetup;
+    try {
+      setup = await mobileApi.setup(replace);
+    } catch (caught) {
+      const described = describeMfaError(caught);
+      if (described.signedOut) return finish(false);
+      setProblem(described);
+      setPhase(replace ? { name: 'failed', reason: 'SETUP_FAILED' } : { name: 'intro' });
+      return;
+    }
+    setPhase({ name: 'waiting', setup, connected: false });
+    startCountdown(setup.expiresInSeconds);
+    guard.current = setTimeout(() => fail('SETUP_TIMEOUT_FAILED'), setup.expiresInSeconds * 1000 + outcomeGraceMs);
+    stop.current = mobileApi.watchSetup(setup.setupId, {
+      onData: (event) => {
+        if (event.status === 'COMPLETED') void complete(setup);
+        else if (event.status !== 'WAITING') fail(event.status);
+      },
+      onError: (error) => {
+        const described = describeMfaError(error);
+        if (described.signedOut) return finish(false);
+        end();
+        setProblem(described);
+        setPhase({ name: 'failed', reason: 'SETUP_FAILED' });
+      },
+    });
+  }, [complete, end, fail, finish, replace, startCountdown]);
+
+  const startedReplace = useRef(false);
+  useEffect(() => {
+    if (!replace || startedReplace.current) return;
+    startedReplace.current = true;
+    void start();
+  }, [replace, start]);
+
+  if (phase.name === 'intro') {
+    return (
+      <MobileRegistrationScreen
+        status={status}
+        problem={problem}
+        busy={false}
+        onStart={() => void start()}
+        onChoose={onChoose}
+      />
+    );
+  }
+
+  if (phase.name === 'failed') {
+    return (
+      <SetupErrorScreen
+        reason={phase.reason}
+        problem={problem}
+        mayContinue={replace || status.state === 'AUTHENTICATED' || status.canSkip}
+        onRetry={() => void start()}
+      />
+    );
+  }
+
+  if (phase.name === 'done') {
+    return (
+      <Page key="mobile-done" titleKey="mfa.titles.recoveryCodes" heading={t('mfa.mobile.done.heading')}>
+        <Notice tone="success">{t('mfa.mobile.done.body', { device: phase.result.device.name })}</Notice>
+        {replace ? null : (
+          <Checkbox
+            label={t('mfa.common.trustDevice', { days: status.trustedDeviceDays })}
+            checked={trust}
+            onChange={(event) => setTrust(event.target.checked)}
+          />
+        )}
+        <RecoveryCodes
+          codes={phase.result.recoveryCodes}
+          intro={t('mfa.recovery.body')}
+          onContinue={() => void finish(trust && !replace)}
+        />
+      </Page>
+    );
+  }
+
+  const setup = phase.name === 'waiting' ? phase.setup : null;
+  const connected = phase.name === 'waiting' && phase.connected;
+  return (
+    <Page key="mobile-waiting" titleKey="mfa.titles.mobileSetup" heading={t('mfa.mobile.waiting.heading')}>
+      {setup ? (
+        <>
+          <p>{t('mfa.mobile.waiting.body')}</p>
+          <img
+            className="kc-mfa-qr"
+            src={setup.qrCode}
+            alt={t('mfa.mobile.waiting.qrAlt')}
+            width={200}
+            height={200}
+          />
+          {connected ? null : (
+            <Countdown
+              seconds={seconds}
+              text={t('mfa.mobile.waiting.expires', { time: minutesAndSeconds(seconds) })}
+              spoken={(left) => t('mfa.mobile.waiting.expiresSoon', { seconds: left })}
+            />
+          )}
+          <Loader label={t(connected ? 'mfa.mobile.waiting.connected' : 'mfa.mobile.waiting.status')} />
+          <p>{t('mfa.mobile.waiting.manual')}</p>
+          <div className="kc-field">
+            <label htmlFor="kc-mfa-enrolment-uri">{t('mfa.mobile.waiting.uriLabel')}</label>
+            <input
+              id="kc-mfa-enrolment-uri"
+              className="kc-mfa-key"
+              type="text"
+              readOnly
+              value={setup.enrolmentUri}
+              onFocus={(event) => event.target.select()}
+            />
+          </div>
+          <CopyButton text={setup.enrolmentUri} label={t('mfa.mobile.waiting.copy')} />
+        </>
+      ) : (
+        <Loader label={t('mfa.mobile.waiting.starting')} />
+      )}
+      <BackWithConfirmation
+        onBack={() => {
+          end();
+          if (replace) onBack();
+          else setPhase({ name: 'intro' });
+        }}
+      />
+    </Page>
+  );
+}
+
+/** "Back" while the phone may be connecting: asks first, since the shown code stops working. */
+function BackWithConfirmation({ onBack }: { onBack: () => void }) {
+  const { t } = useTranslation();
+  const [asking, setAsking] = useState(false);
+  return (
+    <>
+      <div className="kc-mfa-actions">
+        <button type="button" className="kc-button kc-button-secondary" onClick={() => setAsking(true)}>
+          {t('mfa.common.back')}
+        </button>
+      </div>
+      <ConfirmDialog
+        open={asking}
+        heading={t('mfa.mobile.waiting.confirm.heading')}
+        body={<p>{t('mfa.mobile.waiting.confirm.body')}</p>}
+        confirm={t('mfa.mobile.waiting.confirm.confirm')}
+        cancel={t('mfa.mobile.waiting.confirm.cancel')}
+        onConfirm={() => {
+          setAsking(false);
+          onBack();
+        }}
+        onCancel={() => setAsking(false)}
+      />
+    </>
+  );
+}
+
+/**
+ * SPEC §2 'Mobile app setup error: timeout or failure, with log out and continue-into-app
+ * actions' (§8: a setup timeout needs log out and back in). Continue into the app is offered
+ * when MFA does not block the way (it is optional for now, or this replaces a working device).
+ */
+function SetupErrorScreen({
+  reason,
+  problem,
+  mayContinue,
+  onRetry,
+}: {
+  reason: SetupFailure;
+  problem: MfaProblem | null;
+  mayContinue: boolean;
+  onRetry: () => void;
+}) {
+  const { t } = useTranslation();
+  const timeout = reason === 'SETUP_TIMEOUT_FAILED';
+  return (
+    <Page
+      key={`setup-${reason}`}
+      titleKey="mfa.titles.mobileSetupFailed"
+      heading={t(timeout ? 'mfa.mobile.setupError.timeoutHeading' : 'mfa.mobile.setupError.failedHeading')}
+    >
+      {problem ? (
+        <ProblemNotice problem={problem} />
+      ) : (
+        <Notice tone="error">
+          {t(timeout ? 'mfa.mobile.setupError.timeoutBody' : 'mfa.mobile.setupError.failedBody')}
+        </Notice>
+      )}
+      <div className="kc-mfa-actions">
+        <Link className="kc-button" to={paths.logout}>
+          {t('mfa.common.logOut')}
+        </Link>
+        {mayContinue ? (
+          <Link className="kc-button kc-button-secondary" to={paths.authenticated} replace>
+            {t('mfa.mobile.setupError.continue')}
+          </Link>
+        ) : null}
+        <button type="button" className="kc-button kc-button-secondary" onClick={onRetry}>
+          {t('mfa.mobile.setupError.retry')}
+        </button>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,197 @@
+import type { MfaStatusResponse } from '@keycard/contract/mfa';
+import { paths } from '@keycard/contract/paths';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { trackEvent } from '../../../lib/analytics.ts';
+import { Checkbox } from '../../../ui/fields.tsx';
+import { Loader, Page } from '../../../ui/page.tsx';
+import { mfaApi } from '../api.ts';
+import { enteredProof } from '../code-format.ts';
+import { ProblemNotice, ProofField, problemText } from '../components.tsx';
+import { analyticsProps, useFinishMfa } from '../flow.ts';
+import { describeMfaError, wrongCodeErrors } from '../mfa-errors.ts';
+import { useCountdown } from '../use-countdown.ts';
+import { ApprovalFailureScreen } from './failure-screen.tsx';
+import { NumberPrompt } from './parts.tsx';
+import { useNumberApproval } from './use-number-approval.ts';
+
+/**
+ * SPEC §2 'Authenticate by partner mobile app: number confirmation'. On arrival the portal
+ * asks the primary device to approve (numberChallenge), shows the two-digit number to select
+ * there with the challenge's 90-second countdown, and follows the outcome live. A recovery
+ * code is the way in without the phone.
+ */
+export function MobileVerifyScreen({ status }: { status: MfaStatusResponse }) {
+  const { t } = useTranslation();
+  const finish = useFinishMfa(status);
+  const approval = useNumberApproval(status);
+  const device = status.factor?.deviceName ?? null;
+  const [mode, setMode] = useState<'approve' | 'recovery'>('approve');
+  // Unticked: a shared front-desk PC must not become trusted unless someone chooses so.
+  const [trust, setTrust] = useState(false);
+  const [seconds, startCountdown] = useCountdown();
+  const started = useRef(false);
+  const trustRef = useRef(trust);
+  trustRef.current = trust;
+  const { state, start } = approval;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per screen, on arrival
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void trackEvent('mfa_verification_required', analyticsProps(status, 'smmobile'));
+    void start();
+  }, []);
+
+  useEffect(() => {
+    if (state.phase === 'pending') startCountdown(state.challenge.expiresInSeconds);
+  }, [state, startCountdown]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once when the approval arrives
+  useEffect(() => {
+    if (state.phase !== 'approved') return;
+    void trackEvent('mfa_success', analyticsProps(status, 'smmobile'));
+    void finish(trustRef.current);
+  }, [state.phase]);
+
+  if (mode === 'recovery') {
+    return (
+      <RecoveryCodeSignIn
+        status={status}
+        trust={trust}
+        onTrust={setTrust}
+        onUseApproval={() => {
+          setMode('approve');
+          void start();
+        }}
+      />
+    );
+  }
+
+  const useRecovery = () => {
+    approval.cancel();
+    setMode('recovery');
+  };
+
+  if (state.phase === 'failed') {
+    return (
+      <ApprovalFailureScreen
+        reason={state.reason}
+        retryAfterSeconds={state.retryAfterSeconds}
+        onRetry={() => void start()}
+        onUseRecovery={useRecovery}
+      />
+    );
+  }
+
+  return (
+    <Page key="mobile-verify" titleKey="mfa.titles.mobileVerify" heading={t('mfa.mobile.verify.heading')}>
+      {state.phase === 'problem' ? <ProblemNotice problem={state.problem} /> : null}
+      {state.phase === 'pending' ? (
+        <NumberPrompt challenge={state.challenge} seconds={seconds} device={device} />
+      ) : state.phase === 'approved' ? (
+        <Loader label={t('mfa.mobile.verify.approved')} />
+      ) : state.phase === 'asking' || state.phase === 'idle' ? (
+        <Loader label={t('mfa.mobile.verify.sending')} />
+      ) : null}
+      <Checkbox
+        label={t('mfa.common.trustDevice', { days: status.trustedDeviceDays })}
+        checked={trust}
+        onChange={(event) => setTrust(event.target.checked)}
+      />
+      <div className="kc-mfa-actions">
+        {state.phase === 'problem' ? (
+          <button type="button" className="kc-button" onClick={() => void start()}>
+            {t('mfa.mobile.verify.newRequest')}
+          </button>
+        ) : null}
+        <button type="button" className="kc-button kc-button-secondary" onClick={useRecovery}>
+          {t('mfa.mobile.verify.useRecovery')}
+        </button>
+      </div>
+      <div className="kc-links">
+        <Link className="kc-link" to={paths.mfaReset}>
+          {t('mfa.verify.lostAccess')}
+        </Link>
+        <Link className="kc-link" to={paths.logout}>
+          {t('mfa.common.logOut')}
+        </Link>
+      </div>
+    </Page>
+  );
+}
+
+/** Signing in with a recovery code instead of the phone (POST /api/mfa/verify, as for any factor). */
+function RecoveryCodeSignIn({
+  status,
+  trust,
+  onTrust,
+  onUseApproval,
+}: {
+  status: MfaStatusResponse;
+  trust: boolean;
+  onTrust: (trust: boolean) => void;
+  onUseApproval: () => void;
+}) {
+  const { t } = useTranslation();
+  const finish = useFinishMfa(status);
+  const [value, setValue] = useState('');
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [pending, setPending] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const entered = enteredProof('recovery', value);
+    if (entered === null) {
+      setFieldError(t('mfa.errors.recoveryFormat'));
+      inputRef.current?.focus();
+      return;
+    }
+    setPending(true);
+    setFieldError(undefined);
+    try {
+      await mfaApi.verify({ recoveryCode: entered });
+      void trackEvent('mfa_success', analyticsProps(status, 'smmobile'));
+      await finish(trust);
+    } catch (caught) {
+      setPending(false);
+      const described = describeMfaError(caught);
+      if (described.signedOut) return finish(false);
+      if (wrongCodeErrors.has((caught as { code?: string }).code ?? '')) {
+        void trackEvent('mfa_failed', analyticsProps(status, 'smmobile'));
+      }
+      setFieldError(problemText(t, described));
+      setValue('');
+      inputRef.current?.focus();
+    }
+  }
+
+  return (
+    <Page key="mobile-recovery" titleKey="mfa.titles.verify" heading={t('mfa.verify.heading')}>
+      <form onSubmit={submit} noValidate>
+        <ProofField mode="recovery" value={value} onChange={setValue} error={fieldError} inputRef={inputRef} />
+        <Checkbox
+          label={t('mfa.common.trustDevice', { days: status.trustedDeviceDays })}
+          checked={trust}
+          onChange={(event) => onTrust(event.target.checked)}
+        />
+        <button type="submit" className="kc-button" disabled={pending}>
+          {t('mfa.common.verify')}
+        </button>
+      </form>
+      <div className="kc-links">
+        <button type="button" className="kc-back" onClick={onUseApproval}>
+          {t('mfa.mobile.verify.useApproval')}
+        </button>
+        <Link className="kc-link" to={paths.mfaReset}>
+          {t('mfa.verify.lostAccess')}
+        </Link>
+        <Link className="kc-link" to={paths.logout}>
+          {t('mfa.common.logOut')}
+        </Link>
+      </div>
+    </Page>
+  );
+}
