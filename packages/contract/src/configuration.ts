@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { themeSchema } from './api.ts';
+import { mfaDeliveryTypes } from './mfa.ts';
 import { partnerAlgorithms, partnerConfigSchema, tokenExchange } from './partners.ts';
 import { locales, userTypes } from './user-state.ts';
 
@@ -86,6 +87,12 @@ export const tenantSettingsConfigSchema = z.strictObject({
       mode: z.enum(['off', 'recommended', 'required']).optional(),
       mandatoryFrom: isoDate.nullable().optional(),
       trustedDeviceDays: days(1, 365).optional(),
+      /** The factors offered for registration, in display order (default: all four). */
+      methods: z
+        .array(z.enum(mfaDeliveryTypes))
+        .min(1)
+        .refine((methods) => new Set(methods).size === methods.length, { message: 'each factor once' })
+        .optional(),
     })
     .optional(),
   captcha: z

@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { lifecycleMigrations } from './migrations/lifecycle.ts';
 import { mfaMigrations } from './migrations/mfa.ts';
+import { mobileMigrations } from './migrations/mobile.ts';
 import { partnerMigrations } from './migrations/partners.ts';
 import { signInMigrations } from './migrations/sign-in.ts';
 
@@ -159,13 +160,14 @@ const foundation: Record<string, Migration> = {
 };
 
 // Kysely applies migrations in name order: 0xxx foundation, 1xxx lifecycle, 2xxx MFA, 3xxx sign-in,
-// 4xxx partners.
+// 4xxx partners, 5xxx mobile-app MFA.
 const migrations: Record<string, Migration> = {
   ...foundation,
   ...lifecycleMigrations,
   ...mfaMigrations,
   ...signInMigrations,
   ...partnerMigrations,
+  ...mobileMigrations,
 };
 
 export async function migrateToLatest(db: AnyDb): Promise<void> {

@@ -14,7 +14,8 @@ export type MfaTables = {
   mfa_recovery_codes: MfaRecoveryCodesTable;
 };
 
-export type FactorType = 'totp' | 'sms' | 'voice';
+/** smmobile: the partner mobile app (mobile/, docs/mobile-mfa.md); its key lives in mobile_devices. */
+export type FactorType = 'totp' | 'sms' | 'voice' | 'smmobile';
 
 export interface MfaFactorsTable {
   id: string;

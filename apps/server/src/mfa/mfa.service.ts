@@ -10,11 +10,12 @@ import {
 import type { Kysely } from 'kysely';
 import type { UserRow } from '../accounts/user.repository.ts';
 import type { Database } from '../db/schema.ts';
+import { activeDeviceName, deactivateUserDevices } from '../mobile/device-key.service.ts';
 import type { LimitRule } from '../security/rate-limiter.ts';
 import { recordMfaPassed, type SessionRow } from '../sessions/session.service.ts';
 import { endUserAccess } from '../sessions/user-access.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import { offeredMfaMethods, type TenantContext } from '../tenants/tenant.types.ts';
 import { issueDeviceToken, isTrustedDevice, removeDevices } from './device.service.ts';
 import { mfaError } from './mfa.errors.ts';
 import { type FactorRow, type FactorType, type MfaCheckMethod, mfaDb } from './mfa.schema.ts';
@@ -134,10 +135,10 @@ export async function mfaStatus(
       ? {
           deliveryType: factor.type,
           phone: factor.phone ? maskPhone(factor.phone) : null,
-          deviceName: null,
+          deviceName: factor.type === 'smmobile' ? await activeDeviceName(db, tenant.code, user.id) : null,
         }
       : null,
-    methods: ['totp', 'sms', 'voice'],
+    methods: offeredMfaMethods(tenant.settings),
     recoveryCodesRemaining: factor ? await countRecoveryCodes(db, tenant.code, user.id) : 0,
     freshVerification: hasFreshCheck(session, now),
     phoneAvailable: deps.phoneAvailable,
@@ -394,9 +395,9 @@ export async function regenerateRecoveryCodes(
 
 /**
  * POST /api/mfa/reset: after a proof of possession (a code of the factor or a recovery code),
- * removes the user's factors, recovery codes, pending codes and trusted devices, and ends
- * every other session and every grant of the user (invariant 7): whoever signed in with the
- * old factor is signed out everywhere. This session, which just proved possession, stays to
+ * removes the user's factors, recovery codes, pending codes, trusted devices and partner-app
+ * device, and ends every other session and every grant of the user (invariant 7): whoever
+ * signed in with the old factor is signed out everywhere. This session, which just proved possession, stays to
  * set a factor up again.
  */
 export async function resetMfa(
@@ -427,6 +428,8 @@ export async function resetMfa(
         .execute();
       const base = trx as unknown as Kysely<Database>;
       await removeDevices(base, tenant.code, user.id);
+      // The partner app stops being a factor too: its key no longer answers challenges.
+      await deactivateUserDevices(base, { tenantCode: tenant.code, userId: user.id }, now);
       await endUserAccess(base, { tenantCode: tenant.code, userId: user.id, keepSessionId: session.id }, now);
       await recordMfaPassed(base, session, method, now);
     });

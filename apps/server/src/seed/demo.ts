@@ -137,7 +137,14 @@ export const demoTenants: DemoTenant[] = [
       },
       'https://help.summit.example',
     ),
-    settings: { mfa: { mode: 'required', mandatoryFrom: null, trustedDeviceDays: 60 } },
+    settings: {
+      mfa: {
+        mode: 'required',
+        mandatoryFrom: null,
+        trustedDeviceDays: 60,
+        methods: ['totp', 'sms', 'voice', 'smmobile'],
+      },
+    },
     clients: [demoClient, demoPartnerClient()],
     partners: [demoPartner()],
     demoUser: 'demo@summit.test',

@@ -10,7 +10,7 @@ export type SessionRow = Selectable<SessionsTable>;
 export const sessionLifetimeMs = 30 * DAY;
 
 /** How a session passed MFA: a factor, a recovery code, or a device trusted after MFA. */
-export type MfaMethod = 'totp' | 'sms' | 'voice' | 'recovery' | 'device';
+export type MfaMethod = 'totp' | 'sms' | 'voice' | 'smmobile' | 'recovery' | 'device';
 
 /**
  * Keycard's server-side sessions: storage only. What a session may do (is it complete?) is

@@ -281,7 +281,8 @@ export function isGrantSufficient(
 /**
  * RFC 8176 authentication methods of the session, for the ID token's amr: how the user first
  * proved who they are, and after MFA 'mfa' with the factor used (otp for an authenticator app
- * or a recovery code, sms, tel for a voice call; a trusted device repeats an earlier MFA check).
+ * or a recovery code, sms, tel for a voice call, swk for the partner mobile app; a trusted device
+ * repeats an earlier MFA check).
  *
  * The first is 'pwd' for Keycard's password. A partner sign-in (provider 'authx') entered no
  * password here, so it must not claim 'pwd'; it is a federated assertion signed by the
@@ -294,6 +295,9 @@ export function amrOf(
 ): string[] {
   const first = session.provider === 'authx' ? 'fed' : 'pwd';
   if (session.mfa_verified_at === null) return [first];
-  const factor = { totp: 'otp', recovery: 'otp', sms: 'sms', voice: 'tel' }[session.mfa_method ?? ''];
+  // The partner mobile app signs its approval with a key it keeps: 'swk' (RFC 8176 §2).
+  const factor = { totp: 'otp', recovery: 'otp', sms: 'sms', voice: 'tel', smmobile: 'swk' }[
+    session.mfa_method ?? ''
+  ];
   return factor ? [first, 'mfa', factor] : [first, 'mfa'];
 }

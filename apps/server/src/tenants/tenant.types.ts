@@ -1,4 +1,4 @@
-import type { Theme } from '@keycard/contract';
+import type { MfaDeliveryType, Theme } from '@keycard/contract';
 
 export type MfaMode = 'off' | 'recommended' | 'required';
 
@@ -8,7 +8,16 @@ export interface TenantSettings {
   /** Warn this many days before expiry; null: no warning. */
   passwordWarningDays: number | null;
   emailVerificationRequired: boolean;
-  mfa: { mode: MfaMode; mandatoryFrom: number | null; trustedDeviceDays: number };
+  mfa: {
+    mode: MfaMode;
+    mandatoryFrom: number | null;
+    trustedDeviceDays: number;
+    /**
+     * The factors offered for registration, in the order the choice screen lists them; unset
+     * offers all four (offeredMfaMethods).
+     */
+    methods?: MfaDeliveryType[];
+  };
   captcha: { siteKey: string | null; secret: string | null; verifyUrl: string | null };
   analyticsId: string | null;
 }
@@ -21,6 +30,14 @@ export const defaultTenantSettings: TenantSettings = {
   captcha: { siteKey: null, secret: null, verifyUrl: null },
   analyticsId: null,
 };
+
+/** The factors a tenant offers unless its settings name others (SPEC §3 delivery types). */
+export const defaultMfaMethods: readonly MfaDeliveryType[] = ['totp', 'sms', 'voice', 'smmobile'];
+
+export function offeredMfaMethods(settings: TenantSettings): MfaDeliveryType[] {
+  const methods = settings.mfa.methods;
+  return methods && methods.length > 0 ? [...methods] : [...defaultMfaMethods];
+}
 
 /** Everything a request needs to know of its tenant, built once and passed explicitly. */
 export interface TenantContext {
