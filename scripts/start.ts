@@ -1,6 +1,7 @@
 /**
- * Starts Keycard (port 3000 unless PORT says otherwise), the demo app (port 3001) and the demo
- * partner app (port 3002) side by side, each in its own process, and stops them together.
+ * Starts Keycard (port 3000 unless PORT says otherwise), the demo app (port 3001), the demo
+ * partner app (port 3002) and the example device app (port 3003) side by side, each in its own
+ * process, and stops them together.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
@@ -29,6 +30,7 @@ const children = [
   run('keycard', 'apps/server/src/main.ts', { PORT: port }),
   run('demo app', 'examples/demo-app/src/main.ts', { KEYCARD_PORT: port }),
   run('partner app', 'examples/partner-app/src/main.ts', { KEYCARD_PORT: port }),
+  run('device app', 'examples/mobile-app/src/main.ts', {}),
 ];
 
 function stop(code: number): void {
@@ -47,6 +49,7 @@ setTimeout(() => {
     Seaside Resorts    http://seaside.localhost:${port}/login       demo@seaside.test / Keycard-demo-1
     Demo app           http://localhost:3001/
     Demo partner app   http://localhost:3002/   partner single sign-on into grand-hotel and summit
+    Example device app http://localhost:3003/   the partner mobile app in a browser: pair it at MFA setup
     Outbox (mail, SMS) http://localhost:${port}/_dev/outbox
 `);
 }, 1500).unref();
