@@ -4,15 +4,22 @@ import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router/dom';
 import './app/app.css';
+import { keepFirstPaintInput, readBootstrap } from './app/bootstrap.ts';
 import { chooseLocale, initI18n } from './app/i18n.ts';
 import { createRouter } from './app/router.tsx';
 import { applyBranding, type Branding, BrandingProvider, loadBranding } from './app/theme.tsx';
 
 async function start(): Promise<void> {
-  const locale = chooseLocale(window.location.search, navigator.languages ?? [navigator.language]);
+  // The server rendered the page for this host (first paint): its language and branding
+  // stand; without it (a static host, the dev server) they are chosen and fetched here.
+  const bootstrap = readBootstrap();
+  const locale =
+    bootstrap?.locale ?? chooseLocale(window.location.search, navigator.languages ?? [navigator.language]);
   const [i18n, branding] = await Promise.all([
     initI18n(locale),
-    loadBranding(window.location.hostname).catch((): Branding | null => null),
+    bootstrap
+      ? Promise.resolve(bootstrap.branding)
+      : loadBranding(window.location.hostname).catch((): Branding | null => null),
   ]);
   if (branding) applyBranding(branding.theme);
   const router = createRouter();
@@ -21,6 +28,7 @@ async function start(): Promise<void> {
     await router.navigate(paths.error, { replace: true });
   const root = document.getElementById('root');
   if (!root) return;
+  keepFirstPaintInput();
   createRoot(root).render(
     <StrictMode>
       <I18nextProvider i18n={i18n}>

@@ -2,7 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { errorCodes, paths } from '@keycard/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TenantContext } from '../tenants/tenant.types.ts';
+import { choosePageLocale, createNonce, renderFirstPaint } from './first-paint.ts';
+import { cspWithStyleNonce } from './security.ts';
 
 /** Route patterns of the portal, from the one paths object; anything else is a 404 page. */
 const routePatterns = Object.values(paths).map((route) => {
@@ -20,11 +23,22 @@ export function isPortalRoute(pathname: string): boolean {
   return routePatterns.some((pattern) => pattern.test(pathname));
 }
 
+/** What the branded first paint needs to know of a request's host and sign-in request. */
+export interface FirstPaintSource {
+  resolveTenant(host: string): Promise<TenantContext | null>;
+  /** The OIDC request's ui_locales, for a page opened with the interaction's iid. */
+  uiLocales(tenant: TenantContext, iid: string): Promise<string | undefined>;
+}
+
 /**
  * Serves the built SPA: hashed assets with long caching, and index.html for every portal
- * route (history routing), with status 404 for paths no route knows.
+ * route (history routing), with status 404 for paths no route knows. With a first-paint
+ * source, each page is rendered for its host: theme, language, title and the login form.
  */
-export async function portalRoutes(app: FastifyInstance, opts: { distDir: string }): Promise<void> {
+export async function portalRoutes(
+  app: FastifyInstance,
+  opts: { distDir: string; firstPaint?: FirstPaintSource },
+): Promise<void> {
   const indexFile = path.join(opts.distDir, 'index.html');
   const built = existsSync(indexFile);
   const indexHtml = built ? readFileSync(indexFile, 'utf8') : undefined;
@@ -42,7 +56,27 @@ export async function portalRoutes(app: FastifyInstance, opts: { distDir: string
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  async function pageFor(request: FastifyRequest, template: string, pathname: string) {
+    const source = opts.firstPaint;
+    if (!source) return { html: template, nonce: null };
+    const search = new URLSearchParams(request.url.split('?')[1] ?? '');
+    const tenant = await source.resolveTenant(request.host);
+    const iid = search.get('iid');
+    const uiLocales =
+      tenant && iid && iid.length <= 128
+        ? await source.uiLocales(tenant, iid).catch(() => undefined)
+        : undefined;
+    const locale = choosePageLocale({
+      langCode: search.get('langCode'),
+      uiLocales,
+      acceptLanguage: request.headers['accept-language'],
+    });
+    const nonce = createNonce();
+    const html = await renderFirstPaint(template, { tenant, locale, pathname, search }, nonce);
+    return { html, nonce };
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
@@ -52,11 +86,19 @@ export async function portalRoutes(app: FastifyInstance, opts: { distDir: string
       // parameter has dots in it is a page: a partner link ends in a JWT (header.payload.sig).
       (!path.extname(pathname) || isPortalRoute(pathname));
     if (wantsPage && indexHtml) {
-      return reply
-        .status(isPortalRoute(pathname) ? 200 : 404)
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-cache')
-        .send(indexHtml);
+      const { html, nonce } = await pageFor(request, indexHtml, pathname);
+      const csp = reply.getHeader('content-security-policy');
+      if (nonce && typeof csp === 'string')
+        reply.header('content-security-policy', cspWithStyleNonce(csp, nonce));
+      return (
+        reply
+          .status(isPortalRoute(pathname) ? 200 : 404)
+          .type('text/html; charset=utf-8')
+          // Rendered per host and language: never shared between them by a cache.
+          .header('cache-control', 'no-cache')
+          .header('vary', 'Host, Accept-Language')
+          .send(html)
+      );
     }
     return reply
       .status(404)

@@ -18,6 +18,18 @@ const portalCsp = [
   "form-action 'self'",
 ].join('; ');
 
+/**
+ * A page's policy that also allows its one inline style by nonce (the tenant's colours in the
+ * first paint); whatever else the policy allows (a tenant's captcha) stays.
+ */
+export function cspWithStyleNonce(csp: string, nonce: string): string {
+  const directives = csp.split(';').map((d) => d.trim());
+  const index = directives.findIndex((d) => d.startsWith('style-src '));
+  if (index === -1) directives.push(`style-src 'self' 'nonce-${nonce}'`);
+  else directives[index] = `${directives[index]} 'nonce-${nonce}'`;
+  return directives.join('; ');
+}
+
 // Provider pages post forms that end in a redirect to an app; Chromium applies form-action
 // to that redirect, so those pages carry no form-action limit.
 const providerCsp = [

@@ -96,6 +96,8 @@ export async function buildTestApp(
     logStream?: { write(line: string): void };
     /** Runs before the app is ready: the last moment to register a test-only route. */
     beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+    /** The built portal to serve (default apps/portal/dist). */
+    portalDist?: string;
   } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase(engine);
@@ -121,6 +123,7 @@ export async function buildTestApp(
     secrets: { cookieKeys: [config.cookieSecret!], encryptionKey: Buffer.from(config.encryptionKey!, 'hex') },
     clock,
     ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
+    ...(options.portalDist ? { portalDist: options.portalDist } : {}),
   });
   await options.beforeReady?.(app);
   await app.ready();

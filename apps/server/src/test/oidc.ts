@@ -9,10 +9,13 @@ export const demoRedirectUri = 'http://localhost:3001/callback';
 /** A test app listening on a free port, so its issuers (which name the port) are real URLs. */
 export async function listeningTestApp(
   engine: Engine,
-  options: { env?: Record<string, string> } = {},
+  options: { env?: Record<string, string>; portalDist?: string } = {},
 ): Promise<{ t: TestApp; origin: (tenant: string) => string }> {
   const port = await freePort();
-  const t = await buildTestApp(engine, { env: { ...options.env, PORT: String(port) } });
+  const t = await buildTestApp(engine, {
+    env: { ...options.env, PORT: String(port) },
+    ...(options.portalDist ? { portalDist: options.portalDist } : {}),
+  });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { t, origin: (tenant) => `http://${tenant}.localhost:${port}` };
 }

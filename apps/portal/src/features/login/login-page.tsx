@@ -1,7 +1,9 @@
 import { paths } from '@keycard/contract/paths';
+import { isValidEmail } from '@keycard/contract/rules';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { clearFirstPaintInput, firstPaintInput } from '../../app/bootstrap.ts';
 import { useBranding } from '../../app/theme.tsx';
 import { isReauthentication } from '../../lib/reauthentication.ts';
 import { lastUser } from '../../lib/storage.ts';
@@ -44,8 +46,15 @@ function EmailStep() {
   const location = useLocation();
   const [params] = useSearchParams();
   const remembered = lastUser.get();
-  const emailField = useEmailField(params.get('email') ?? remembered ?? '');
+  // What was typed into the server-rendered form before this script took over it stays.
+  const [typed] = useState(firstPaintInput);
+  const emailField = useEmailField(typed?.email || (params.get('email') ?? remembered ?? ''));
   const [remember, setRemember] = useState(remembered !== null);
+  const { inputRef } = emailField;
+  useEffect(() => {
+    if (typed?.focused) inputRef.current?.focus();
+    clearFirstPaintInput();
+  }, [typed, inputRef]);
   const titleKey = params.has('activateSuccess') ? 'titles.accountCreated' : 'titles.login';
 
   function submit(event: FormEvent) {
@@ -77,13 +86,22 @@ function EmailStep() {
   );
 }
 
+/**
+ * The address sent by the server-rendered e-mail form (a GET to the password step before the
+ * script ran), when it is one; the e-mail step's checks apply to it as to a typed one.
+ */
+function addressFromFirstPaint(params: URLSearchParams): string | undefined {
+  const value = params.get('email')?.trim();
+  return value && isValidEmail(value) ? value : undefined;
+}
+
 function PasswordStep() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const branding = useBranding();
   const [params] = useSearchParams();
-  const email = (location.state as { email?: string } | null)?.email;
+  const email = (location.state as { email?: string } | null)?.email ?? addressFromFirstPaint(params);
   const [password, setPassword] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
   const { login, error, pending } = usePasswordLogin();
@@ -93,6 +111,10 @@ function PasswordStep() {
   useEffect(() => {
     if (!email) navigate(`${paths.login}${location.search}`, { replace: true });
   }, [email, navigate, location.search]);
+  // The server-rendered e-mail form (sent before the script ran) asks to remember the address.
+  useEffect(() => {
+    if (email && params.get('remember') === '1') lastUser.set(email);
+  }, [email, params]);
   useEffect(() => {
     if (error) inputRef.current?.focus();
   }, [error]);

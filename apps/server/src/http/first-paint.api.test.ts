@@ -1,0 +1,148 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { de } from '@keycard/texts/de';
+import { en } from '@keycard/texts/en';
+import { th } from '@keycard/texts/th';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, type TestApp } from '../test/helper.ts';
+import { Browser } from '../test/http-client.ts';
+import { discoverIssuer, listeningTestApp, startAuthorization } from '../test/oidc.ts';
+import { acceptedLanguages, choosePageLocale } from './first-paint.ts';
+
+// The portal's real page template (Vite only adds its script and stylesheet links to it).
+const template = readFileSync(
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../portal/index.html'),
+  'utf8',
+).replace('</head>', '<script type="module" src="/assets/index-test.js"></script></head>');
+
+describe('choosing the page language', () => {
+  it('reads Accept-Language by weight, keeping the order of equal weights', () => {
+    expect(acceptedLanguages('fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5')).toEqual([
+      'fr-CH',
+      'fr',
+      'en',
+      'de',
+      '*',
+    ]);
+    expect(acceptedLanguages('de;q=0, th')).toEqual(['th']);
+    expect(acceptedLanguages('en;q=abc, ;;;, it')).toEqual(['it']);
+  });
+
+  it('takes langCode, then ui_locales, then Accept-Language, then English', () => {
+    const choose = (langCode: string | null, uiLocales?: string, acceptLanguage?: string) =>
+      choosePageLocale({ langCode, uiLocales, acceptLanguage });
+    expect(choose('pt', 'th', 'de')).toBe('pt');
+    expect(choose('xx', 'zz th-TH', 'de')).toBe('th');
+    expect(choose(null, undefined, 'ja, es-MX;q=0.8')).toBe('es');
+    expect(choose(null, undefined, 'ja')).toBe('en');
+  });
+});
+
+describe.each(engines)('the branded first paint on %s', (engine) => {
+  let t: TestApp;
+  let origin: (tenant: string) => string;
+  let dist: string;
+
+  beforeAll(async () => {
+    dist = mkdtempSync(path.join(tmpdir(), 'keycard-first-paint-'));
+    writeFileSync(path.join(dist, 'index.html'), template);
+    ({ t, origin } = await listeningTestApp(engine, { portalDist: dist }));
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  const page = (tenant: string, pathAndQuery: string, headers: Record<string, string> = {}) =>
+    new Browser().fetch(`${origin(tenant)}${pathAndQuery}`, { headers });
+
+  it("renders each demo tenant's colours, title, favicon, language and e-mail form without scripts", async () => {
+    for (const code of ['grand-hotel', 'seaside', 'summit']) {
+      const tenant = await t.services.tenants.resolveHost(`${code}.localhost`);
+      if (!tenant) throw new Error(`no demo tenant ${code}`);
+      const { theme } = tenant;
+      const response = await page(code, '/login?iid=abc&redirectUri=http%3A%2F%2Flocalhost%3A3001%2F');
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expect(html).toContain('<html lang="en"');
+      expect(html).toContain(`<title>${en.titles.login} | ${theme.name}</title>`);
+      expect(html).toContain(`<link rel="icon" href="${theme.images.favicon}">`);
+      expect(html).toContain(`--kc-primary-bg:${theme.colours.primaryBackground}`);
+      expect(html).toContain(`--kc-secondary-bg:${theme.colours.secondaryBackground}`);
+      expect(html).toContain(`--kc-tertiary-fg:${theme.colours.tertiaryForeground}`);
+      expect(html).toContain(`src="${theme.images.logo}"`);
+      // The e-mail step works before the script: a GET form keeping the flow's query values.
+      expect(html).toMatch(/<form method="get" action="\/login\/password"[^>]*>/);
+      expect(html).toContain('<input type="hidden" name="iid" value="abc">');
+      expect(html).toMatch(/<input id="kc-fp-email" type="email" name="email"[^>]*required/);
+      expect(html).toContain(`>${en.login.email.submit}</button>`);
+      // The one inline style is allowed by its nonce, and only by it.
+      const nonce = /<style nonce="([^"]+)">/.exec(html)?.[1];
+      expect(nonce).toBeTruthy();
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain(`style-src 'self' 'nonce-${nonce}'`);
+      expect(csp).not.toContain('unsafe-inline');
+      // The script starts from the same data instead of asking again.
+      const bootstrap = /<script type="application\/json" id="kc-bootstrap">([^<]*)<\/script>/.exec(
+        html,
+      )?.[1];
+      expect(JSON.parse(bootstrap ?? '{}')).toMatchObject({
+        locale: 'en',
+        branding: { tenantCode: code, theme: { name: theme.name } },
+      });
+    }
+  });
+
+  it('renders in the language of langCode, then of Accept-Language', async () => {
+    const german = await (
+      await page('grand-hotel', '/login', { 'accept-language': 'de-DE,de;q=0.9' })
+    ).text();
+    expect(german).toContain('<html lang="de"');
+    expect(german).toContain(`>${de.login.email.submit}</button>`);
+    expect(german).toContain(`<title>${de.titles.login} |`);
+    const thai = await (await page('grand-hotel', '/login?langCode=th', { 'accept-language': 'de' })).text();
+    expect(thai).toContain('<html lang="th"');
+    expect(thai).toContain(`<label for="kc-fp-email">${th.login.email.label}</label>`);
+  });
+
+  it("honours the app's ui_locales for the sign-in it asked for", async () => {
+    const browser = new Browser();
+    const config = await discoverIssuer(origin('grand-hotel'));
+    const { location } = await startAuthorization(config, browser, { ui_locales: 'xx th de' });
+    expect(location).toMatch(/^\/login\?iid=/);
+    const html = await (
+      await browser.fetch(`${origin('grand-hotel')}${location}`, {
+        headers: { 'accept-language': 'de' },
+      })
+    ).text();
+    expect(html).toContain('<html lang="th"');
+    // An unknown or foreign interaction id changes nothing.
+    const unknown = await (
+      await page('grand-hotel', '/login?iid=unknown-id', { 'accept-language': 'it' })
+    ).text();
+    expect(unknown).toContain('<html lang="it"');
+  });
+
+  it('keeps every injected value inert: markup in query values is escaped', async () => {
+    const html = await (
+      await page(
+        'grand-hotel',
+        `/login?email=${encodeURIComponent('"><script>alert(1)</script>')}&x=%3C%2Fscript%3E`,
+      )
+    ).text();
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+    expect(html).not.toMatch(/<\/script>"/);
+  });
+
+  it('answers an unknown host with the plain page: no theme, no form, the portal shows its error', async () => {
+    const response = await new Browser().fetch(
+      `${origin('grand-hotel').replace('grand-hotel.', 'nobody.')}/login`,
+    );
+    const html = await response.text();
+    expect(html).not.toContain('kc-fp-email');
+    expect(html).toContain('"branding":null');
+  });
+});
