@@ -23,6 +23,50 @@ describe.each(engines)('tenants and branding API on %s', (engine) => {
     expect(Object.keys(response.json().theme.colours)).toHaveLength(6);
   });
 
+  it('lets caches revalidate the theme by ETag, and gives a changed theme a new one', async () => {
+    const first = await call(t.app, 'GET', '/api/login-domains/grand-hotel.localhost');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]{20,}"$/);
+    expect(first.headers['cache-control']).toBe('public, max-age=60');
+    const again = await call(t.app, 'GET', '/api/login-domains/grand-hotel.localhost', {
+      headers: { 'if-none-match': `"other", W/${etag}` },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const seaside = await call(t.app, 'GET', '/api/login-domains/seaside.localhost', {
+      host: 'seaside.localhost:3000',
+      headers: { 'if-none-match': etag },
+    });
+    expect(seaside.statusCode).toBe(200);
+    expect(seaside.headers.etag).not.toBe(etag);
+
+    const row = await t.services.db
+      .selectFrom('tenants')
+      .select('theme')
+      .where('code', '=', 'grand-hotel')
+      .executeTakeFirstOrThrow();
+    const theme = { ...JSON.parse(row.theme), name: 'Grand Hotel Group (new)' };
+    await t.services.db
+      .updateTable('tenants')
+      .set((eb) => ({ theme: JSON.stringify(theme), version: eb('version', '+', 1) }))
+      .where('code', '=', 'grand-hotel')
+      .execute();
+    await expect
+      .poll(
+        async () =>
+          (
+            await call(t.app, 'GET', '/api/login-domains/grand-hotel.localhost', {
+              headers: { 'if-none-match': etag },
+            })
+          ).statusCode,
+        { timeout: 5000 },
+      )
+      .toBe(200);
+    const changed = await call(t.app, 'GET', '/api/login-domains/grand-hotel.localhost');
+    expect(changed.json().theme.name).toBe('Grand Hotel Group (new)');
+    expect(changed.headers.etag).not.toBe(etag);
+  });
+
   it('resolves an alias domain to its tenant (plain localhost is grand-hotel)', async () => {
     const response = await call(t.app, 'GET', '/api/login-domains/localhost', { host: 'localhost:3000' });
     expect(response.json().tenant.code).toBe('grand-hotel');

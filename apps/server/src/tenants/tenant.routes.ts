@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   apiPaths,
   errorCodes,
@@ -37,7 +38,15 @@ export async function tenantRoutes(app: FastifyInstance, { tenants }: Services):
         },
         domain: hostnameOf(domain),
       };
+      // Cacheable and revalidated cheaply: a changed theme gets a new ETag at once.
+      const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
       reply.header('cache-control', 'public, max-age=60');
+      reply.header('etag', etag);
+      reply.header('vary', 'Host');
+      const known = request.headers['if-none-match'];
+      if (known?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+        return reply.status(304).send();
+      }
       return body;
     },
   );
