@@ -89,7 +89,10 @@ export async function graphqlRequest<T>(
 let socketClient: Client | null = null;
 
 /** Close codes after which reconnecting cannot help: the session is gone or the origin refused. */
-const finalCloseCodes = new Set<number>([mobileSocketCloseCodes.unauthenticated, mobileSocketCloseCodes.forbidden]);
+const finalCloseCodes = new Set<number>([
+  mobileSocketCloseCodes.unauthenticated,
+  mobileSocketCloseCodes.forbidden,
+]);
 
 function socketUrl(): string {
   const url = new URL(mobileGraphqlPath, window.location.href);

@@ -12,6 +12,11 @@ export const mfaDe: Texts['mfa'] = {
     manage: 'Bestätigung in zwei Schritten',
     reset: 'Bestätigung in zwei Schritten zurücksetzen',
     resetDone: 'Bestätigung in zwei Schritten zurückgesetzt',
+    mobileSetup: 'Mobile App einrichten',
+    mobileVerify: 'Anmeldung auf dem Smartphone bestätigen',
+    mobileFailed: 'Anmeldung nicht bestätigt',
+    mobileSetupFailed: 'Einrichtung der Mobile App fehlgeschlagen',
+    mobileReplace: 'Gerät ersetzen',
   },
   common: {
     stepOf: 'Schritt {{step}} von {{total}}',
@@ -192,6 +197,120 @@ export const mfaDe: Texts['mfa'] = {
       'Ein unerwarteter Fehler des Telefonanbieters ist aufgetreten. Bitte versuchen Sie es erneut.',
     lineBusy: 'Die Leitung ist besetzt.',
     unknown: 'Ein Fehler ist aufgetreten. Bitte versuchen Sie es erneut.',
+  },
+  mobile: {
+    choose: {
+      title: 'Mobile App',
+      hint: 'Bestätigen Sie jede Anmeldung auf Ihrem Smartphone, indem Sie eine Zahl auswählen. Kein Code zum Abtippen.',
+    },
+    register: {
+      heading: 'Mobile App einrichten',
+      intro:
+        'Mit der Mobile App bestätigen Sie jede Anmeldung auf Ihrem Smartphone, indem Sie die Zahl auswählen, die auf dem Bildschirm angezeigt wird.',
+      step1: 'Installieren Sie unsere Mobile App auf Ihrem Smartphone.',
+      step2:
+        'Fügen Sie in der App Ihr Konto hinzu und scannen Sie den QR-Code, den wir Ihnen als Nächstes zeigen.',
+      step3: 'Danach bestätigen Sie Ihre Anmeldungen in der App.',
+      start: 'Smartphone verbinden',
+      alternatives: 'Andere Möglichkeiten zur Bestätigung',
+      useApp: 'Stattdessen eine Authenticator-App verwenden',
+      usePhone: 'Stattdessen SMS oder Anruf verwenden',
+    },
+    waiting: {
+      heading: 'Smartphone verbinden',
+      body: 'Öffnen Sie die Mobile App auf Ihrem Smartphone und scannen Sie diesen QR-Code.',
+      qrAlt: 'QR-Code zum Verbinden der Mobile App mit Ihrem Konto',
+      manual:
+        'Sie können den Code nicht scannen? Kopieren Sie diesen Einrichtungslink und fügen Sie ihn in die App ein:',
+      uriLabel: 'Einrichtungslink',
+      copy: 'Einrichtungslink kopieren',
+      expires: 'Der Code läuft in {{time}} ab.',
+      expiresSoon: 'Der Code läuft in {{seconds}} Sekunden ab.',
+      status: 'Warten auf die Verbindung mit Ihrem Smartphone…',
+      connected: 'Ihr Smartphone ist verbunden. Die Einrichtung wird abgeschlossen…',
+      starting: 'Der Code wird vorbereitet…',
+      confirm: {
+        heading: 'Verbindung mit dem Smartphone abbrechen?',
+        body: 'Der Code auf diesem Bildschirm funktioniert dann nicht mehr. Sie können jederzeit neu beginnen.',
+        confirm: 'Ja, zurück',
+        cancel: 'Weiter warten',
+      },
+    },
+    done: {
+      heading: 'Ihre Mobile App ist eingerichtet',
+      body: 'Ab jetzt bestätigen Sie Ihre Anmeldungen in der App auf {{device}}.',
+    },
+    setupError: {
+      timeoutHeading: 'Die Einrichtung ist abgelaufen',
+      timeoutBody:
+        'Ihr Smartphone hat sich nicht innerhalb von zwei Minuten verbunden, daher ist der Code abgelaufen. Melden Sie sich ab und erneut an, um neu zu beginnen.',
+      failedHeading: 'Die Mobile App konnte nicht eingerichtet werden',
+      failedBody:
+        'Die App konnte nicht bestätigen, dass es sich um Ihr Smartphone handelt. Melden Sie sich ab und erneut an, um neu zu beginnen.',
+      retry: 'Erneut versuchen',
+      continue: 'Weiter zur App',
+    },
+    verify: {
+      heading: 'Anmeldung auf dem Smartphone bestätigen',
+      sentTo: 'Wir haben eine Anfrage an die Mobile App auf {{device}} gesendet.',
+      sentToPhone: 'Wir haben eine Anfrage an die Mobile App auf Ihrem Smartphone gesendet.',
+      numberLabel: 'In der App auszuwählende Zahl',
+      instruction: 'Wählen Sie {{number}} in der App aus',
+      expires: 'Die Anfrage läuft in {{seconds}} Sekunden ab.',
+      sending: 'Anfrage wird an Ihr Smartphone gesendet…',
+      approved: 'Bestätigt. Sie werden angemeldet…',
+      newRequest: 'Neue Anfrage senden',
+      useRecovery: 'Stattdessen einen Wiederherstellungscode verwenden',
+      useApproval: 'Stattdessen auf dem Smartphone bestätigen',
+    },
+    failure: {
+      timeoutHeading: 'Die Anfrage ist abgelaufen',
+      timeoutBody: 'Die Anfrage wurde in der App nicht rechtzeitig beantwortet.',
+      rejectedHeading: 'Die Anmeldung wurde abgelehnt',
+      rejectedBody:
+        'Die Anmeldung wurde in der App abgelehnt. Wenn Sie sich nicht anmelden wollten, wenden Sie sich an den Kundenservice.',
+      failedHeading: 'Die Anmeldung konnte nicht bestätigt werden',
+      failedBody:
+        'In der App wurde eine andere Zahl ausgewählt. Senden Sie eine neue Anfrage und wählen Sie die Zahl aus, die auf diesem Bildschirm angezeigt wird.',
+      rateLimitedHeading: 'Zu viele Anfragen',
+      rateLimitedBody:
+        'Es wurden zu viele Anmeldeanfragen an Ihr Smartphone gesendet. Bitte warten Sie, bevor Sie eine weitere senden.',
+      retryIn: 'Sie können in {{seconds}} Sekunden eine neue Anfrage senden.',
+      retryNow: 'Sie können jetzt eine neue Anfrage senden.',
+      contact: 'Kundenservice kontaktieren',
+    },
+    manage: {
+      device: 'Sie bestätigen Anmeldungen in der Mobile App auf {{device}}.',
+      replace: 'Dieses Gerät ersetzen',
+    },
+    replace: {
+      heading: 'Gerät ersetzen',
+      body: 'Um die App auf einem neuen Smartphone einzurichten, bestätigen Sie zuerst eine Anfrage auf Ihrem aktuellen Gerät, {{device}}. Es funktioniert nicht mehr, sobald das neue Smartphone verbunden ist.',
+      fresh:
+        'Sie haben sich gerade eben bestätigt. Verbinden Sie jetzt Ihr neues Smartphone; Ihr aktuelles Gerät, {{device}}, funktioniert nicht mehr, sobald das neue verbunden ist.',
+      send: 'Anfrage an mein aktuelles Gerät senden',
+      connect: 'Neues Smartphone verbinden',
+      cancel: 'Abbrechen',
+    },
+    reset: {
+      body: 'Dadurch werden die Mobile App, Ihre Wiederherstellungscodes und alle vertrauenswürdigen Geräte von Ihrem Konto entfernt. Danach können Sie die Bestätigung in zwei Schritten neu einrichten.',
+      proof:
+        'Bestätigen Sie dazu eine Anfrage in der Mobile App oder geben Sie einen Ihrer Wiederherstellungscodes ein.',
+      send: 'Anfrage an mein Smartphone senden',
+    },
+    errors: {
+      setupFailed: 'Die Mobile App konnte nicht eingerichtet werden. Bitte beginnen Sie erneut.',
+      setupTimeout: 'Der Einrichtungscode ist abgelaufen. Bitte beginnen Sie erneut.',
+      deviceExists:
+        'Für Ihr Konto ist bereits ein Gerät eingerichtet. Um es zu ersetzen, bestätigen Sie zuerst mit Ihrem aktuellen Gerät.',
+      noDevice: 'Für Ihr Konto ist keine Mobile App eingerichtet.',
+      closed: 'Diese Anfrage ist nicht mehr offen. Bitte senden Sie eine neue.',
+      challengePending:
+        'Eine andere Anmeldung wartet bereits auf Bestätigung auf Ihrem Smartphone. Beantworten Sie sie in der App oder warten Sie, bis sie abläuft.',
+      rateLimited: 'Zu viele Anmeldeanfragen. Bitte versuchen Sie es in {{seconds}} Sekunden erneut.',
+      rateLimitedLater: 'Zu viele Anmeldeanfragen. Bitte versuchen Sie es später erneut.',
+      notOffered: 'Die Mobile App ist für Ihr Konto nicht verfügbar.',
+    },
   },
   messages: {
     sms: '{{code}} ist Ihr Bestätigungscode für {{name}}. Er ist {{minutes}} Minuten gültig. Geben Sie ihn niemals weiter.',

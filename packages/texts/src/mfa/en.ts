@@ -11,6 +11,11 @@ export const mfaEn = {
     manage: 'Two-step verification',
     reset: 'Reset two-step verification',
     resetDone: 'Two-step verification reset',
+    mobileSetup: 'Set up the mobile app',
+    mobileVerify: 'Approve the sign-in on your phone',
+    mobileFailed: 'Sign-in not approved',
+    mobileSetupFailed: 'Mobile app setup failed',
+    mobileReplace: 'Replace your device',
   },
   common: {
     stepOf: 'Step {{step}} of {{total}}',
@@ -183,6 +188,116 @@ export const mfaEn = {
     telecomError: 'An unexpected telecom error occurred. Please try again.',
     lineBusy: 'The line is busy.',
     unknown: 'Something went wrong. Please try again.',
+  },
+  mobile: {
+    choose: {
+      title: 'Mobile app',
+      hint: 'Approve each sign-in on your phone by selecting a number. No codes to type.',
+    },
+    register: {
+      heading: 'Set up the mobile app',
+      intro:
+        'With the mobile app, you approve each sign-in on your phone by selecting the number shown on the screen.',
+      step1: 'Install our mobile app on your phone.',
+      step2: 'In the app, add your account and scan the QR code we show you next.',
+      step3: 'From then on, approve your sign-ins in the app.',
+      start: 'Connect my phone',
+      alternatives: 'Other ways to verify',
+      useApp: 'Use an authenticator app instead',
+      usePhone: 'Use a text message or voice call instead',
+    },
+    waiting: {
+      heading: 'Connect your phone',
+      body: 'Open the mobile app on your phone and scan this QR code.',
+      qrAlt: 'QR code for connecting the mobile app to your account',
+      manual: 'Cannot scan the code? Copy this setup link and paste it into the app:',
+      uriLabel: 'Setup link',
+      copy: 'Copy the setup link',
+      expires: 'The code expires in {{time}}.',
+      expiresSoon: 'The code expires in {{seconds}} seconds.',
+      status: 'Waiting for your phone to connect…',
+      connected: 'Your phone is connected. Finishing the setup…',
+      starting: 'Preparing the code…',
+      confirm: {
+        heading: 'Stop connecting your phone?',
+        body: 'The code on this screen will stop working. You can start again at any time.',
+        confirm: 'Yes, go back',
+        cancel: 'Keep waiting',
+      },
+    },
+    done: {
+      heading: 'Your mobile app is set up',
+      body: 'From now on, you approve your sign-ins in the app on {{device}}.',
+    },
+    setupError: {
+      timeoutHeading: 'The setup timed out',
+      timeoutBody:
+        'Your phone did not connect within two minutes, so the code has expired. Log out and log in again to start over.',
+      failedHeading: 'The mobile app could not be set up',
+      failedBody: 'The app could not confirm that it is your phone. Log out and log in again to start over.',
+      retry: 'Try again',
+      continue: 'Continue into app',
+    },
+    verify: {
+      heading: 'Approve the sign-in on your phone',
+      sentTo: 'We sent a request to the mobile app on {{device}}.',
+      sentToPhone: 'We sent a request to the mobile app on your phone.',
+      numberLabel: 'Number to select in the app',
+      instruction: 'Select {{number}} in the app',
+      expires: 'The request expires in {{seconds}} seconds.',
+      sending: 'Sending a request to your phone…',
+      approved: 'Approved. Signing you in…',
+      newRequest: 'Send a new request',
+      useRecovery: 'Use a recovery code instead',
+      useApproval: 'Approve on my phone instead',
+    },
+    failure: {
+      timeoutHeading: 'The request timed out',
+      timeoutBody: 'The request was not answered in the app in time.',
+      rejectedHeading: 'The sign-in was rejected',
+      rejectedBody:
+        'The sign-in was rejected in the app. If you did not try to sign in, contact customer service.',
+      failedHeading: 'The sign-in could not be confirmed',
+      failedBody:
+        'A different number was selected in the app. Send a new request and select the number shown on this screen.',
+      rateLimitedHeading: 'Too many requests',
+      rateLimitedBody:
+        'Too many sign-in requests were sent to your phone. Please wait before sending another.',
+      retryIn: 'You can send a new request in {{seconds}} seconds.',
+      retryNow: 'You can send a new request now.',
+      contact: 'Contact customer service',
+    },
+    manage: {
+      device: 'You approve sign-ins in the mobile app on {{device}}.',
+      replace: 'Replace this device',
+    },
+    replace: {
+      heading: 'Replace your device',
+      body: 'To set up the app on a new phone, first approve a request on your current device, {{device}}. It stops working as soon as the new phone is connected.',
+      fresh:
+        'You confirmed it is you a moment ago. Connect your new phone now; your current device, {{device}}, stops working as soon as the new one is connected.',
+      send: 'Send a request to my current device',
+      connect: 'Connect my new phone',
+      cancel: 'Cancel',
+    },
+    reset: {
+      body: 'This removes the mobile app from your account, along with your recovery codes and every trusted device. You can then set up two-step verification again.',
+      proof: 'To confirm, approve a request in the mobile app, or enter one of your recovery codes.',
+      send: 'Send a request to my phone',
+    },
+    errors: {
+      setupFailed: 'The mobile app could not be set up. Please start again.',
+      setupTimeout: 'The setup code has expired. Please start again.',
+      deviceExists:
+        'A device is already set up for your account. To replace it, confirm with your current device first.',
+      noDevice: 'No mobile app is set up for your account.',
+      closed: 'This request is no longer open. Please send a new one.',
+      challengePending:
+        'Another sign-in is already waiting for approval on your phone. Answer it in the app, or wait until it expires.',
+      rateLimited: 'Too many sign-in requests. Please try again in {{seconds}} seconds.',
+      rateLimitedLater: 'Too many sign-in requests. Please try again later.',
+      notOffered: 'The mobile app is not available for your account.',
+    },
   },
   messages: {
     sms: '{{code}} is your {{name}} verification code. It expires in {{minutes}} minutes. Never share it with anyone.',

@@ -12,6 +12,11 @@ export const mfaEs: Texts['mfa'] = {
     manage: 'Verificación en dos pasos',
     reset: 'Restablecer la verificación en dos pasos',
     resetDone: 'Verificación en dos pasos restablecida',
+    mobileSetup: 'Configurar la aplicación móvil',
+    mobileVerify: 'Apruebe el inicio de sesión en su teléfono',
+    mobileFailed: 'Inicio de sesión no aprobado',
+    mobileSetupFailed: 'Error al configurar la aplicación móvil',
+    mobileReplace: 'Sustituir su dispositivo',
   },
   common: {
     stepOf: 'Paso {{step}} de {{total}}',
@@ -188,6 +193,119 @@ export const mfaEs: Texts['mfa'] = {
     telecomError: 'Se ha producido un error inesperado del operador telefónico. Inténtelo de nuevo.',
     lineBusy: 'La línea está ocupada.',
     unknown: 'Se ha producido un error. Inténtelo de nuevo.',
+  },
+  mobile: {
+    choose: {
+      title: 'Aplicación móvil',
+      hint: 'Apruebe cada inicio de sesión en su teléfono seleccionando un número. Sin códigos que escribir.',
+    },
+    register: {
+      heading: 'Configurar la aplicación móvil',
+      intro:
+        'Con la aplicación móvil, aprueba cada inicio de sesión en su teléfono seleccionando el número que aparece en la pantalla.',
+      step1: 'Instale nuestra aplicación móvil en su teléfono.',
+      step2: 'En la aplicación, añada su cuenta y escanee el código QR que le mostraremos a continuación.',
+      step3: 'A partir de entonces, apruebe sus inicios de sesión en la aplicación.',
+      start: 'Conectar mi teléfono',
+      alternatives: 'Otras formas de verificación',
+      useApp: 'Usar una aplicación de autenticación',
+      usePhone: 'Usar un SMS o una llamada de voz',
+    },
+    waiting: {
+      heading: 'Conecte su teléfono',
+      body: 'Abra la aplicación móvil en su teléfono y escanee este código QR.',
+      qrAlt: 'Código QR para conectar la aplicación móvil a su cuenta',
+      manual: '¿No puede escanear el código? Copie este enlace de configuración y péguelo en la aplicación:',
+      uriLabel: 'Enlace de configuración',
+      copy: 'Copiar el enlace de configuración',
+      expires: 'El código caduca en {{time}}.',
+      expiresSoon: 'El código caduca en {{seconds}} segundos.',
+      status: 'Esperando a que su teléfono se conecte…',
+      connected: 'Su teléfono está conectado. Finalizando la configuración…',
+      starting: 'Preparando el código…',
+      confirm: {
+        heading: '¿Dejar de conectar su teléfono?',
+        body: 'El código de esta pantalla dejará de funcionar. Puede volver a empezar en cualquier momento.',
+        confirm: 'Sí, volver',
+        cancel: 'Seguir esperando',
+      },
+    },
+    done: {
+      heading: 'Su aplicación móvil está configurada',
+      body: 'A partir de ahora, aprobará sus inicios de sesión en la aplicación de {{device}}.',
+    },
+    setupError: {
+      timeoutHeading: 'La configuración ha caducado',
+      timeoutBody:
+        'Su teléfono no se conectó en dos minutos, por lo que el código ha caducado. Cierre sesión y vuelva a iniciarla para empezar de nuevo.',
+      failedHeading: 'No se ha podido configurar la aplicación móvil',
+      failedBody:
+        'La aplicación no ha podido confirmar que se trata de su teléfono. Cierre sesión y vuelva a iniciarla para empezar de nuevo.',
+      retry: 'Intentar de nuevo',
+      continue: 'Continuar a la aplicación',
+    },
+    verify: {
+      heading: 'Apruebe el inicio de sesión en su teléfono',
+      sentTo: 'Hemos enviado una solicitud a la aplicación móvil de {{device}}.',
+      sentToPhone: 'Hemos enviado una solicitud a la aplicación móvil de su teléfono.',
+      numberLabel: 'Número que debe seleccionar en la aplicación',
+      instruction: 'Seleccione {{number}} en la aplicación',
+      expires: 'La solicitud caduca en {{seconds}} segundos.',
+      sending: 'Enviando una solicitud a su teléfono…',
+      approved: 'Aprobado. Iniciando sesión…',
+      newRequest: 'Enviar una nueva solicitud',
+      useRecovery: 'Usar un código de recuperación',
+      useApproval: 'Aprobar en mi teléfono',
+    },
+    failure: {
+      timeoutHeading: 'La solicitud ha caducado',
+      timeoutBody: 'La solicitud no se respondió a tiempo en la aplicación.',
+      rejectedHeading: 'El inicio de sesión se ha rechazado',
+      rejectedBody:
+        'El inicio de sesión se ha rechazado en la aplicación. Si no intentó iniciar sesión, póngase en contacto con el servicio de atención al cliente.',
+      failedHeading: 'No se ha podido confirmar el inicio de sesión',
+      failedBody:
+        'Se seleccionó otro número en la aplicación. Envíe una nueva solicitud y seleccione el número que aparece en esta pantalla.',
+      rateLimitedHeading: 'Demasiadas solicitudes',
+      rateLimitedBody:
+        'Se han enviado demasiadas solicitudes de inicio de sesión a su teléfono. Espere antes de enviar otra.',
+      retryIn: 'Podrá enviar una nueva solicitud dentro de {{seconds}} segundos.',
+      retryNow: 'Ya puede enviar una nueva solicitud.',
+      contact: 'Contactar con atención al cliente',
+    },
+    manage: {
+      device: 'Aprueba los inicios de sesión en la aplicación móvil de {{device}}.',
+      replace: 'Sustituir este dispositivo',
+    },
+    replace: {
+      heading: 'Sustituir su dispositivo',
+      body: 'Para configurar la aplicación en un teléfono nuevo, apruebe primero una solicitud en su dispositivo actual, {{device}}. Dejará de funcionar en cuanto el teléfono nuevo esté conectado.',
+      fresh:
+        'Acaba de confirmar su identidad. Conecte ahora su teléfono nuevo; su dispositivo actual, {{device}}, dejará de funcionar en cuanto el nuevo esté conectado.',
+      send: 'Enviar una solicitud a mi dispositivo actual',
+      connect: 'Conectar mi teléfono nuevo',
+      cancel: 'Cancelar',
+    },
+    reset: {
+      body: 'Se eliminarán de su cuenta la aplicación móvil, sus códigos de recuperación y todos los dispositivos de confianza. Después podrá volver a configurar la verificación en dos pasos.',
+      proof:
+        'Para confirmar, apruebe una solicitud en la aplicación móvil o introduzca uno de sus códigos de recuperación.',
+      send: 'Enviar una solicitud a mi teléfono',
+    },
+    errors: {
+      setupFailed: 'No se ha podido configurar la aplicación móvil. Vuelva a empezar.',
+      setupTimeout: 'El código de configuración ha caducado. Vuelva a empezar.',
+      deviceExists:
+        'Su cuenta ya tiene un dispositivo configurado. Para sustituirlo, confirme primero con su dispositivo actual.',
+      noDevice: 'Su cuenta no tiene ninguna aplicación móvil configurada.',
+      closed: 'Esta solicitud ya no está abierta. Envíe una nueva.',
+      challengePending:
+        'Otro inicio de sesión está esperando la aprobación en su teléfono. Respóndalo en la aplicación o espere a que caduque.',
+      rateLimited:
+        'Demasiadas solicitudes de inicio de sesión. Inténtelo de nuevo dentro de {{seconds}} segundos.',
+      rateLimitedLater: 'Demasiadas solicitudes de inicio de sesión. Inténtelo de nuevo más tarde.',
+      notOffered: 'La aplicación móvil no está disponible para su cuenta.',
+    },
   },
   messages: {
     sms: '{{code}} es su código de verificación de {{name}}. Caduca en {{minutes}} minutos. No lo comparta con nadie.',

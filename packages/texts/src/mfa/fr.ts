@@ -12,6 +12,11 @@ export const mfaFr: Texts['mfa'] = {
     manage: 'Validation en deux étapes',
     reset: 'Réinitialiser la validation en deux étapes',
     resetDone: 'Validation en deux étapes réinitialisée',
+    mobileSetup: 'Configurer l’application mobile',
+    mobileVerify: 'Approuvez la connexion sur votre téléphone',
+    mobileFailed: 'Connexion non approuvée',
+    mobileSetupFailed: 'Échec de la configuration de l’application mobile',
+    mobileReplace: 'Remplacer votre appareil',
   },
   common: {
     stepOf: 'Étape {{step}} sur {{total}}',
@@ -190,6 +195,119 @@ export const mfaFr: Texts['mfa'] = {
     telecomError: 'Une erreur inattendue de l’opérateur téléphonique s’est produite. Veuillez réessayer.',
     lineBusy: 'La ligne est occupée.',
     unknown: 'Un problème est survenu. Veuillez réessayer.',
+  },
+  mobile: {
+    choose: {
+      title: 'Application mobile',
+      hint: 'Approuvez chaque connexion sur votre téléphone en sélectionnant un nombre. Aucun code à saisir.',
+    },
+    register: {
+      heading: 'Configurer l’application mobile',
+      intro:
+        'Avec l’application mobile, vous approuvez chaque connexion sur votre téléphone en sélectionnant le nombre affiché à l’écran.',
+      step1: 'Installez notre application mobile sur votre téléphone.',
+      step2: 'Dans l’application, ajoutez votre compte et scannez le code QR que nous allons vous montrer.',
+      step3: 'Ensuite, approuvez vos connexions dans l’application.',
+      start: 'Connecter mon téléphone',
+      alternatives: 'Autres moyens de validation',
+      useApp: 'Utiliser plutôt une application d’authentification',
+      usePhone: 'Utiliser plutôt un SMS ou un appel vocal',
+    },
+    waiting: {
+      heading: 'Connectez votre téléphone',
+      body: 'Ouvrez l’application mobile sur votre téléphone et scannez ce code QR.',
+      qrAlt: 'Code QR pour connecter l’application mobile à votre compte',
+      manual:
+        'Impossible de scanner le code ? Copiez ce lien de configuration et collez-le dans l’application :',
+      uriLabel: 'Lien de configuration',
+      copy: 'Copier le lien de configuration',
+      expires: 'Le code expire dans {{time}}.',
+      expiresSoon: 'Le code expire dans {{seconds}} secondes.',
+      status: 'En attente de la connexion de votre téléphone…',
+      connected: 'Votre téléphone est connecté. Finalisation de la configuration…',
+      starting: 'Préparation du code…',
+      confirm: {
+        heading: 'Arrêter la connexion de votre téléphone ?',
+        body: 'Le code affiché sur cet écran ne fonctionnera plus. Vous pourrez recommencer à tout moment.',
+        confirm: 'Oui, revenir',
+        cancel: 'Continuer d’attendre',
+      },
+    },
+    done: {
+      heading: 'Votre application mobile est configurée',
+      body: 'Désormais, vous approuvez vos connexions dans l’application sur {{device}}.',
+    },
+    setupError: {
+      timeoutHeading: 'La configuration a expiré',
+      timeoutBody:
+        'Votre téléphone ne s’est pas connecté dans les deux minutes, le code a donc expiré. Déconnectez-vous puis reconnectez-vous pour recommencer.',
+      failedHeading: 'L’application mobile n’a pas pu être configurée',
+      failedBody:
+        'L’application n’a pas pu confirmer qu’il s’agit de votre téléphone. Déconnectez-vous puis reconnectez-vous pour recommencer.',
+      retry: 'Réessayer',
+      continue: 'Continuer vers l’application',
+    },
+    verify: {
+      heading: 'Approuvez la connexion sur votre téléphone',
+      sentTo: 'Nous avons envoyé une demande à l’application mobile sur {{device}}.',
+      sentToPhone: 'Nous avons envoyé une demande à l’application mobile sur votre téléphone.',
+      numberLabel: 'Nombre à sélectionner dans l’application',
+      instruction: 'Sélectionnez {{number}} dans l’application',
+      expires: 'La demande expire dans {{seconds}} secondes.',
+      sending: 'Envoi d’une demande à votre téléphone…',
+      approved: 'Approuvé. Connexion en cours…',
+      newRequest: 'Envoyer une nouvelle demande',
+      useRecovery: 'Utiliser plutôt un code de récupération',
+      useApproval: 'Approuver plutôt sur mon téléphone',
+    },
+    failure: {
+      timeoutHeading: 'La demande a expiré',
+      timeoutBody: 'La demande n’a pas reçu de réponse à temps dans l’application.',
+      rejectedHeading: 'La connexion a été refusée',
+      rejectedBody:
+        'La connexion a été refusée dans l’application. Si vous n’avez pas essayé de vous connecter, contactez le service client.',
+      failedHeading: 'La connexion n’a pas pu être confirmée',
+      failedBody:
+        'Un autre nombre a été sélectionné dans l’application. Envoyez une nouvelle demande et sélectionnez le nombre affiché sur cet écran.',
+      rateLimitedHeading: 'Trop de demandes',
+      rateLimitedBody:
+        'Trop de demandes de connexion ont été envoyées à votre téléphone. Patientez avant d’en envoyer une autre.',
+      retryIn: 'Vous pourrez envoyer une nouvelle demande dans {{seconds}} secondes.',
+      retryNow: 'Vous pouvez maintenant envoyer une nouvelle demande.',
+      contact: 'Contacter le service client',
+    },
+    manage: {
+      device: 'Vous approuvez les connexions dans l’application mobile sur {{device}}.',
+      replace: 'Remplacer cet appareil',
+    },
+    replace: {
+      heading: 'Remplacer votre appareil',
+      body: 'Pour configurer l’application sur un nouveau téléphone, approuvez d’abord une demande sur votre appareil actuel, {{device}}. Il cessera de fonctionner dès que le nouveau téléphone sera connecté.',
+      fresh:
+        'Vous venez de confirmer votre identité. Connectez maintenant votre nouveau téléphone ; votre appareil actuel, {{device}}, cessera de fonctionner dès que le nouveau sera connecté.',
+      send: 'Envoyer une demande à mon appareil actuel',
+      connect: 'Connecter mon nouveau téléphone',
+      cancel: 'Annuler',
+    },
+    reset: {
+      body: 'Cette action supprime de votre compte l’application mobile, vos codes de récupération et tous les appareils de confiance. Vous pourrez ensuite configurer à nouveau la validation en deux étapes.',
+      proof:
+        'Pour confirmer, approuvez une demande dans l’application mobile ou saisissez l’un de vos codes de récupération.',
+      send: 'Envoyer une demande à mon téléphone',
+    },
+    errors: {
+      setupFailed: 'L’application mobile n’a pas pu être configurée. Veuillez recommencer.',
+      setupTimeout: 'Le code de configuration a expiré. Veuillez recommencer.',
+      deviceExists:
+        'Un appareil est déjà configuré pour votre compte. Pour le remplacer, confirmez d’abord avec votre appareil actuel.',
+      noDevice: 'Aucune application mobile n’est configurée pour votre compte.',
+      closed: 'Cette demande n’est plus ouverte. Veuillez en envoyer une nouvelle.',
+      challengePending:
+        'Une autre connexion attend déjà une approbation sur votre téléphone. Répondez-y dans l’application ou attendez qu’elle expire.',
+      rateLimited: 'Trop de demandes de connexion. Veuillez réessayer dans {{seconds}} secondes.',
+      rateLimitedLater: 'Trop de demandes de connexion. Veuillez réessayer plus tard.',
+      notOffered: 'L’application mobile n’est pas disponible pour votre compte.',
+    },
   },
   messages: {
     sms: '{{code}} est votre code de vérification {{name}}. Il expire dans {{minutes}} minutes. Ne le communiquez jamais.',

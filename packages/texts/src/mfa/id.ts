@@ -12,6 +12,11 @@ export const mfaId: Texts['mfa'] = {
     manage: 'Verifikasi dua langkah',
     reset: 'Atur ulang verifikasi dua langkah',
     resetDone: 'Verifikasi dua langkah telah diatur ulang',
+    mobileSetup: 'Siapkan aplikasi seluler',
+    mobileVerify: 'Setujui proses masuk di ponsel Anda',
+    mobileFailed: 'Proses masuk tidak disetujui',
+    mobileSetupFailed: 'Penyiapan aplikasi seluler gagal',
+    mobileReplace: 'Ganti perangkat Anda',
   },
   common: {
     stepOf: 'Langkah {{step}} dari {{total}}',
@@ -190,6 +195,118 @@ export const mfaId: Texts['mfa'] = {
     telecomError: 'Terjadi kesalahan tak terduga dari operator telekomunikasi. Silakan coba lagi.',
     lineBusy: 'Saluran sedang sibuk.',
     unknown: 'Terjadi kesalahan. Silakan coba lagi.',
+  },
+  mobile: {
+    choose: {
+      title: 'Aplikasi seluler',
+      hint: 'Setujui setiap proses masuk di ponsel Anda dengan memilih sebuah angka. Tanpa perlu mengetik kode.',
+    },
+    register: {
+      heading: 'Siapkan aplikasi seluler',
+      intro:
+        'Dengan aplikasi seluler, Anda menyetujui setiap proses masuk di ponsel dengan memilih angka yang ditampilkan di layar.',
+      step1: 'Pasang aplikasi seluler kami di ponsel Anda.',
+      step2: 'Di aplikasi, tambahkan akun Anda lalu pindai kode QR yang akan kami tampilkan berikutnya.',
+      step3: 'Setelah itu, setujui setiap proses masuk Anda di aplikasi.',
+      start: 'Hubungkan ponsel saya',
+      alternatives: 'Cara verifikasi lainnya',
+      useApp: 'Gunakan aplikasi autentikator saja',
+      usePhone: 'Gunakan SMS atau panggilan suara saja',
+    },
+    waiting: {
+      heading: 'Hubungkan ponsel Anda',
+      body: 'Buka aplikasi seluler di ponsel Anda dan pindai kode QR ini.',
+      qrAlt: 'Kode QR untuk menghubungkan aplikasi seluler ke akun Anda',
+      manual: 'Tidak bisa memindai kode? Salin tautan penyiapan ini lalu tempelkan di aplikasi:',
+      uriLabel: 'Tautan penyiapan',
+      copy: 'Salin tautan penyiapan',
+      expires: 'Kode akan kedaluwarsa dalam {{time}}.',
+      expiresSoon: 'Kode akan kedaluwarsa dalam {{seconds}} detik.',
+      status: 'Menunggu ponsel Anda terhubung…',
+      connected: 'Ponsel Anda sudah terhubung. Menyelesaikan penyiapan…',
+      starting: 'Menyiapkan kode…',
+      confirm: {
+        heading: 'Berhenti menghubungkan ponsel?',
+        body: 'Kode di layar ini tidak akan berfungsi lagi. Anda dapat memulai lagi kapan saja.',
+        confirm: 'Ya, kembali',
+        cancel: 'Tetap menunggu',
+      },
+    },
+    done: {
+      heading: 'Aplikasi seluler Anda sudah siap',
+      body: 'Mulai sekarang, Anda menyetujui proses masuk di aplikasi pada {{device}}.',
+    },
+    setupError: {
+      timeoutHeading: 'Waktu penyiapan habis',
+      timeoutBody:
+        'Ponsel Anda tidak terhubung dalam dua menit, sehingga kode sudah kedaluwarsa. Keluar lalu masuk kembali untuk memulai dari awal.',
+      failedHeading: 'Aplikasi seluler tidak dapat disiapkan',
+      failedBody:
+        'Aplikasi tidak dapat memastikan bahwa ini adalah ponsel Anda. Keluar lalu masuk kembali untuk memulai dari awal.',
+      retry: 'Coba lagi',
+      continue: 'Lanjutkan ke aplikasi',
+    },
+    verify: {
+      heading: 'Setujui proses masuk di ponsel Anda',
+      sentTo: 'Kami telah mengirim permintaan ke aplikasi seluler di {{device}}.',
+      sentToPhone: 'Kami telah mengirim permintaan ke aplikasi seluler di ponsel Anda.',
+      numberLabel: 'Angka yang harus dipilih di aplikasi',
+      instruction: 'Pilih {{number}} di aplikasi',
+      expires: 'Permintaan akan kedaluwarsa dalam {{seconds}} detik.',
+      sending: 'Mengirim permintaan ke ponsel Anda…',
+      approved: 'Disetujui. Sedang memasukkan Anda…',
+      newRequest: 'Kirim permintaan baru',
+      useRecovery: 'Gunakan kode pemulihan saja',
+      useApproval: 'Setujui di ponsel saya saja',
+    },
+    failure: {
+      timeoutHeading: 'Waktu permintaan habis',
+      timeoutBody: 'Permintaan tidak dijawab di aplikasi tepat waktu.',
+      rejectedHeading: 'Proses masuk ditolak',
+      rejectedBody:
+        'Proses masuk ditolak di aplikasi. Jika Anda tidak mencoba masuk, hubungi layanan pelanggan.',
+      failedHeading: 'Proses masuk tidak dapat dikonfirmasi',
+      failedBody:
+        'Angka yang berbeda dipilih di aplikasi. Kirim permintaan baru dan pilih angka yang ditampilkan di layar ini.',
+      rateLimitedHeading: 'Terlalu banyak permintaan',
+      rateLimitedBody:
+        'Terlalu banyak permintaan masuk yang dikirim ke ponsel Anda. Harap tunggu sebelum mengirim yang lain.',
+      retryIn: 'Anda dapat mengirim permintaan baru dalam {{seconds}} detik.',
+      retryNow: 'Anda sekarang dapat mengirim permintaan baru.',
+      contact: 'Hubungi layanan pelanggan',
+    },
+    manage: {
+      device: 'Anda menyetujui proses masuk di aplikasi seluler pada {{device}}.',
+      replace: 'Ganti perangkat ini',
+    },
+    replace: {
+      heading: 'Ganti perangkat Anda',
+      body: 'Untuk menyiapkan aplikasi di ponsel baru, setujui dulu sebuah permintaan di perangkat Anda saat ini, {{device}}. Perangkat itu berhenti berfungsi begitu ponsel baru terhubung.',
+      fresh:
+        'Anda baru saja mengonfirmasi identitas Anda. Hubungkan ponsel baru Anda sekarang; perangkat Anda saat ini, {{device}}, berhenti berfungsi begitu yang baru terhubung.',
+      send: 'Kirim permintaan ke perangkat saya saat ini',
+      connect: 'Hubungkan ponsel baru saya',
+      cancel: 'Batal',
+    },
+    reset: {
+      body: 'Tindakan ini menghapus aplikasi seluler dari akun Anda, beserta kode pemulihan dan semua perangkat tepercaya. Setelah itu Anda dapat menyiapkan verifikasi dua langkah lagi.',
+      proof:
+        'Untuk mengonfirmasi, setujui permintaan di aplikasi seluler, atau masukkan salah satu kode pemulihan Anda.',
+      send: 'Kirim permintaan ke ponsel saya',
+    },
+    errors: {
+      setupFailed: 'Aplikasi seluler tidak dapat disiapkan. Silakan mulai lagi.',
+      setupTimeout: 'Kode penyiapan sudah kedaluwarsa. Silakan mulai lagi.',
+      deviceExists:
+        'Akun Anda sudah memiliki perangkat. Untuk menggantinya, konfirmasikan dulu dengan perangkat Anda saat ini.',
+      noDevice: 'Belum ada aplikasi seluler yang disiapkan untuk akun Anda.',
+      closed: 'Permintaan ini sudah tidak terbuka. Silakan kirim yang baru.',
+      challengePending:
+        'Proses masuk lain sedang menunggu persetujuan di ponsel Anda. Jawab di aplikasi, atau tunggu hingga kedaluwarsa.',
+      rateLimited: 'Terlalu banyak permintaan masuk. Silakan coba lagi dalam {{seconds}} detik.',
+      rateLimitedLater: 'Terlalu banyak permintaan masuk. Silakan coba lagi nanti.',
+      notOffered: 'Aplikasi seluler tidak tersedia untuk akun Anda.',
+    },
   },
   messages: {
     sms: '{{code}} adalah kode verifikasi {{name}} Anda. Berlaku selama {{minutes}} menit. Jangan berikan kepada siapa pun.',

@@ -12,6 +12,11 @@ export const mfaIt: Texts['mfa'] = {
     manage: 'Verifica in due passaggi',
     reset: 'Reimposti la verifica in due passaggi',
     resetDone: 'Verifica in due passaggi reimpostata',
+    mobileSetup: 'Configuri l’app mobile',
+    mobileVerify: 'Approvi l’accesso sul telefono',
+    mobileFailed: 'Accesso non approvato',
+    mobileSetupFailed: 'Configurazione dell’app mobile non riuscita',
+    mobileReplace: 'Sostituisca il dispositivo',
   },
   common: {
     stepOf: 'Passaggio {{step}} di {{total}}',
@@ -187,6 +192,118 @@ export const mfaIt: Texts['mfa'] = {
     telecomError: 'Si è verificato un errore imprevisto dell’operatore telefonico. Riprovi.',
     lineBusy: 'La linea è occupata.',
     unknown: 'Si è verificato un errore. Riprovi.',
+  },
+  mobile: {
+    choose: {
+      title: 'App mobile',
+      hint: 'Approvi ogni accesso sul telefono selezionando un numero. Nessun codice da digitare.',
+    },
+    register: {
+      heading: 'Configuri l’app mobile',
+      intro:
+        'Con l’app mobile approva ogni accesso sul telefono selezionando il numero mostrato sullo schermo.',
+      step1: 'Installi la nostra app mobile sul telefono.',
+      step2: 'Nell’app, aggiunga il suo account e scansioni il codice QR che le mostreremo subito dopo.',
+      step3: 'Da quel momento approvi i suoi accessi nell’app.',
+      start: 'Collega il mio telefono',
+      alternatives: 'Altri modi per la verifica',
+      useApp: 'Usa invece un’app di autenticazione',
+      usePhone: 'Usa invece un SMS o una chiamata vocale',
+    },
+    waiting: {
+      heading: 'Colleghi il telefono',
+      body: 'Apra l’app mobile sul telefono e scansioni questo codice QR.',
+      qrAlt: 'Codice QR per collegare l’app mobile al suo account',
+      manual: 'Non riesce a scansionare il codice? Copi questo link di configurazione e lo incolli nell’app:',
+      uriLabel: 'Link di configurazione',
+      copy: 'Copia il link di configurazione',
+      expires: 'Il codice scade tra {{time}}.',
+      expiresSoon: 'Il codice scade tra {{seconds}} secondi.',
+      status: 'In attesa che il telefono si colleghi…',
+      connected: 'Il telefono è collegato. Completamento della configurazione…',
+      starting: 'Preparazione del codice…',
+      confirm: {
+        heading: 'Interrompere il collegamento del telefono?',
+        body: 'Il codice su questa schermata non funzionerà più. Potrà ricominciare in qualsiasi momento.',
+        confirm: 'Sì, torna indietro',
+        cancel: 'Continua ad attendere',
+      },
+    },
+    done: {
+      heading: 'L’app mobile è configurata',
+      body: 'D’ora in poi approverà i suoi accessi nell’app su {{device}}.',
+    },
+    setupError: {
+      timeoutHeading: 'La configurazione è scaduta',
+      timeoutBody:
+        'Il telefono non si è collegato entro due minuti, quindi il codice è scaduto. Esca e acceda di nuovo per ricominciare.',
+      failedHeading: 'Non è stato possibile configurare l’app mobile',
+      failedBody:
+        'L’app non ha potuto confermare che si tratta del suo telefono. Esca e acceda di nuovo per ricominciare.',
+      retry: 'Riprova',
+      continue: 'Continua nell’app',
+    },
+    verify: {
+      heading: 'Approvi l’accesso sul telefono',
+      sentTo: 'Abbiamo inviato una richiesta all’app mobile su {{device}}.',
+      sentToPhone: 'Abbiamo inviato una richiesta all’app mobile sul suo telefono.',
+      numberLabel: 'Numero da selezionare nell’app',
+      instruction: 'Selezioni {{number}} nell’app',
+      expires: 'La richiesta scade tra {{seconds}} secondi.',
+      sending: 'Invio di una richiesta al telefono…',
+      approved: 'Approvato. Accesso in corso…',
+      newRequest: 'Invia una nuova richiesta',
+      useRecovery: 'Usa invece un codice di recupero',
+      useApproval: 'Approva invece sul telefono',
+    },
+    failure: {
+      timeoutHeading: 'La richiesta è scaduta',
+      timeoutBody: 'Alla richiesta non è stata data risposta nell’app in tempo.',
+      rejectedHeading: 'L’accesso è stato rifiutato',
+      rejectedBody:
+        'L’accesso è stato rifiutato nell’app. Se non ha provato ad accedere, contatti il servizio clienti.',
+      failedHeading: 'Non è stato possibile confermare l’accesso',
+      failedBody:
+        'Nell’app è stato selezionato un numero diverso. Invii una nuova richiesta e selezioni il numero mostrato su questa schermata.',
+      rateLimitedHeading: 'Troppe richieste',
+      rateLimitedBody:
+        'Sono state inviate troppe richieste di accesso al suo telefono. Attenda prima di inviarne un’altra.',
+      retryIn: 'Potrà inviare una nuova richiesta tra {{seconds}} secondi.',
+      retryNow: 'Ora può inviare una nuova richiesta.',
+      contact: 'Contatta il servizio clienti',
+    },
+    manage: {
+      device: 'Approva gli accessi nell’app mobile su {{device}}.',
+      replace: 'Sostituisci questo dispositivo',
+    },
+    replace: {
+      heading: 'Sostituisca il dispositivo',
+      body: 'Per configurare l’app su un nuovo telefono, approvi prima una richiesta sul dispositivo attuale, {{device}}. Smetterà di funzionare non appena il nuovo telefono sarà collegato.',
+      fresh:
+        'Ha appena confermato la sua identità. Colleghi ora il nuovo telefono; il dispositivo attuale, {{device}}, smetterà di funzionare non appena il nuovo sarà collegato.',
+      send: 'Invia una richiesta al mio dispositivo attuale',
+      connect: 'Collega il mio nuovo telefono',
+      cancel: 'Annulla',
+    },
+    reset: {
+      body: 'Questa operazione rimuove dal suo account l’app mobile, i codici di recupero e tutti i dispositivi attendibili. Potrà poi configurare di nuovo la verifica in due passaggi.',
+      proof:
+        'Per confermare, approvi una richiesta nell’app mobile oppure inserisca uno dei suoi codici di recupero.',
+      send: 'Invia una richiesta al mio telefono',
+    },
+    errors: {
+      setupFailed: 'Non è stato possibile configurare l’app mobile. Ricominci.',
+      setupTimeout: 'Il codice di configurazione è scaduto. Ricominci.',
+      deviceExists:
+        'Per il suo account è già configurato un dispositivo. Per sostituirlo, confermi prima con il dispositivo attuale.',
+      noDevice: 'Per il suo account non è configurata alcuna app mobile.',
+      closed: 'Questa richiesta non è più aperta. Ne invii una nuova.',
+      challengePending:
+        'Un altro accesso è già in attesa di approvazione sul telefono. Risponda nell’app o attenda che scada.',
+      rateLimited: 'Troppe richieste di accesso. Riprovi tra {{seconds}} secondi.',
+      rateLimitedLater: 'Troppe richieste di accesso. Riprovi più tardi.',
+      notOffered: 'L’app mobile non è disponibile per il suo account.',
+    },
   },
   messages: {
     sms: '{{code}} è il suo codice di verifica {{name}}. Scade tra {{minutes}} minuti. Non lo condivida con nessuno.',

@@ -12,6 +12,11 @@ export const mfaPt: Texts['mfa'] = {
     manage: 'Verificação em dois passos',
     reset: 'Repor a verificação em dois passos',
     resetDone: 'Verificação em dois passos reposta',
+    mobileSetup: 'Configurar a aplicação móvel',
+    mobileVerify: 'Aprove o início de sessão no telemóvel',
+    mobileFailed: 'Início de sessão não aprovado',
+    mobileSetupFailed: 'Falha na configuração da aplicação móvel',
+    mobileReplace: 'Substituir o seu dispositivo',
   },
   common: {
     stepOf: 'Passo {{step}} de {{total}}',
@@ -187,6 +192,118 @@ export const mfaPt: Texts['mfa'] = {
     telecomError: 'Ocorreu um erro inesperado do operador de telecomunicações. Tente novamente.',
     lineBusy: 'A linha está ocupada.',
     unknown: 'Ocorreu um erro. Tente novamente.',
+  },
+  mobile: {
+    choose: {
+      title: 'Aplicação móvel',
+      hint: 'Aprove cada início de sessão no telemóvel selecionando um número. Sem códigos para escrever.',
+    },
+    register: {
+      heading: 'Configurar a aplicação móvel',
+      intro:
+        'Com a aplicação móvel, aprova cada início de sessão no telemóvel selecionando o número apresentado no ecrã.',
+      step1: 'Instale a nossa aplicação móvel no telemóvel.',
+      step2: 'Na aplicação, adicione a sua conta e leia o código QR que lhe mostramos a seguir.',
+      step3: 'A partir daí, aprove os seus inícios de sessão na aplicação.',
+      start: 'Ligar o meu telemóvel',
+      alternatives: 'Outras formas de verificação',
+      useApp: 'Usar antes uma aplicação de autenticação',
+      usePhone: 'Usar antes SMS ou chamada de voz',
+    },
+    waiting: {
+      heading: 'Ligue o seu telemóvel',
+      body: 'Abra a aplicação móvel no telemóvel e leia este código QR.',
+      qrAlt: 'Código QR para ligar a aplicação móvel à sua conta',
+      manual: 'Não consegue ler o código? Copie esta ligação de configuração e cole-a na aplicação:',
+      uriLabel: 'Ligação de configuração',
+      copy: 'Copiar a ligação de configuração',
+      expires: 'O código expira dentro de {{time}}.',
+      expiresSoon: 'O código expira dentro de {{seconds}} segundos.',
+      status: 'A aguardar a ligação do seu telemóvel…',
+      connected: 'O seu telemóvel está ligado. A concluir a configuração…',
+      starting: 'A preparar o código…',
+      confirm: {
+        heading: 'Parar a ligação do telemóvel?',
+        body: 'O código neste ecrã deixará de funcionar. Pode recomeçar a qualquer momento.',
+        confirm: 'Sim, voltar',
+        cancel: 'Continuar a aguardar',
+      },
+    },
+    done: {
+      heading: 'A sua aplicação móvel está configurada',
+      body: 'A partir de agora, aprova os seus inícios de sessão na aplicação em {{device}}.',
+    },
+    setupError: {
+      timeoutHeading: 'A configuração expirou',
+      timeoutBody:
+        'O seu telemóvel não se ligou em dois minutos, por isso o código expirou. Termine sessão e inicie sessão novamente para recomeçar.',
+      failedHeading: 'Não foi possível configurar a aplicação móvel',
+      failedBody:
+        'A aplicação não conseguiu confirmar que se trata do seu telemóvel. Termine sessão e inicie sessão novamente para recomeçar.',
+      retry: 'Tentar novamente',
+      continue: 'Continuar para a aplicação',
+    },
+    verify: {
+      heading: 'Aprove o início de sessão no telemóvel',
+      sentTo: 'Enviámos um pedido para a aplicação móvel em {{device}}.',
+      sentToPhone: 'Enviámos um pedido para a aplicação móvel no seu telemóvel.',
+      numberLabel: 'Número a selecionar na aplicação',
+      instruction: 'Selecione {{number}} na aplicação',
+      expires: 'O pedido expira dentro de {{seconds}} segundos.',
+      sending: 'A enviar um pedido para o seu telemóvel…',
+      approved: 'Aprovado. A iniciar sessão…',
+      newRequest: 'Enviar um novo pedido',
+      useRecovery: 'Usar antes um código de recuperação',
+      useApproval: 'Aprovar antes no telemóvel',
+    },
+    failure: {
+      timeoutHeading: 'O pedido expirou',
+      timeoutBody: 'O pedido não foi respondido a tempo na aplicação.',
+      rejectedHeading: 'O início de sessão foi recusado',
+      rejectedBody:
+        'O início de sessão foi recusado na aplicação. Se não tentou iniciar sessão, contacte o apoio ao cliente.',
+      failedHeading: 'Não foi possível confirmar o início de sessão',
+      failedBody:
+        'Foi selecionado outro número na aplicação. Envie um novo pedido e selecione o número apresentado neste ecrã.',
+      rateLimitedHeading: 'Demasiados pedidos',
+      rateLimitedBody:
+        'Foram enviados demasiados pedidos de início de sessão para o seu telemóvel. Aguarde antes de enviar outro.',
+      retryIn: 'Pode enviar um novo pedido dentro de {{seconds}} segundos.',
+      retryNow: 'Já pode enviar um novo pedido.',
+      contact: 'Contactar o apoio ao cliente',
+    },
+    manage: {
+      device: 'Aprova os inícios de sessão na aplicação móvel em {{device}}.',
+      replace: 'Substituir este dispositivo',
+    },
+    replace: {
+      heading: 'Substituir o seu dispositivo',
+      body: 'Para configurar a aplicação num telemóvel novo, aprove primeiro um pedido no seu dispositivo atual, {{device}}. Este deixa de funcionar assim que o telemóvel novo estiver ligado.',
+      fresh:
+        'Acabou de confirmar a sua identidade. Ligue agora o telemóvel novo; o seu dispositivo atual, {{device}}, deixa de funcionar assim que o novo estiver ligado.',
+      send: 'Enviar um pedido para o meu dispositivo atual',
+      connect: 'Ligar o meu telemóvel novo',
+      cancel: 'Cancelar',
+    },
+    reset: {
+      body: 'Esta ação remove da sua conta a aplicação móvel, os seus códigos de recuperação e todos os dispositivos de confiança. Depois, pode configurar novamente a verificação em dois passos.',
+      proof:
+        'Para confirmar, aprove um pedido na aplicação móvel ou introduza um dos seus códigos de recuperação.',
+      send: 'Enviar um pedido para o meu telemóvel',
+    },
+    errors: {
+      setupFailed: 'Não foi possível configurar a aplicação móvel. Recomece.',
+      setupTimeout: 'O código de configuração expirou. Recomece.',
+      deviceExists:
+        'Já existe um dispositivo configurado para a sua conta. Para o substituir, confirme primeiro com o seu dispositivo atual.',
+      noDevice: 'Não existe nenhuma aplicação móvel configurada para a sua conta.',
+      closed: 'Este pedido já não está aberto. Envie um novo.',
+      challengePending:
+        'Outro início de sessão já aguarda aprovação no seu telemóvel. Responda-lhe na aplicação ou aguarde até expirar.',
+      rateLimited: 'Demasiados pedidos de início de sessão. Tente novamente dentro de {{seconds}} segundos.',
+      rateLimitedLater: 'Demasiados pedidos de início de sessão. Tente novamente mais tarde.',
+      notOffered: 'A aplicação móvel não está disponível para a sua conta.',
+    },
   },
   messages: {
     sms: '{{code}} é o seu código de verificação {{name}}. Expira dentro de {{minutes}} minutos. Nunca o partilhe.',

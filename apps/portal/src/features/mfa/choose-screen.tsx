@@ -14,13 +14,7 @@ function choices(status: MfaStatusResponse): Choice[] {
   const listed: Choice[] = [];
   for (const method of status.methods) {
     const choice: Choice | null =
-      method === 'smmobile'
-        ? 'mobile'
-        : method === 'totp'
-          ? 'totp'
-          : status.phoneAvailable
-            ? 'phone'
-            : null;
+      method === 'smmobile' ? 'mobile' : method === 'totp' ? 'totp' : status.phoneAvailable ? 'phone' : null;
     if (choice && !listed.includes(choice)) listed.push(choice);
   }
   return listed;

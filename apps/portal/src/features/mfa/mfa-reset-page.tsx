@@ -87,7 +87,9 @@ export function MfaResetPage() {
     }
     const codeType = factor.deliveryType;
     const proof: MfaProof =
-      mode === 'code' && codeType !== 'smmobile' ? { code: entered, deliveryType: codeType } : { recoveryCode: entered };
+      mode === 'code' && codeType !== 'smmobile'
+        ? { code: entered, deliveryType: codeType }
+        : { recoveryCode: entered };
     setPending(true);
     setFieldError(undefined);
     setProblem(null);

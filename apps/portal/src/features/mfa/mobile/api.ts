@@ -1,6 +1,6 @@
 import type { ChallengeStatus, DevicePlatform, MasterDeviceSetupStatus } from '@keycard/contract/mobile-mfa';
-import { graphqlRequest, graphqlSubscribe } from '../../../lib/graphql.ts';
 import type { ApiRequestError } from '../../../lib/api.ts';
+import { graphqlRequest, graphqlSubscribe } from '../../../lib/graphql.ts';
 
 /**
  * The portal's operations of packages/contract/src/mobile-mfa.graphql, typed by hand after the

@@ -110,7 +110,10 @@ export function MobileSetup({
     }
     setPhase({ name: 'waiting', setup, connected: false });
     startCountdown(setup.expiresInSeconds);
-    guard.current = setTimeout(() => fail('SETUP_TIMEOUT_FAILED'), setup.expiresInSeconds * 1000 + outcomeGraceMs);
+    guard.current = setTimeout(
+      () => fail('SETUP_TIMEOUT_FAILED'),
+      setup.expiresInSeconds * 1000 + outcomeGraceMs,
+    );
     stop.current = mobileApi.watchSetup(setup.setupId, {
       onData: (event) => {
         if (event.status === 'COMPLETED') void complete(setup);

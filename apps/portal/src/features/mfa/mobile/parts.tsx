@@ -61,9 +61,7 @@ export function NumberPrompt({
     <div className="kc-mfa-number-prompt">
       <p>{device ? t('mfa.mobile.verify.sentTo', { device }) : t('mfa.mobile.verify.sentToPhone')}</p>
       <div className="kc-mfa-number-box">
-        <p className="kc-mfa-number-label">
-          {t('mfa.mobile.verify.numberLabel')}
-        </p>
+        <p className="kc-mfa-number-label">{t('mfa.mobile.verify.numberLabel')}</p>
         <p className="kc-mfa-number" data-testid="mfa-number">
           {number}
         </p>

@@ -16,7 +16,13 @@ import { useNumberApproval } from './use-number-approval.ts';
  * session passed one minutes ago the new phone is connected at once; otherwise the current
  * device approves a request first. The old device stops working when the new one connects.
  */
-export function MobileReplaceScreen({ status, onCancel }: { status: MfaStatusResponse; onCancel: () => void }) {
+export function MobileReplaceScreen({
+  status,
+  onCancel,
+}: {
+  status: MfaStatusResponse;
+  onCancel: () => void;
+}) {
   const { t } = useTranslation();
   const approval = useNumberApproval(status);
   const [connecting, setConnecting] = useState(false);
@@ -52,7 +58,11 @@ export function MobileReplaceScreen({ status, onCancel }: { status: MfaStatusRes
     <Page key="mobile-replace" titleKey="mfa.titles.mobileReplace" heading={t('mfa.mobile.replace.heading')}>
       {state.phase === 'problem' ? <ProblemNotice problem={state.problem} /> : null}
       {state.phase === 'pending' ? (
-        <NumberPrompt challenge={state.challenge} seconds={seconds} device={status.factor?.deviceName ?? null} />
+        <NumberPrompt
+          challenge={state.challenge}
+          seconds={seconds}
+          device={status.factor?.deviceName ?? null}
+        />
       ) : state.phase === 'asking' || state.phase === 'approved' ? (
         <Loader label={t('mfa.mobile.verify.sending')} />
       ) : (

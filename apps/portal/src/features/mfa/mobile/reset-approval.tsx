@@ -78,7 +78,11 @@ export function MobileResetApproval({
       <p>{t('mfa.mobile.reset.body')}</p>
       <p>{t('mfa.mobile.reset.proof')}</p>
       {state.phase === 'pending' ? (
-        <NumberPrompt challenge={state.challenge} seconds={seconds} device={status.factor?.deviceName ?? null} />
+        <NumberPrompt
+          challenge={state.challenge}
+          seconds={seconds}
+          device={status.factor?.deviceName ?? null}
+        />
       ) : state.phase === 'asking' || state.phase === 'approved' ? (
         <Loader label={t(state.phase === 'approved' ? 'mfa.common.working' : 'mfa.mobile.verify.sending')} />
       ) : (

@@ -60,14 +60,21 @@ export function useNumberApproval(status: MfaStatusResponse) {
     } catch (caught) {
       const problem = describeMfaError(caught);
       if (isErrorCode(caught, mobileErrors.rateLimited)) {
-        setState({ phase: 'failed', reason: 'RATE_LIMITED', retryAfterSeconds: problem.retryAfterSeconds ?? null });
+        setState({
+          phase: 'failed',
+          reason: 'RATE_LIMITED',
+          retryAfterSeconds: problem.retryAfterSeconds ?? null,
+        });
       } else {
         setState({ phase: 'problem', problem });
       }
       return;
     }
     setState({ phase: 'pending', challenge });
-    guard.current = setTimeout(() => fail('TIMEOUT', null), challenge.expiresInSeconds * 1000 + outcomeGraceMs);
+    guard.current = setTimeout(
+      () => fail('TIMEOUT', null),
+      challenge.expiresInSeconds * 1000 + outcomeGraceMs,
+    );
     stop.current = mobileApi.watchChallenge(challenge.id, {
       onData: (outcome) => {
         if (outcome.status === 'PENDING') return;

@@ -69,7 +69,7 @@ export function MobileVerifyScreen({ status }: { status: MfaStatusResponse }) {
     );
   }
 
-  const useRecovery = () => {
+  const switchToRecovery = () => {
     approval.cancel();
     setMode('recovery');
   };
@@ -80,7 +80,7 @@ export function MobileVerifyScreen({ status }: { status: MfaStatusResponse }) {
         reason={state.reason}
         retryAfterSeconds={state.retryAfterSeconds}
         onRetry={() => void start()}
-        onUseRecovery={useRecovery}
+        onUseRecovery={switchToRecovery}
       />
     );
   }
@@ -106,7 +106,7 @@ export function MobileVerifyScreen({ status }: { status: MfaStatusResponse }) {
             {t('mfa.mobile.verify.newRequest')}
           </button>
         ) : null}
-        <button type="button" className="kc-button kc-button-secondary" onClick={useRecovery}>
+        <button type="button" className="kc-button kc-button-secondary" onClick={switchToRecovery}>
           {t('mfa.mobile.verify.useRecovery')}
         </button>
       </div>
@@ -171,7 +171,13 @@ function RecoveryCodeSignIn({
   return (
     <Page key="mobile-recovery" titleKey="mfa.titles.verify" heading={t('mfa.verify.heading')}>
       <form onSubmit={submit} noValidate>
-        <ProofField mode="recovery" value={value} onChange={setValue} error={fieldError} inputRef={inputRef} />
+        <ProofField
+          mode="recovery"
+          value={value}
+          onChange={setValue}
+          error={fieldError}
+          inputRef={inputRef}
+        />
         <Checkbox
           label={t('mfa.common.trustDevice', { days: status.trustedDeviceDays })}
           checked={trust}
