@@ -25,6 +25,7 @@ import {
   unconfiguredPhoneProvider,
 } from './messaging/phone/phone-provider.ts';
 import { createTwilioProvider } from './messaging/phone/twilio.provider.ts';
+import { createPushTransportFromConfig } from './messaging/push/push-transport.ts';
 import { captureTransport, createSmtpTransport } from './messaging/transports.ts';
 import { mfaRoutes } from './mfa/mfa.routes.ts';
 import { oidcRoutes } from './oidc/oidc.routes.ts';
@@ -123,12 +124,13 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
       ? outboxPageProvider
       : unconfiguredPhoneProvider;
   const phoneTransports = createPhoneTransports(phoneProvider, clock);
+  const pushTransport = createPushTransportFromConfig(config, clock);
   const transports: Transports = {
     email: config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : captureTransport,
     sms: phoneTransports.sms,
     voice: phoneTransports.voice,
-    // Mobile-app MFA pushes: replaced by the push provider adapters (messaging/push).
-    push: captureTransport,
+    // Mobile-app MFA pushes: FCM and APNs when configured; else the local outbox page.
+    push: pushTransport,
     ...options.transports,
   };
   const services: Services = {
@@ -156,6 +158,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   app.addHook('onClose', async () => {
     stopWatching();
     await services.outbox.stop();
+    await pushTransport.close();
     await limiter.close();
   });
 

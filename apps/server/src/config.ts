@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { readApnsKey, readFcmServiceAccount } from './messaging/push/push-credentials.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -51,6 +52,26 @@ const envSchema = z.object({
     .regex(/^\+[1-9]\d{6,14}$/, 'must be a Twilio phone number in E.164 form, e.g. +14155550100')
     .optional(),
   TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+  FCM_PROJECT_ID: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, 'must be a Firebase project id, e.g. keycard-authenticator')
+    .optional(),
+  FCM_SERVICE_ACCOUNT_FILE: z.string().min(1).optional(),
+  FCM_BASE_URL: z.url().default('https://fcm.googleapis.com'),
+  APNS_TEAM_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{10}$/, 'must be the 10-character Team ID of the Apple developer account')
+    .optional(),
+  APNS_KEY_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{10}$/, 'must be the 10-character id of the APNs key')
+    .optional(),
+  APNS_KEY_FILE: z.string().min(1).optional(),
+  APNS_BUNDLE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, 'must be the app bundle id, e.g. com.example.authenticator')
+    .optional(),
+  APNS_BASE_URL: z.url().default('https://api.push.apple.com'),
   MFA_PHONE_CODES_PER_TENANT_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   ANALYTICS_URL: z.url().optional(),
   PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(7168).max(4_194_304).default(65_536),
@@ -80,6 +101,19 @@ export interface Config {
   login: { maxFailures: number; lockoutMinutes: number; ipLimitPerMinute: number };
   /** SMS and voice through Twilio; undefined keeps them in the local outbox (embedded mode). */
   twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | undefined;
+  /** Pushes to ANDROID devices through FCM HTTP v1; undefined keeps them in the local outbox (embedded mode). */
+  fcm:
+    | {
+        projectId: string;
+        clientEmail: string;
+        privateKey: string;
+        privateKeyId: string | undefined;
+        tokenUri: string;
+        baseUrl: string;
+      }
+    | undefined;
+  /** Pushes to IOS devices through APNs; undefined keeps them in the local outbox (embedded mode). */
+  apns: { teamId: string; keyId: string; privateKey: string; bundleId: string; baseUrl: string } | undefined;
   mfa: {
     /** Phone codes one tenant may send per hour (SMS-pumping ceiling). */
     phoneCodesPerTenantHour: number;
@@ -141,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             apiUrl: e.TWILIO_API_URL,
           }
         : undefined,
+    ...pushSettings(e, production),
     mfa: { phoneCodesPerTenantHour: e.MFA_PHONE_CODES_PER_TENANT_HOUR },
     analyticsUrl: e.ANALYTICS_URL,
     passwordHashing: {
@@ -175,6 +210,55 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
   return config;
+}
+
+/**
+ * FCM and APNs settings go together like Twilio's; their key files are read and checked now,
+ * so a wrong file stops the start instead of failing every push. Production sends the
+ * providers' credentials over https only.
+ */
+function pushSettings(e: z.infer<typeof envSchema>, production: boolean): Pick<Config, 'fcm' | 'apns'> {
+  const readFile = <T>(name: string, file: string, read: (file: string) => T): T => {
+    try {
+      return read(file);
+    } catch (error) {
+      throw new ConfigError(`Invalid configuration:\n  ${name}: ${(error as Error).message}`);
+    }
+  };
+  const requireHttps = (name: string, url: string) => {
+    if (production && new URL(url).protocol !== 'https:') {
+      throw new ConfigError(`Invalid configuration:\n  ${name}: must be an https:// URL in production`);
+    }
+  };
+  const fcmSet = [e.FCM_PROJECT_ID, e.FCM_SERVICE_ACCOUNT_FILE].filter(Boolean).length;
+  if (fcmSet === 1) {
+    throw new ConfigError('Invalid configuration: FCM_PROJECT_ID and FCM_SERVICE_ACCOUNT_FILE go together');
+  }
+  const apnsSet = [e.APNS_TEAM_ID, e.APNS_KEY_ID, e.APNS_KEY_FILE, e.APNS_BUNDLE_ID].filter(Boolean).length;
+  if (apnsSet > 0 && apnsSet < 4) {
+    throw new ConfigError(
+      'Invalid configuration: APNS_TEAM_ID, APNS_KEY_ID, APNS_KEY_FILE and APNS_BUNDLE_ID go together',
+    );
+  }
+  let fcm: Config['fcm'];
+  if (e.FCM_PROJECT_ID && e.FCM_SERVICE_ACCOUNT_FILE) {
+    const account = readFile('FCM_SERVICE_ACCOUNT_FILE', e.FCM_SERVICE_ACCOUNT_FILE, readFcmServiceAccount);
+    requireHttps('FCM_BASE_URL', e.FCM_BASE_URL);
+    requireHttps('FCM_SERVICE_ACCOUNT_FILE (token_uri)', account.tokenUri);
+    fcm = { projectId: e.FCM_PROJECT_ID, ...account, baseUrl: e.FCM_BASE_URL };
+  }
+  let apns: Config['apns'];
+  if (e.APNS_TEAM_ID && e.APNS_KEY_ID && e.APNS_KEY_FILE && e.APNS_BUNDLE_ID) {
+    requireHttps('APNS_BASE_URL', e.APNS_BASE_URL);
+    apns = {
+      teamId: e.APNS_TEAM_ID,
+      keyId: e.APNS_KEY_ID,
+      privateKey: readFile('APNS_KEY_FILE', e.APNS_KEY_FILE, readApnsKey),
+      bundleId: e.APNS_BUNDLE_ID,
+      baseUrl: e.APNS_BASE_URL,
+    };
+  }
+  return { fcm, apns };
 }
 
 /** The public origin of a login domain, e.g. http://grand-hotel.localhost:3000 */

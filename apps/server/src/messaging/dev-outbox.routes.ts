@@ -5,7 +5,7 @@ import { errorAnswer } from '../http/errors.ts';
 import { escapeHtml } from '../oidc/pages.ts';
 import { AppError } from '../shared/errors.ts';
 import { hostnameOf } from '../tenants/tenant.service.ts';
-import type { EmailContent, PhoneContent } from './message.types.ts';
+import type { EmailContent, PhoneContent, PushContent } from './message.types.ts';
 
 const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1', 'localhost']);
 
@@ -64,9 +64,39 @@ function linkify(text: string): string {
   return escapeHtml(text).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
 }
 
+const utc = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+
+/** One line for the list: what the phone's notification would read, and which device. */
+function pushSummary(push: PushContent): string {
+  return `PUSH to ${push.platform} device ${push.deviceId}: ${push.title} — ${push.body}`;
+}
+
+/** A push's page: the visible notification, then what routes it to the device. */
+function pushDetail(push: PushContent, recipient: string, status: string, lastError: string | null): string {
+  const rows: [string, string][] = [
+    ['Title', push.title],
+    ['Body', push.body],
+    ['Platform', push.platform],
+    ['Device id', push.deviceId],
+    ['Challenge id', push.data?.challengeId ?? ''],
+    ['Endpoint', push.data?.endpoint ?? ''],
+    ['Expires', utc(push.expiresAt)],
+    ['Push token', recipient === push.deviceId ? '(none)' : recipient],
+    ['Delivery', lastError ? `${status} (${lastError})` : status],
+  ];
+  const list = rows
+    .map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd>${escapeHtml(value)}</dd>`)
+    .join('');
+  const note =
+    push.platform === 'WEB'
+      ? '<p>Web devices have no push service: the device app receives this challenge over its GraphQL subscription.</p>'
+      : '';
+  return `<h1>Push to a ${escapeHtml(push.platform)} device</h1><dl>${list}</dl>${note}`;
+}
+
 /**
- * The local outbox (default mode only, loopback only): every mail, SMS and voice message
- * the portal would send, readable by a person, with working links. /_dev/outbox.json serves
+ * The local outbox (default mode only, loopback only): every mail, SMS, voice message and
+ * mobile-app push the portal would send, readable by a person, with working links. /_dev/outbox.json serves
  * the same to tests.
  */
 export async function devOutboxRoutes(app: FastifyInstance, { db, config }: Services): Promise<void> {
@@ -74,7 +104,8 @@ export async function devOutboxRoutes(app: FastifyInstance, { db, config }: Serv
 
   const list = (recipient?: string) => {
     let query = db.selectFrom('outbox').selectAll().orderBy('created_at', 'desc').limit(200);
-    if (recipient) query = query.where('recipient', '=', recipient.toLowerCase());
+    // Addresses are stored lower-case; push tokens keep their case.
+    if (recipient) query = query.where('recipient', 'in', [recipient, recipient.toLowerCase()]);
     return query.execute();
   };
 
@@ -90,7 +121,7 @@ export async function devOutboxRoutes(app: FastifyInstance, { db, config }: Serv
       template: row.template,
       status: row.status,
       createdAt: row.created_at,
-      content: JSON.parse(row.payload) as EmailContent | PhoneContent,
+      content: JSON.parse(row.payload) as EmailContent | PhoneContent | PushContent,
     }));
   });
 
@@ -100,11 +131,14 @@ export async function devOutboxRoutes(app: FastifyInstance, { db, config }: Serv
     const items = rows
       .map((row) => {
         const content = JSON.parse(row.payload) as Partial<EmailContent & PhoneContent>;
-        const when = new Date(row.created_at).toISOString().replace('T', ' ').slice(0, 19);
         const title =
-          row.channel === 'email' ? content.subject : `${row.channel.toUpperCase()}: ${content.text}`;
+          row.channel === 'email'
+            ? content.subject
+            : row.channel === 'push'
+              ? pushSummary(content as unknown as PushContent)
+              : `${row.channel.toUpperCase()}: ${content.text}`;
         return `<li><a href="/_dev/outbox/${escapeHtml(row.id)}">${escapeHtml(title)}</a>
-<span> to ${escapeHtml(row.recipient)} · ${escapeHtml(row.tenant_code)} · ${when} UTC · ${escapeHtml(row.status)}</span></li>`;
+<span> to ${escapeHtml(row.recipient)} · ${escapeHtml(row.tenant_code)} · ${utc(row.created_at)} · ${escapeHtml(row.status)}</span></li>`;
       })
       .join('\n');
     return reply
@@ -123,15 +157,17 @@ ${rows.length ? `<ul>${items}</ul>` : '<p>No messages yet.</p>'}</main></body></
     if (!row) return notFound(reply);
     const content = JSON.parse(row.payload) as Partial<EmailContent & PhoneContent>;
     const body =
-      row.channel === 'email'
-        ? `<h1>${escapeHtml(content.subject)}</h1><p>To ${escapeHtml(row.recipient)}</p>
+      row.channel === 'push'
+        ? pushDetail(content as unknown as PushContent, row.recipient, row.status, row.last_error)
+        : row.channel === 'email'
+          ? `<h1>${escapeHtml(content.subject)}</h1><p>To ${escapeHtml(row.recipient)}</p>
 <p><a href="/_dev/outbox/${escapeHtml(row.id)}/html">Open the HTML version</a></p><pre>${linkify(content.text ?? '')}</pre>`
-        : `<h1>${row.channel === 'sms' ? 'SMS' : 'Voice call'} to ${escapeHtml(row.recipient)}</h1><p>${linkify(content.text ?? '')}</p>`;
+          : `<h1>${row.channel === 'sms' ? 'SMS' : 'Voice call'} to ${escapeHtml(row.recipient)}</h1><p>${linkify(content.text ?? '')}</p>`;
     return reply
       .type('text/html; charset=utf-8')
       .header('content-security-policy', pageCsp)
       .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outbox message</title>
-<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}pre{white-space:pre-wrap}a{color:#0b4f8a}</style></head>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}pre{white-space:pre-wrap}a{color:#0b4f8a}dt{font-weight:600}dd{margin:0 0 .5rem}</style></head>
 <body><main><p><a href="/_dev/outbox">← Outbox</a></p>${body}</main></body></html>`);
   });
 
