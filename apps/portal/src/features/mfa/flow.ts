@@ -19,7 +19,7 @@ export function analyticsProps(status: MfaStatusResponse | null, deliveryType?: 
  * After MFA is passed (a registration or a code at sign-in): trust this device if the user
  * asked (a userDeviceToken kept as AUTH_X_DEVICE_ID), then on to the authenticated page.
  */
-export function useFinishMfa(status: MfaStatusResponse | null) {
+export function useFinishMfa(status: MfaStatusResponse | null, deliveryType?: MfaDeliveryType) {
   const navigate = useNavigate();
   return useCallback(
     async (trustDevice: boolean) => {
@@ -27,14 +27,14 @@ export function useFinishMfa(status: MfaStatusResponse | null) {
         try {
           const { userDeviceToken } = await mfaApi.userDeviceToken();
           deviceId.set(userDeviceToken);
-          void trackEvent('mfa_device_id_generated', analyticsProps(status));
+          void trackEvent('mfa_device_id_generated', analyticsProps(status, deliveryType));
         } catch {
           // Not trusting the device only means a code next time; the sign-in goes on.
         }
       }
       navigate(paths.authenticated, { replace: true });
     },
-    [navigate, status],
+    [navigate, status, deliveryType],
   );
 }
 

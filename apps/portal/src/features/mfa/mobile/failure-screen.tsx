@@ -32,12 +32,15 @@ export function ApprovalFailureScreen({
   retryAfterSeconds,
   onRetry,
   onUseRecovery,
+  onCancel,
   signInLinks = true,
 }: {
   reason: ApprovalFailure;
   retryAfterSeconds: number | null;
   onRetry: () => void;
   onUseRecovery?: () => void;
+  /** Leaves this flow (a replacement the user no longer wants). */
+  onCancel?: () => void;
   /** Lost-phone reset and log out: at sign-in, not inside the reset itself. */
   signInLinks?: boolean;
 }) {
@@ -80,6 +83,11 @@ export function ApprovalFailureScreen({
         {onUseRecovery ? (
           <button type="button" className="kc-button kc-button-secondary" onClick={onUseRecovery}>
             {t('mfa.mobile.verify.useRecovery')}
+          </button>
+        ) : null}
+        {onCancel ? (
+          <button type="button" className="kc-button kc-button-secondary" onClick={onCancel}>
+            {t('mfa.common.cancel')}
           </button>
         ) : null}
       </div>

@@ -46,7 +46,7 @@ export function MobileSetup({
   onChoose: (method: 'totp' | 'phone') => void;
 }) {
   const { t } = useTranslation();
-  const finish = useFinishMfa(status);
+  const finish = useFinishMfa(status, 'smmobile');
   const [phase, setPhase] = useState<Phase>(replace ? { name: 'starting' } : { name: 'intro' });
   const [problem, setProblem] = useState<MfaProblem | null>(null);
   // As on the app's setup: the browser someone just enrolled on is theirs, unless they untick it.

@@ -48,6 +48,10 @@ export function MobileReplaceScreen({
         reason={state.reason}
         retryAfterSeconds={state.retryAfterSeconds}
         onRetry={() => void approval.start()}
+        onCancel={() => {
+          approval.cancel();
+          onCancel();
+        }}
         signInLinks={false}
       />
     );

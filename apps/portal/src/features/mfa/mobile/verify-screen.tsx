@@ -24,7 +24,7 @@ import { useNumberApproval } from './use-number-approval.ts';
  */
 export function MobileVerifyScreen({ status }: { status: MfaStatusResponse }) {
   const { t } = useTranslation();
-  const finish = useFinishMfa(status);
+  const finish = useFinishMfa(status, 'smmobile');
   const approval = useNumberApproval(status);
   const device = status.factor?.deviceName ?? null;
   const [mode, setMode] = useState<'approve' | 'recovery'>('approve');
@@ -135,7 +135,7 @@ function RecoveryCodeSignIn({
   onUseApproval: () => void;
 }) {
   const { t } = useTranslation();
-  const finish = useFinishMfa(status);
+  const finish = useFinishMfa(status, 'smmobile');
   const [value, setValue] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
