@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, publicOrigin } from './config.ts';
 import { loadSecrets } from './shared/secrets.ts';
 
@@ -63,5 +64,131 @@ describe('embedded secrets', () => {
     const file = path.join(dir, 'secrets.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8')).cookieSecret).toBe(first.cookieKeys[0]);
+  });
+});
+
+describe('push provider settings', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'keycard-push-config-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, text: string) => {
+    const file = path.join(dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  const pem = (key: { export(options: { type: 'pkcs8'; format: 'pem' }): string | Buffer }) =>
+    key.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const rsaKey = pem(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+  const p256Key = pem(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
+  const serviceAccount = {
+    type: 'service_account',
+    project_id: 'keycard-authenticator',
+    private_key_id: 'f00dfeed',
+    private_key: rsaKey,
+    client_email: 'push@keycard-authenticator.iam.gserviceaccount.com',
+    token_uri: 'https://oauth2.googleapis.com/token',
+  };
+  const accountFile = write('service-account.json', JSON.stringify(serviceAccount));
+  const p8File = write('AuthKey_ABCDE12345.p8', p256Key);
+  const fcmEnv = { FCM_PROJECT_ID: 'keycard-authenticator', FCM_SERVICE_ACCOUNT_FILE: accountFile };
+  const apnsEnv = {
+    APNS_TEAM_ID: 'TEAM123456',
+    APNS_KEY_ID: 'ABCDE12345',
+    APNS_KEY_FILE: p8File,
+    APNS_BUNDLE_ID: 'com.example.authenticator',
+  };
+  const production = {
+    NODE_ENV: 'production',
+    COOKIE_SECRET: 'x'.repeat(32),
+    ENCRYPTION_KEY: 'ab'.repeat(32),
+    DATABASE_URL: 'postgres://db/keycard',
+  };
+
+  it('are off by default: pushes stay in the outbox', () => {
+    expect(loadConfig({})).toMatchObject({ fcm: undefined, apns: undefined });
+  });
+
+  it('read FCM from the project id and the service account key file, with Google’s address by default', () => {
+    expect(loadConfig(fcmEnv).fcm).toEqual({
+      projectId: 'keycard-authenticator',
+      clientEmail: serviceAccount.client_email,
+      privateKey: rsaKey,
+      privateKeyId: 'f00dfeed',
+      tokenUri: 'https://oauth2.googleapis.com/token',
+      baseUrl: 'https://fcm.googleapis.com',
+    });
+    expect(loadConfig({ ...fcmEnv, FCM_BASE_URL: 'http://127.0.0.1:9099' }).fcm?.baseUrl).toBe(
+      'http://127.0.0.1:9099',
+    );
+  });
+
+  it('read APNs from team, key id, .p8 key and bundle id, with Apple’s production address by default', () => {
+    expect(loadConfig(apnsEnv).apns).toEqual({
+      teamId: 'TEAM123456',
+      keyId: 'ABCDE12345',
+      privateKey: p256Key,
+      bundleId: 'com.example.authenticator',
+      baseUrl: 'https://api.push.apple.com',
+    });
+  });
+
+  it('go together, like the Twilio settings', () => {
+    expect(() => loadConfig({ FCM_PROJECT_ID: 'keycard-authenticator' })).toThrow(
+      /FCM_PROJECT_ID and FCM_SERVICE_ACCOUNT_FILE go together/,
+    );
+    expect(() => loadConfig({ ...apnsEnv, APNS_BUNDLE_ID: undefined })).toThrow(
+      /APNS_TEAM_ID, APNS_KEY_ID, APNS_KEY_FILE and APNS_BUNDLE_ID go together/,
+    );
+  });
+
+  it('name the bad variable when a value or a key file is wrong', () => {
+    expect(() => loadConfig({ ...fcmEnv, FCM_PROJECT_ID: 'Keycard_Project' })).toThrow(
+      /FCM_PROJECT_ID: must be/,
+    );
+    expect(() => loadConfig({ ...apnsEnv, APNS_TEAM_ID: 'team' })).toThrow(/APNS_TEAM_ID: must be/);
+    expect(() => loadConfig({ ...apnsEnv, APNS_BUNDLE_ID: 'authenticator' })).toThrow(
+      /APNS_BUNDLE_ID: must be/,
+    );
+    expect(() => loadConfig({ ...fcmEnv, FCM_SERVICE_ACCOUNT_FILE: path.join(dir, 'missing.json') })).toThrow(
+      /FCM_SERVICE_ACCOUNT_FILE: cannot read .*ENOENT/,
+    );
+    const notJson = write('not-json.json', 'project_id=keycard');
+    expect(() => loadConfig({ ...fcmEnv, FCM_SERVICE_ACCOUNT_FILE: notJson })).toThrow(
+      /FCM_SERVICE_ACCOUNT_FILE: is not a JSON key file/,
+    );
+    const userCredentials = write(
+      'user.json',
+      JSON.stringify({ ...serviceAccount, type: 'authorized_user' }),
+    );
+    expect(() => loadConfig({ ...fcmEnv, FCM_SERVICE_ACCOUNT_FILE: userCredentials })).toThrow(
+      /FCM_SERVICE_ACCOUNT_FILE: is not a service account key file/,
+    );
+    const ecAccount = write('ec-account.json', JSON.stringify({ ...serviceAccount, private_key: p256Key }));
+    expect(() => loadConfig({ ...fcmEnv, FCM_SERVICE_ACCOUNT_FILE: ecAccount })).toThrow(/not an RSA key/);
+    expect(() => loadConfig({ ...apnsEnv, APNS_KEY_FILE: write('rsa.p8', rsaKey) })).toThrow(
+      /APNS_KEY_FILE: is not a P-256 key/,
+    );
+    expect(() => loadConfig({ ...apnsEnv, APNS_KEY_FILE: write('garbage.p8', 'not a key') })).toThrow(
+      /APNS_KEY_FILE: is not a PEM private key/,
+    );
+  });
+
+  it('send provider credentials over https only in production', () => {
+    expect(loadConfig({ ...production, ...fcmEnv, ...apnsEnv })).toMatchObject({
+      fcm: { baseUrl: 'https://fcm.googleapis.com' },
+      apns: { baseUrl: 'https://api.push.apple.com' },
+    });
+    expect(() => loadConfig({ ...production, ...fcmEnv, FCM_BASE_URL: 'http://fcm.internal' })).toThrow(
+      /FCM_BASE_URL: must be an https:\/\/ URL in production/,
+    );
+    expect(() => loadConfig({ ...production, ...apnsEnv, APNS_BASE_URL: 'http://apns.internal' })).toThrow(
+      /APNS_BASE_URL: must be an https:\/\/ URL in production/,
+    );
+    const plainTokenUri = write(
+      'plain-token-uri.json',
+      JSON.stringify({ ...serviceAccount, token_uri: 'http://oauth2.internal/token' }),
+    );
+    expect(() => loadConfig({ ...production, ...fcmEnv, FCM_SERVICE_ACCOUNT_FILE: plainTokenUri })).toThrow(
+      /token_uri\): must be an https:\/\/ URL in production/,
+    );
   });
 });
