@@ -28,6 +28,7 @@ import { createTwilioProvider } from './messaging/phone/twilio.provider.ts';
 import { createPushTransportFromConfig } from './messaging/push/push-transport.ts';
 import { captureTransport, createSmtpTransport } from './messaging/transports.ts';
 import { mfaRoutes } from './mfa/mfa.routes.ts';
+import { mobileRoutes } from './mobile/graphql.routes.ts';
 import { oidcRoutes } from './oidc/oidc.routes.ts';
 import { ProviderRegistry } from './oidc/provider-registry.ts';
 import { partnerRoutes } from './partners/partner.routes.ts';
@@ -214,6 +215,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   await app.register(signInRoutes, services);
   await app.register(lifecycleRoutes, services);
   await app.register(mfaRoutes, services);
+  await app.register(mobileRoutes, services);
   await app.register(partnerRoutes, services);
   await app.register(analyticsRoutes, services);
   await app.register(oidcRoutes, services);

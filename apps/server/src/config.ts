@@ -74,6 +74,14 @@ const envSchema = z.object({
   APNS_BASE_URL: z.url().default('https://api.push.apple.com'),
   MFA_PHONE_CODES_PER_TENANT_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   ANALYTICS_URL: z.url().optional(),
+  /** Origins of web device apps allowed to call the mobile GraphQL endpoint (comma list). */
+  MOBILE_APP_ORIGINS: z
+    .string()
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .refine((origins) => origins.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin), {
+      message: 'must be a comma-separated list of origins, e.g. http://localhost:3003',
+    })
+    .optional(),
   PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(7168).max(4_194_304).default(65_536),
   PASSWORD_HASH_ITERATIONS: z.coerce.number().int().min(1).max(20).default(3),
   PASSWORD_HASH_PARALLELISM: z.coerce.number().int().min(1).max(16).default(4),
@@ -120,6 +128,11 @@ export interface Config {
   };
   /** Analytics collector that events of tenants with an analytics id are forwarded to. */
   analyticsUrl: string | undefined;
+  /**
+   * Origins of web device apps (the reference app) that may call /api/mobile-beef/graphql
+   * across origins and open its websocket; native apps send no Origin.
+   */
+  mobileAppOrigins: string[];
   /** argon2id parameters for new password hashes (stored hashes keep their own). */
   passwordHashing: PasswordHashing;
 }
@@ -178,6 +191,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...pushSettings(e, production),
     mfa: { phoneCodesPerTenantHour: e.MFA_PHONE_CODES_PER_TENANT_HOUR },
     analyticsUrl: e.ANALYTICS_URL,
+    // The reference device app (examples/mobile-app) runs on port 3003 outside production.
+    mobileAppOrigins: e.MOBILE_APP_ORIGINS ?? (production ? [] : ['http://localhost:3003']),
     passwordHashing: {
       memoryKib: e.PASSWORD_HASH_MEMORY_KIB,
       iterations: e.PASSWORD_HASH_ITERATIONS,

@@ -1,0 +1,230 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { type ErrorCode, errorCatalogue, errorCodes, mobileErrors } from '@keycard/contract';
+import {
+  buildSchema,
+  type DocumentNode,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  type GraphQLFormattedError,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  isListType,
+  isObjectType,
+  Kind,
+  NoSchemaIntrospectionCustomRule,
+  type OperationDefinitionNode,
+  parse,
+  type SelectionSetNode,
+  specifiedRules,
+  validate,
+} from 'graphql';
+import { AppError } from '../shared/errors.ts';
+import { isOutage } from '../shared/outage.ts';
+
+/**
+ * The GraphQL machinery of the endpoint, apart from HTTP and websockets: the schema from the
+ * contract's .graphql file, the checks every document passes before it runs (syntax, schema,
+ * depth, cost, no introspection in production) and the error shape with contract codes.
+ */
+
+/** The schema file committed in the contract, beside mobile-mfa.ts. */
+const schemaFile = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@keycard/contract/mobile-mfa')),
+  'mobile-mfa.graphql',
+);
+
+export function loadMobileSchema(): GraphQLSchema {
+  return buildSchema(readFileSync(schemaFile, 'utf8'));
+}
+
+/** Field nesting allowed: `{ a { b { c } } }` is 3 deep. The deepest real operation is 3. */
+export const maxDepth = 6;
+/**
+ * A simple cost: 1 per field selected (aliases count each time), and a list of objects costs
+ * 10 times its selection. The largest real operation (pendingChallenges) costs 81.
+ */
+export const maxCost = 150;
+/** A document longer than this is refused before parsing. */
+const maxDocumentLength = 16 * 1024;
+
+/** A failure with a contract code, as it goes into `errors[]`. */
+export function codedError(
+  code: ErrorCode,
+  options: { message?: string; fields?: Record<string, string> } = {},
+) {
+  const { status, message } = errorCatalogue[code];
+  const extensions: Record<string, unknown> = { code, status };
+  const retry = options.fields?.retryAfterSeconds;
+  if (retry !== undefined) extensions.retryAfterSeconds = Number(retry);
+  return new GraphQLError(options.message ?? message, { extensions });
+}
+
+export type CheckedDocument =
+  | { ok: true; document: DocumentNode; operation: OperationDefinitionNode }
+  | { ok: false; error: GraphQLError };
+
+function depthOf(
+  selectionSet: SelectionSetNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+  visiting: Set<string>,
+  skipIntrospection: boolean,
+): number {
+  let deepest = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (skipIntrospection && selection.name.value.startsWith('__')) continue;
+      const below = selection.selectionSet
+        ? depthOf(selection.selectionSet, fragments, visiting, skipIntrospection)
+        : 0;
+      deepest = Math.max(deepest, 1 + below);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      deepest = Math.max(deepest, depthOf(selection.selectionSet, fragments, visiting, skipIntrospection));
+    } else {
+      const name = selection.name.value;
+      const fragment = fragments.get(name);
+      if (!fragment || visiting.has(name)) continue;
+      visiting.add(name);
+      deepest = Math.max(deepest, depthOf(fragment.selectionSet, fragments, visiting, skipIntrospection));
+      visiting.delete(name);
+    }
+  }
+  return deepest;
+}
+
+function costOf(
+  selectionSet: SelectionSetNode,
+  parent: GraphQLObjectType,
+  fragments: Map<string, FragmentDefinitionNode>,
+  visiting: Set<string>,
+  skipIntrospection: boolean,
+): number {
+  let cost = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      const name = selection.name.value;
+      if (name.startsWith('__')) {
+        cost += skipIntrospection ? 0 : 1;
+        continue;
+      }
+      const field = parent.getFields()[name];
+      if (!field) continue;
+      const named = getNamedType(field.type);
+      let below = 0;
+      if (selection.selectionSet && isObjectType(named)) {
+        below = costOf(selection.selectionSet, named, fragments, visiting, skipIntrospection);
+        if (isListType(getNullableType(field.type))) below *= 10;
+      }
+      cost += 1 + below;
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      cost += costOf(selection.selectionSet, parent, fragments, visiting, skipIntrospection);
+    } else {
+      const fragment = fragments.get(selection.name.value);
+      if (!fragment || visiting.has(selection.name.value)) continue;
+      visiting.add(selection.name.value);
+      cost += costOf(fragment.selectionSet, parent, fragments, visiting, skipIntrospection);
+      visiting.delete(selection.name.value);
+    }
+  }
+  return cost;
+}
+
+/**
+ * Parses and checks a document before anything runs: it must parse (with a token limit), be
+ * valid against the schema, name one operation, and stay within the depth and cost limits.
+ * Introspection is refused in production; elsewhere it is left out of the limits so tools work.
+ */
+export function checkDocument(
+  schema: GraphQLSchema,
+  query: unknown,
+  operationName: unknown,
+  options: { production: boolean },
+): CheckedDocument {
+  const invalid = (message?: string) => ({
+    ok: false as const,
+    error: codedError(mobileErrors.invalidQuery, message ? { message } : {}),
+  });
+  if (typeof query !== 'string' || query.length === 0 || query.length > maxDocumentLength) return invalid();
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
+    return invalid();
+  }
+  let document: DocumentNode;
+  try {
+    document = parse(query, { maxTokens: 2000, noLocation: false });
+  } catch (error) {
+    return invalid(error instanceof GraphQLError ? error.message : undefined);
+  }
+  const rules = options.production ? [...specifiedRules, NoSchemaIntrospectionCustomRule] : specifiedRules;
+  const problems = validate(schema, document, rules, { maxErrors: 5 });
+  if (problems.length > 0) return invalid(problems[0]?.message);
+  const operation = getOperationAST(document, operationName ?? undefined);
+  if (!operation) return invalid('Name one operation of the document.');
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const skipIntrospection = !options.production;
+  if (depthOf(operation.selectionSet, fragments, new Set(), skipIntrospection) > maxDepth) {
+    return { ok: false, error: codedError(mobileErrors.queryTooDeep) };
+  }
+  const root =
+    operation.operation === 'query'
+      ? schema.getQueryType()
+      : operation.operation === 'mutation'
+        ? schema.getMutationType()
+        : schema.getSubscriptionType();
+  if (!root) return invalid();
+  if (costOf(operation.selectionSet, root, fragments, new Set(), skipIntrospection) > maxCost) {
+    return { ok: false, error: codedError(mobileErrors.queryTooCostly) };
+  }
+  return { ok: true, document, operation };
+}
+
+/**
+ * The error as the client sees it: an AppError keeps its contract code (and retryAfterSeconds);
+ * an outage is common.unavailable; anything else is common.internal with the generic message,
+ * and `onInternal` hears of it (the route logs it).
+ */
+export function formatError(
+  error: GraphQLError,
+  onInternal: (error: unknown) => void,
+): GraphQLFormattedError {
+  const original = error.originalError;
+  const where = {
+    ...(error.path ? { path: error.path } : {}),
+    ...(error.locations ? { locations: error.locations } : {}),
+  };
+  if (original instanceof AppError) {
+    const coded = codedError(original.code, { fields: original.fields });
+    return { message: coded.message, ...where, extensions: coded.extensions };
+  }
+  if (error.extensions?.code && !original) return error.toJSON();
+  if (isOutage(original)) {
+    const coded = codedError(errorCodes.unavailable);
+    return { message: coded.message, ...where, extensions: coded.extensions };
+  }
+  if (!original) {
+    // graphql-js's own request errors (a variable of the wrong type): the client's mistake.
+    const coded = codedError(mobileErrors.invalidQuery, { message: error.message });
+    return { message: coded.message, ...where, extensions: coded.extensions };
+  }
+  onInternal(original);
+  const coded = codedError(errorCodes.internal);
+  return { message: coded.message, ...where, extensions: coded.extensions };
+}
+
+/** The answer to a POST: 200 when the operation ran, 400 for a request the server refused. */
+export function httpAnswerOf(
+  result: ExecutionResult,
+  onInternal: (error: unknown) => void,
+): { status: number; body: Record<string, unknown> } {
+  const errors = result.errors?.map((error) => formatError(error, onInternal));
+  // No data at all: the request failed before execution (variables did not coerce).
+  if (!('data' in result) || result.data === undefined) return { status: 400, body: { errors } };
+  return { status: 200, body: errors ? { data: result.data, errors } : { data: result.data } };
+}
