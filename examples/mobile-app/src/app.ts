@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { renderAppPage } from './page.ts';
@@ -35,23 +36,29 @@ const securityHeaders = {
 };
 
 /**
- * The browser code, bundled once at start-up: TypeScript in src/client with graphql-ws and jsqr
- * inlined, so the app needs no build step of its own.
+ * The browser code, bundled once at start-up into memory: TypeScript in src/client with
+ * graphql-ws inlined, so the app needs no build step of its own. The QR reader (jsqr is most of
+ * the weight) is split off and loaded only when someone reads a QR code. Answers the files by
+ * their URL path: /app.js and its chunks.
  */
-async function bundleClient(): Promise<string> {
+async function bundleClient(): Promise<Map<string, string>> {
+  const outdir = fileURLToPath(new URL('./client-bundle', import.meta.url));
   const result = await build({
-    entryPoints: [fileURLToPath(new URL('./client/main.ts', import.meta.url))],
+    entryPoints: { app: fileURLToPath(new URL('./client/main.ts', import.meta.url)) },
     bundle: true,
+    splitting: true,
     write: false,
+    outdir,
     format: 'esm',
     target: 'es2022',
     minify: true,
     legalComments: 'none',
     logLevel: 'silent',
   });
-  const [output] = result.outputFiles;
-  if (!output) throw new Error('esbuild produced no bundle');
-  return output.text;
+  const files = new Map<string, string>();
+  for (const output of result.outputFiles) files.set(`/${path.relative(outdir, output.path)}`, output.text);
+  if (!files.has('/app.js')) throw new Error('esbuild produced no /app.js');
+  return files;
 }
 
 function send(response: ServerResponse, status: number, type: string, body: string): void {
@@ -71,7 +78,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 /** A static page and its script: everything else (keys, tokens, GraphQL) happens in the browser. */
 export async function createMobileApp(options: MobileAppOptions = {}): Promise<MobileApp> {
-  const script = await bundleClient();
+  const scripts = await bundleClient();
   const page = renderAppPage();
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     request.resume();
@@ -79,7 +86,8 @@ export async function createMobileApp(options: MobileAppOptions = {}): Promise<M
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     if (method !== 'GET') return send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed');
     if (pathname === '/') return send(response, 200, 'text/html; charset=utf-8', page);
-    if (pathname === '/app.js') return send(response, 200, 'text/javascript; charset=utf-8', script);
+    const script = scripts.get(pathname);
+    if (script !== undefined) return send(response, 200, 'text/javascript; charset=utf-8', script);
     if (pathname === '/style.css') return send(response, 200, 'text/css; charset=utf-8', styleSheet);
     if (pathname === '/healthz') return send(response, 200, 'text/plain; charset=utf-8', 'ok');
     if (pathname === '/favicon.ico') {

@@ -14,7 +14,6 @@ import { generateDeviceKeys } from './device-jwt.ts';
 import { GraphqlError } from './graphql.ts';
 import { forgetPairing, loadPairing, type Pairing, savePairing } from './pairing-store.ts';
 import { defaultDeviceName, devicePlatform } from './platform.ts';
-import { readQrFromFile, scanWithCamera } from './qr-reader.ts';
 import { texts } from './texts.ts';
 
 function byId<T extends HTMLElement>(id: string): T {
@@ -145,6 +144,7 @@ async function readQrImage(): Promise<void> {
   if (!file) return;
   clearError();
   try {
+    const { readQrFromFile } = await import('./qr-reader.ts');
     const text = await readQrFromFile(file);
     if (text) acceptScannedUri(text);
     else showError(texts.pairing.noQrFound);
@@ -169,6 +169,7 @@ async function startCamera(): Promise<void> {
     ui.video.hidden = false;
     ui.cameraStop.hidden = false;
     ui.cameraStart.hidden = true;
+    const { scanWithCamera } = await import('./qr-reader.ts');
     camera = await scanWithCamera(ui.video, (text) => {
       stopCamera();
       acceptScannedUri(text);
