@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../../test/helper.ts';
@@ -176,6 +177,31 @@ describe('APNs provider (against a local HTTP/2 stand-in)', () => {
     });
     expect(stub.problems.slice(problems)).toEqual(['403 InvalidProviderToken']);
     stub.problems.splice(problems);
+  });
+
+  it('gives up on a server that accepts the connection and never answers, as retryable', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const started = Date.now();
+      const apns = provider({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 300 });
+      expect(await failure(apns.send(notification(deviceToken(700))))).toMatchObject({
+        kind: 'push.unavailable',
+        retryable: true,
+      });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // The dead connection is not kept: the next push opens a new one.
+      const before = sockets.size;
+      await failure(apns.send(notification(deviceToken(701))));
+      expect(sockets.size).toBe(before + 1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('reconnects after APNs closes the connection', async () => {

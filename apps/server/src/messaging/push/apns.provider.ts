@@ -158,8 +158,10 @@ export function createApnsProvider(settings: ApnsSettings, clock: Clock = system
         reject(pushDeliveryError(pushFailureKinds.unavailable, null, true, `apns unreachable: ${detail}`));
       };
       let stream: http2.ClientHttp2Stream;
+      let used: http2.ClientHttp2Session;
       try {
-        stream = connection().request(headers);
+        used = connection();
+        stream = used.request(headers);
       } catch (error) {
         fail((error as Error).message);
         return;
@@ -183,6 +185,8 @@ export function createApnsProvider(settings: ApnsSettings, clock: Clock = system
       stream.on('close', () => fail('stream closed'));
       stream.setTimeout(timeoutMs, () => {
         stream.close(http2.constants.NGHTTP2_CANCEL);
+        // A connection that never finished its HTTP/2 handshake would hold every later push.
+        if (used.connecting || used.pendingSettingsAck) used.destroy();
         fail('timed out');
       });
       stream.end(payload);

@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../../test/helper.ts';
 import { DeliveryError } from '../message.types.ts';
@@ -133,6 +134,31 @@ describe('FCM HTTP v1 provider (against a local stand-in for Google OAuth and me
       providerCode,
       retryable,
     });
+  });
+
+  it('gives up on a token endpoint or FCM that accepts the connection and never answers, as retryable', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const noToken = createFcmProvider(settings({ tokenUri: `${silentUrl}/token`, timeoutMs: 300 }), clock);
+      expect(await failure(noToken.send(notification('fcm-token-silent-1')))).toEqual({
+        kind: 'push.unavailable',
+        providerCode: 'token',
+        retryable: true,
+      });
+      const noAnswer = createFcmProvider(settings({ baseUrl: silentUrl, timeoutMs: 300 }), clock);
+      expect(await failure(noAnswer.send(notification('fcm-token-silent-2')))).toMatchObject({
+        kind: 'push.unavailable',
+        retryable: true,
+      });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('treats an unreachable FCM, a dropped connection and a refused service account as what they are', async () => {
