@@ -76,8 +76,9 @@ export interface PushProviders {
 /**
  * The outbox transport of the 'push' channel. ANDROID goes to FCM, IOS to APNs; WEB devices
  * have no push service (the device app reads its challenges over its GraphQL subscription),
- * so their push only stays in the outbox (the local outbox page shows it). A push whose challenge has expired is dropped, not
- * sent: an approval request arriving after its sign-in gave up would only invite a careless tap.
+ * so their push only stays in the outbox (the local outbox page shows it). A push whose
+ * challenge has expired is dropped, not sent: an approval request arriving after its sign-in
+ * gave up would only invite a careless tap.
  */
 export function createPushTransport(
   providers: PushProviders,
