@@ -73,24 +73,20 @@ function depthOf(
   selectionSet: SelectionSetNode,
   fragments: Map<string, FragmentDefinitionNode>,
   visiting: Set<string>,
-  skipIntrospection: boolean,
 ): number {
   let deepest = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
-      if (skipIntrospection && selection.name.value.startsWith('__')) continue;
-      const below = selection.selectionSet
-        ? depthOf(selection.selectionSet, fragments, visiting, skipIntrospection)
-        : 0;
+      const below = selection.selectionSet ? depthOf(selection.selectionSet, fragments, visiting) : 0;
       deepest = Math.max(deepest, 1 + below);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      deepest = Math.max(deepest, depthOf(selection.selectionSet, fragments, visiting, skipIntrospection));
+      deepest = Math.max(deepest, depthOf(selection.selectionSet, fragments, visiting));
     } else {
       const name = selection.name.value;
       const fragment = fragments.get(name);
       if (!fragment || visiting.has(name)) continue;
       visiting.add(name);
-      deepest = Math.max(deepest, depthOf(fragment.selectionSet, fragments, visiting, skipIntrospection));
+      deepest = Math.max(deepest, depthOf(fragment.selectionSet, fragments, visiting));
       visiting.delete(name);
     }
   }
@@ -102,14 +98,13 @@ function costOf(
   parent: GraphQLObjectType,
   fragments: Map<string, FragmentDefinitionNode>,
   visiting: Set<string>,
-  skipIntrospection: boolean,
 ): number {
   let cost = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
       const name = selection.name.value;
       if (name.startsWith('__')) {
-        cost += skipIntrospection ? 0 : 1;
+        cost += 1;
         continue;
       }
       const field = parent.getFields()[name];
@@ -117,17 +112,17 @@ function costOf(
       const named = getNamedType(field.type);
       let below = 0;
       if (selection.selectionSet && isObjectType(named)) {
-        below = costOf(selection.selectionSet, named, fragments, visiting, skipIntrospection);
+        below = costOf(selection.selectionSet, named, fragments, visiting);
         if (isListType(getNullableType(field.type))) below *= 10;
       }
       cost += 1 + below;
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      cost += costOf(selection.selectionSet, parent, fragments, visiting, skipIntrospection);
+      cost += costOf(selection.selectionSet, parent, fragments, visiting);
     } else {
       const fragment = fragments.get(selection.name.value);
       if (!fragment || visiting.has(selection.name.value)) continue;
       visiting.add(selection.name.value);
-      cost += costOf(fragment.selectionSet, parent, fragments, visiting, skipIntrospection);
+      cost += costOf(fragment.selectionSet, parent, fragments, visiting);
       visiting.delete(selection.name.value);
     }
   }
@@ -137,7 +132,7 @@ function costOf(
 /**
  * Parses and checks a document before anything runs: it must parse (with a token limit), be
  * valid against the schema, name one operation, and stay within the depth and cost limits.
- * Introspection is refused in production; elsewhere it is left out of the limits so tools work.
+ * Introspection is refused in production; elsewhere it runs within the same limits.
  */
 export function checkDocument(
   schema: GraphQLSchema,
@@ -159,19 +154,22 @@ export function checkDocument(
   } catch (error) {
     return invalid(error instanceof GraphQLError ? error.message : undefined);
   }
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  // Depth first, before validation does any work on a hostile document.
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    if (depthOf(definition.selectionSet, fragments, new Set()) > maxDepth) {
+      return { ok: false, error: codedError(mobileErrors.queryTooDeep) };
+    }
+  }
   const rules = options.production ? [...specifiedRules, NoSchemaIntrospectionCustomRule] : specifiedRules;
   const problems = validate(schema, document, rules, { maxErrors: 5 });
   if (problems.length > 0) return invalid(problems[0]?.message);
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return invalid('Name one operation of the document.');
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
-  const skipIntrospection = !options.production;
-  if (depthOf(operation.selectionSet, fragments, new Set(), skipIntrospection) > maxDepth) {
-    return { ok: false, error: codedError(mobileErrors.queryTooDeep) };
-  }
   const root =
     operation.operation === 'query'
       ? schema.getQueryType()
@@ -179,7 +177,7 @@ export function checkDocument(
         ? schema.getMutationType()
         : schema.getSubscriptionType();
   if (!root) return invalid();
-  if (costOf(operation.selectionSet, root, fragments, new Set(), skipIntrospection) > maxCost) {
+  if (costOf(operation.selectionSet, root, fragments, new Set()) > maxCost) {
     return { ok: false, error: codedError(mobileErrors.queryTooCostly) };
   }
   return { ok: true, document, operation };
@@ -208,7 +206,7 @@ export function formatError(
     const coded = codedError(errorCodes.unavailable);
     return { message: coded.message, ...where, extensions: coded.extensions };
   }
-  if (!original) {
+  if (!original || original instanceof GraphQLError) {
     // graphql-js's own request errors (a variable of the wrong type): the client's mistake.
     const coded = codedError(mobileErrors.invalidQuery, { message: error.message });
     return { message: coded.message, ...where, extensions: coded.extensions };
