@@ -96,9 +96,10 @@ export async function pair(page: Page, uri: string, deviceName?: string): Promis
   await page
     .getByRole('heading', { name: deviceApp.pairedHeading, exact: true })
     .waitFor({ timeout: 15_000 });
-  await expect
-    .poll(() => page.locator('#connection').innerText(), { timeout: 15_000 })
-    .toBe(deviceApp.connected);
+  // With the alert beside it, a failure says why it did not connect (an error or close code).
+  const connection = async () =>
+    `${await page.locator('#connection').innerText()} ${await page.locator('#app-error').innerText()}`.trim();
+  await expect.poll(connection, { timeout: 15_000 }).toBe(deviceApp.connected);
 }
 
 /** The open sign-in request (the newest one), once it is on screen. */
