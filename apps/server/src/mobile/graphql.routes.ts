@@ -1,7 +1,15 @@
 import fastifyWebsocket from '@fastify/websocket';
 import { errorCodes, mobileErrors, mobileGraphqlPath, mobileSocketCloseCodes } from '@keycard/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { execute, type GraphQLError, type GraphQLSchema } from 'graphql';
+import {
+  type DocumentNode,
+  execute,
+  type GraphQLError,
+  type GraphQLSchema,
+  parse,
+  subscribe,
+  validate,
+} from 'graphql';
 import { handleProtocols, makeServer } from 'graphql-ws';
 import type { WebSocket } from 'ws';
 import type { Services } from '../http/context.ts';
@@ -156,11 +164,18 @@ export async function mobileRoutes(app: FastifyInstance, services: Services): Pr
   // Subscriptions: the graphql-transport-ws protocol. Who may open a socket is decided twice:
   // at the upgrade by Origin (cross-site websocket hijacking: a foreign page cannot ride the
   // browser's cookie), and in connection_init by credentials (close 4401 without them).
+  // graphql-ws runs our graphql functions rather than its own import of the library: one copy
+  // decides (a second copy, as a test runner may load, refuses a schema it did not build).
+  const refusedDocument: DocumentNode = parse('{ __typename }');
   const wsServer = makeServer<
     Record<string, unknown> | undefined,
     { socket: WebSocket; request: FastifyRequest; auth?: MobileContext }
   >({
     schema,
+    parse,
+    validate,
+    execute,
+    subscribe,
     connectionInitWaitTimeout: 3000,
     onConnect: async (ctx) => {
       const { socket, request } = ctx.extra;
@@ -199,7 +214,8 @@ export async function mobileRoutes(app: FastifyInstance, services: Services): Pr
     },
     onSubscribe: (ctx, _id, payload) => {
       const checked = checkDocument(schema, payload.query, payload.operationName, { production });
-      if (!checked.ok) return [checked.error];
+      // A refused document runs nothing: onOperation answers its coded error instead.
+      if (!checked.ok) return { schema, document: refusedDocument, contextValue: { refused: checked.error } };
       return {
         schema,
         document: checked.document,
@@ -207,6 +223,10 @@ export async function mobileRoutes(app: FastifyInstance, services: Services): Pr
         variableValues: payload.variables ?? undefined,
         contextValue: ctx.extra.auth,
       };
+    },
+    onOperation: (_ctx, _id, _payload, args) => {
+      const refused = (args.contextValue as { refused?: GraphQLError } | undefined)?.refused;
+      return refused ? { errors: [refused] } : undefined;
     },
     onNext: (_ctx, _id, _payload, _args, result) => {
       if (!result.errors) return undefined;
