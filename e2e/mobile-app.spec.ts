@@ -17,6 +17,7 @@ import {
   deviceApp,
   openDeviceApp,
   pair,
+  report,
   useMobileMfaStack,
   waitForChallenge,
 } from './support/mobile-app.ts';
@@ -90,7 +91,12 @@ describe('mobile-app MFA with the example device app (two Chromium contexts: por
     return Number((await instruction.innerText()).match(/\d{2}/)?.[0]);
   }
 
-  it('enrols the device app from the setup link, then approves a sign-in with the right number and denies another', async () => {
+  /**
+   * Enrols a fresh summit user's device app through the portal's setup link, as a person does:
+   * password, "Mobile app", "Connect my phone", paste the link into the phone, pair; the portal
+   * then shows the recovery codes and continues. Answers the user and the phone.
+   */
+  async function enrolNewUser(deviceName = 'Test phone'): Promise<{ email: string; phone: Page }> {
     const email = await createTestUser(stack.keycard, 'summit');
     const portal = await signInToSummit(email);
     await expectHeading(portal, en.mfa.choose.heading);
@@ -100,39 +106,41 @@ describe('mobile-app MFA with the example device app (two Chromium contexts: por
     await expectHeading(portal, texts.waiting.heading);
     const setupLink = portal.getByLabel(texts.waiting.uriLabel, { exact: true });
     await expect.poll(() => setupLink.inputValue(), { timeout: 15_000 }).toMatch(/^keycard-mfa:\/\/enrol\?/);
-    const uri = await setupLink.inputValue();
 
-    const phone = await openDeviceApp(stack.browser, stack.mobileApp);
-    await pair(phone.page, uri, 'Test phone');
-    expect(await phone.page.locator('#paired-summary').innerText()).toBe(
-      `${email} at Summit, on this device (“Test phone”).`,
-    );
-    await expectAccessible(phone.page, 'device app: paired, waiting');
+    const { page: phone } = await openDeviceApp(stack.browser, stack.mobileApp);
+    await pair(phone, await setupLink.inputValue(), deviceName);
 
     // The portal learns of the pairing over its subscription and shows the recovery codes.
     await expectHeading(portal, texts.done.heading);
-    expect(await portal.getByText(texts.done.body.replace('{{device}}', 'Test phone')).isVisible()).toBe(
-      true,
-    );
+    expect(await portal.getByText(texts.done.body.replace('{{device}}', deviceName)).isVisible()).toBe(true);
     await continueAfterRecoveryCodes(portal);
     await portal.waitForURL(appHome);
     await portal.context().close();
+    return { email, phone };
+  }
+
+  it('enrols the device app from the setup link, then approves a sign-in with the right number and denies another', async () => {
+    const { email, phone } = await enrolNewUser();
+    expect(await phone.locator('#paired-summary').innerText()).toBe(
+      `${email} at Summit, on this device (“Test phone”).`,
+    );
+    await expectAccessible(phone, 'device app: paired, waiting');
 
     // A new sign-in: the portal shows a number, the phone the request with three numbers.
     const second = await signInToSummit(email);
     await expectHeading(second, texts.verify.heading);
     const number = await portalNumber(second);
-    const request = await waitForChallenge(phone.page);
+    const request = await waitForChallenge(phone);
     expect(request.numbers).toHaveLength(3);
     expect(request.numbers).toContain(number);
     expect(request.details).toMatchObject({ Tenant: 'Summit', Account: email });
     expect(request.details['IP address']).toMatch(/127\.0\.0\.1|::1/);
     expect(request.details.Browser).toMatch(/Chrome/);
-    expect(await phone.page.getByRole('status').innerText()).toBe(
+    expect(await phone.getByRole('status').innerText()).toBe(
       `New sign-in request for ${email} at Summit. Pick the number shown on the sign-in screen.`,
     );
-    await expectAccessible(phone.page, 'device app: a sign-in request');
-    expect(await approve(phone.page, number)).toBe('Approved: the sign-in continues on the other screen.');
+    await expectAccessible(phone, 'device app: a sign-in request');
+    expect(await approve(phone, number)).toBe('Approved: the sign-in continues on the other screen.');
     await second.waitForURL(appHome, { timeout: 20_000 });
     await second.context().close();
 
@@ -140,10 +148,63 @@ describe('mobile-app MFA with the example device app (two Chromium contexts: por
     const third = await signInToSummit(email);
     await expectHeading(third, texts.verify.heading);
     await portalNumber(third);
-    await waitForChallenge(phone.page);
-    expect(await deny(phone.page)).toBe('Denied: the sign-in was refused (REJECTED).');
+    await waitForChallenge(phone);
+    expect(await deny(phone)).toBe('Denied: the sign-in was refused (REJECTED).');
     await expectHeading(third, texts.failure.rejectedHeading);
     await third.context().close();
-    await phone.context.close();
+    await phone.context().close();
+  });
+
+  it('refuses a sign-in approved with a decoy number', async () => {
+    const { email, phone } = await enrolNewUser();
+    const portal = await signInToSummit(email);
+    const number = await portalNumber(portal);
+    const { numbers } = await waitForChallenge(phone);
+    const decoy = numbers.find((candidate) => candidate !== number);
+    expect(decoy).toBeDefined();
+    expect(await approve(phone, decoy!)).toBe('Wrong number: the sign-in was refused (FAILED).');
+    await expectHeading(portal, texts.failure.failedHeading);
+    // The answered request stays on the phone, its buttons disabled.
+    expect(await phone.getByRole('button', { name: String(number), exact: true }).isDisabled()).toBe(true);
+    await portal.context().close();
+    await phone.context().close();
+  });
+
+  it('"This wasn\'t me" rejects the sign-in and mutes further requests: the next sign-in is told to wait', async () => {
+    const { email, phone } = await enrolNewUser();
+    const portal = await signInToSummit(email);
+    await portalNumber(portal);
+    await waitForChallenge(phone);
+    expect(await report(phone)).toBe(
+      'Reported: the sign-in was refused and further requests are paused (REJECTED).',
+    );
+    await expectHeading(portal, texts.failure.rejectedHeading);
+    await portal.context().close();
+
+    const again = await signInToSummit(email);
+    await expectHeading(again, texts.failure.rateLimitedHeading);
+    expect(await phone.locator('article.challenge:not(.closed)').count()).toBe(0);
+    await again.context().close();
+    await phone.context().close();
+  });
+
+  it('keeps its key across a restart: a new tab signs in as the device and shows a request made while it was closed', async () => {
+    const { email, phone } = await enrolNewUser();
+    const context = phone.context();
+    await phone.close();
+
+    const portal = await signInToSummit(email);
+    const number = await portalNumber(portal);
+
+    // A new tab has no access token (sessionStorage is per tab): it proves its key again.
+    const reopened = await context.newPage();
+    await reopened.goto(`${stack.mobileApp.url}/`);
+    await reopened.getByRole('heading', { name: deviceApp.pairedHeading, exact: true }).waitFor();
+    const request = await waitForChallenge(reopened);
+    expect(request.numbers).toContain(number);
+    expect(await approve(reopened, number)).toBe('Approved: the sign-in continues on the other screen.');
+    await portal.waitForURL(appHome, { timeout: 20_000 });
+    await portal.context().close();
+    await context.close();
   });
 });
