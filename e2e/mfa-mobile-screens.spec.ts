@@ -1,0 +1,189 @@
+import { en } from '@keycard/texts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, newContext } from './support/browser.ts';
+import {
+  analyticsEvents,
+  continueAfterRecoveryCodes,
+  createTestUser,
+  expectHeading,
+  setTenantSettings,
+  signIn,
+  stubDefaultRedirect,
+} from './support/mfa.ts';
+import {
+  approve,
+  deny,
+  openDeviceApp,
+  pair,
+  useMobileMfaStack,
+  waitForChallenge,
+} from './support/mobile-app.ts';
+
+const texts = en.mfa.mobile;
+const appHome = /^http:\/\/localhost:3001\/(\?user-device-token=[\w-]+)?$/;
+
+/**
+ * The portal's mobile-app MFA screens (issue 9, SPEC §2) against the real GraphQL endpoint and
+ * the example device app: accessible, readable at 1280 and 375 px (SCREENSHOT_DIR keeps images
+ * of each screen for a look), and each outcome on its own screen.
+ */
+describe('mobile-app MFA screens in the portal (Chromium)', () => {
+  const stack = useMobileMfaStack();
+
+  // The partner app first: its registration screen opens, the other factors as alternatives.
+  beforeAll(async () => {
+    await setTenantSettings(stack.keycard, 'summit', {
+      mfa: {
+        mode: 'required',
+        mandatoryFrom: null,
+        trustedDeviceDays: 60,
+        methods: ['smmobile', 'totp', 'sms', 'voice'],
+      },
+    });
+  });
+
+  async function portalPage(): Promise<Page> {
+    const page = await (await newContext(stack.browser)).newPage();
+    await stubDefaultRedirect(page);
+    return page;
+  }
+
+  /** Checks a screen at both widths: axe clean, no sideways scrolling on a phone. */
+  async function checkScreen(page: Page, name: string): Promise<void> {
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 800 : 900 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(
+        width,
+      );
+      if (process.env.SCREENSHOT_DIR) {
+        await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/${name}-${width}.png`, fullPage: true });
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expectAccessible(page, name);
+  }
+
+  /** Enrols a device for a new summit user through the portal's screens; answers the user and device page. */
+  async function enrol(deviceName: string) {
+    const email = await createTestUser(stack.keycard, 'summit');
+    const page = await portalPage();
+    await page.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(page, email);
+    await page.waitForURL(`${stack.keycard.origin('summit')}/mfa`);
+    await expectHeading(page, texts.register.heading);
+    await page.getByRole('button', { name: texts.register.start, exact: true }).click();
+    await expectHeading(page, texts.waiting.heading);
+    const uri = await page.getByLabel(texts.waiting.uriLabel, { exact: true }).inputValue();
+    const device = await openDeviceApp(stack.browser, stack.mobileApp);
+    await pair(device.page, uri, deviceName);
+    await expectHeading(page, texts.done.heading);
+    await continueAfterRecoveryCodes(page);
+    await page.waitForURL(appHome);
+    await page.context().close();
+    return { email, device: device.page };
+  }
+
+  it('registers the partner app first, with the other factors as alternatives, then approves a sign-in by number', async () => {
+    const email = await createTestUser(stack.keycard, 'summit');
+    const page = await portalPage();
+    await page.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(page, email);
+    await page.waitForURL(`${stack.keycard.origin('summit')}/mfa`);
+    await expectHeading(page, texts.register.heading);
+    expect(await page.getByRole('heading', { name: texts.register.alternatives }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: texts.register.useApp, exact: true }).count()).toBe(1);
+    await checkScreen(page, 'mobile-register');
+
+    await page.getByRole('button', { name: texts.register.start, exact: true }).click();
+    await expectHeading(page, texts.waiting.heading);
+    const uri = await page.getByLabel(texts.waiting.uriLabel, { exact: true }).inputValue();
+    expect(uri).toMatch(/^keycard-mfa:\/\/enrol\?/);
+    expect(await page.getByRole('img', { name: texts.waiting.qrAlt }).count()).toBe(1);
+    await expect
+      .poll(() => page.locator('[data-countdown]').getAttribute('data-countdown'))
+      .toMatch(/^1\d\d$/);
+    await checkScreen(page, 'mobile-waiting');
+
+    // Back asks first; "Keep waiting" stays on the same code.
+    await page.getByRole('button', { name: en.mfa.common.back, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: texts.waiting.confirm.heading });
+    await dialog.waitFor();
+    await checkScreen(page, 'mobile-waiting-back');
+    await dialog.getByRole('button', { name: texts.waiting.confirm.cancel, exact: true }).click();
+    expect(await page.getByLabel(texts.waiting.uriLabel, { exact: true }).inputValue()).toBe(uri);
+
+    const device = await openDeviceApp(stack.browser, stack.mobileApp);
+    await pair(device.page, uri, 'Test phone');
+    await expectHeading(page, texts.done.heading);
+    await checkScreen(page, 'mobile-done');
+    await continueAfterRecoveryCodes(page);
+    await page.waitForURL(appHome);
+
+    // The next sign-in, from another browser: the number to select, then approval on the device.
+    const other = await portalPage();
+    await other.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(other, email);
+    await expectHeading(other, texts.verify.heading);
+    const shown = Number(await other.getByTestId('mfa-number').innerText());
+    expect(await other.getByText(`Select ${shown} in the app`).isVisible()).toBe(true);
+    expect(await other.getByText('We sent a request to the mobile app on Test phone.').isVisible()).toBe(
+      true,
+    );
+    await checkScreen(other, 'mobile-number');
+    const challenge = await waitForChallenge(device.page);
+    expect(challenge.numbers).toContain(shown);
+    await approve(device.page, shown);
+    await other.waitForURL(appHome);
+
+    const events = (await analyticsEvents(stack.keycard, 'summit')).filter(
+      (event) => event.deliveryType === 'smmobile',
+    );
+    expect(events.map((event) => event.event)).toEqual(
+      expect.arrayContaining(['mfa_register', 'mfa_verification_required', 'mfa_success']),
+    );
+  });
+
+  it('shows a rejected sign-in with customer service, then the back-off counted down before a new request', async () => {
+    const { email, device } = await enrol('Deny phone');
+    const page = await portalPage();
+    await page.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(page, email);
+    await expectHeading(page, texts.verify.heading);
+    await waitForChallenge(device);
+    await deny(device);
+    await expectHeading(page, texts.failure.rejectedHeading);
+    expect(await page.getByText(texts.failure.rejectedBody).isVisible()).toBe(true);
+    const retry = page.getByRole('button', { name: texts.verify.newRequest, exact: true });
+    expect(await retry.isDisabled()).toBe(true);
+    const left = Number(await page.locator('[data-countdown]').getAttribute('data-countdown'));
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(10);
+    await checkScreen(page, 'mobile-rejected');
+    await expect.poll(() => retry.isEnabled(), { timeout: 15_000 }).toBe(true);
+    expect(await page.getByText(texts.failure.retryNow).isVisible()).toBe(true);
+
+    // A wrong number on the next request: FAILED, and a longer wait.
+    await retry.click();
+    await expectHeading(page, texts.verify.heading);
+    const shown = Number(await page.getByTestId('mfa-number').innerText());
+    const { numbers } = await waitForChallenge(device);
+    await approve(device, numbers.find((n) => n !== shown)!);
+    await expectHeading(page, texts.failure.failedHeading);
+    await checkScreen(page, 'mobile-failed');
+  });
+
+  it('counts a setup that was never connected down to the setup error screen', async () => {
+    const email = await createTestUser(stack.keycard, 'summit');
+    const page = await portalPage();
+    await page.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(page, email);
+    await expectHeading(page, texts.register.heading);
+    await page.getByRole('button', { name: texts.register.start, exact: true }).click();
+    await expectHeading(page, texts.waiting.heading);
+    stack.keycard.clock.advance(121_000);
+    await expectHeading(page, texts.setupError.timeoutHeading);
+    expect(await page.getByRole('link', { name: en.mfa.common.logOut, exact: true }).count()).toBe(1);
+    await checkScreen(page, 'mobile-setup-timeout');
+  });
+});
