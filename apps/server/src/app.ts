@@ -29,6 +29,7 @@ import { createPushTransportFromConfig } from './messaging/push/push-transport.t
 import { captureTransport, createSmtpTransport } from './messaging/transports.ts';
 import { mfaRoutes } from './mfa/mfa.routes.ts';
 import { mobileRoutes } from './mobile/graphql.routes.ts';
+import { findInteraction } from './oidc/interaction.service.ts';
 import { oidcRoutes } from './oidc/oidc.routes.ts';
 import { ProviderRegistry } from './oidc/provider-registry.ts';
 import { partnerRoutes } from './partners/partner.routes.ts';
@@ -56,6 +57,8 @@ export interface AppOptions {
   analytics?: AnalyticsProvider;
   portalDist?: string;
   logger?: boolean;
+  /** Render each portal page for its host (default); off only to measure the difference (bench). */
+  firstPaint?: boolean;
   /** Where log lines go (default stdout); tests read them to prove what is never logged. */
   logStream?: { write(line: string): void };
 }
@@ -220,7 +223,21 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   await app.register(analyticsRoutes, services);
   await app.register(oidcRoutes, services);
   await app.register(devOutboxRoutes, services);
-  await app.register(portalRoutes, { distDir: options.portalDist ?? defaultPortalDist });
+  await app.register(portalRoutes, {
+    distDir: options.portalDist ?? defaultPortalDist,
+    firstPaint:
+      options.firstPaint === false
+        ? undefined
+        : {
+            resolveTenant: (host) => tenants.resolveHost(host),
+            uiLocales: async (tenant, iid) => {
+              const { provider } = await services.providers.get(tenant);
+              const interaction = await findInteraction(provider, iid);
+              const value = interaction?.params.ui_locales;
+              return typeof value === 'string' ? value : undefined;
+            },
+          },
+  });
 
   return { app, services };
 }

@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { de } from '@keycard/texts/de';
 import { en } from '@keycard/texts/en';
 import { th } from '@keycard/texts/th';
@@ -15,7 +16,10 @@ import { acceptedLanguages, choosePageLocale } from './first-paint.ts';
 const template = readFileSync(
   path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../portal/index.html'),
   'utf8',
-).replace('</head>', '<script type="module" src="/assets/index-test.js"></script></head>');
+).replace(
+  '</head>',
+  '<script type="module" src="/assets/index-test.js"></script><link rel="stylesheet" crossorigin href="/assets/index-test.css"></head>',
+);
 
 describe('choosing the page language', () => {
   it('reads Accept-Language by weight, keeping the order of equal weights', () => {
@@ -48,6 +52,8 @@ describe.each(engines)('the branded first paint on %s', (engine) => {
   beforeAll(async () => {
     dist = mkdtempSync(path.join(tmpdir(), 'keycard-first-paint-'));
     writeFileSync(path.join(dist, 'index.html'), template);
+    mkdirSync(path.join(dist, 'assets'));
+    writeFileSync(path.join(dist, 'assets', 'index-test.css'), '.kc-card{padding:2rem}');
     ({ t, origin } = await listeningTestApp(engine, { portalDist: dist }));
   });
   afterAll(async () => {
@@ -78,9 +84,12 @@ describe.each(engines)('the branded first paint on %s', (engine) => {
       expect(html).toContain('<input type="hidden" name="iid" value="abc">');
       expect(html).toMatch(/<input id="kc-fp-email" type="email" name="email"[^>]*required/);
       expect(html).toContain(`>${en.login.email.submit}</button>`);
-      // The one inline style is allowed by its nonce, and only by it.
+      // The inline styles (theme, and the build's stylesheet put inline: no round trip before
+      // the first paint) are allowed by the page's nonce, and only by it.
       const nonce = /<style nonce="([^"]+)">/.exec(html)?.[1];
       expect(nonce).toBeTruthy();
+      expect(html).toContain(`<style nonce="${nonce}">.kc-card{padding:2rem}</style>`);
+      expect(html).not.toContain('rel="stylesheet"');
       const csp = response.headers.get('content-security-policy') ?? '';
       expect(csp).toContain(`style-src 'self' 'nonce-${nonce}'`);
       expect(csp).not.toContain('unsafe-inline');
@@ -93,6 +102,26 @@ describe.each(engines)('the branded first paint on %s', (engine) => {
         branding: { tenantCode: code, theme: { name: theme.name } },
       });
     }
+  });
+
+  it('compresses the page for browsers that take Brotli or gzip', async () => {
+    const url = `${origin('grand-hotel')}/login`;
+    const raw = (encoding: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/login',
+        headers: { host: new URL(url).host, 'accept-encoding': encoding },
+      });
+    const br = await raw('gzip, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers.vary)).toContain('Accept-Encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toContain('kc-fp-email');
+    const gzip = await raw('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toContain('kc-fp-email');
+    const identity = await raw('identity');
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.body).toContain('kc-fp-email');
   });
 
   it('renders in the language of langCode, then of Accept-Language', async () => {

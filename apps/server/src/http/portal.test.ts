@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalRoutes } from './portal.ts';
@@ -13,6 +14,8 @@ describe('the portal pages', () => {
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>portal</title>');
     mkdirSync(path.join(dist, 'assets'));
     writeFileSync(path.join(dist, 'assets', 'app-1234.js'), 'export {}');
+    // The build writes compressed copies beside each asset (apps/portal/vite.config.ts).
+    writeFileSync(path.join(dist, 'assets', 'app-1234.js.br'), brotliCompressSync('export {}'));
     app = Fastify();
     await app.register(portalRoutes, { distDir: dist });
   });
@@ -31,6 +34,19 @@ describe('the portal pages', () => {
       expect(answer.headers['content-type'], url).toContain('text/html');
       expect(answer.body, url).toContain('<title>portal</title>');
     }
+  });
+
+  it("sends an asset's Brotli copy to a browser that takes it, the file itself to others", async () => {
+    const br = await app.inject({
+      method: 'GET',
+      url: '/assets/app-1234.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('export {}');
+    const plain = await app.inject({ method: 'GET', url: '/assets/app-1234.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('export {}');
   });
 
   it('answers an unknown page with the page and 404, a missing file with a JSON 404', async () => {
