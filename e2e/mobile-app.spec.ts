@@ -3,6 +3,7 @@ import { en } from '@keycard/texts';
 import type { Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
+import { deactivateUserDevices } from '../apps/server/src/mobile/device-key.service.ts';
 import { expectAccessible, newContext } from './support/browser.ts';
 import {
   continueAfterRecoveryCodes,
@@ -205,6 +206,38 @@ describe('mobile-app MFA with the example device app (two Chromium contexts: por
     expect(await approve(reopened, number)).toBe('Approved: the sign-in continues on the other screen.');
     await portal.waitForURL(appHome, { timeout: 20_000 });
     await portal.context().close();
+    await context.close();
+  });
+
+  it('tells a device that was replaced or reset that it is no longer paired, and can forget the pairing', async () => {
+    const { email, phone } = await enrolNewUser();
+    const context = phone.context();
+    await phone.close();
+    // What an MFA reset or a replacement does to the old device.
+    const user = await stack.keycard.services.db
+      .selectFrom('users')
+      .select('id')
+      .where('tenant_code', '=', 'summit')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    await deactivateUserDevices(
+      stack.keycard.services.db,
+      { tenantCode: 'summit', userId: user.id },
+      stack.keycard.clock.now(),
+    );
+
+    const reopened = await context.newPage();
+    await reopened.goto(`${stack.mobileApp.url}/`);
+    await expect
+      .poll(() => reopened.getByRole('alert').innerText(), { timeout: 20_000 })
+      .toBe(
+        'This device is no longer paired with the account: another device replaced it, or two-step verification was reset. Forget this pairing to pair again. (mobile.no_device)',
+      );
+    expect(await reopened.locator('#connection').innerText()).toBe(
+      'Offline: sign-in requests cannot reach this device.',
+    );
+    await reopened.getByRole('button', { name: deviceApp.forget, exact: true }).click();
+    await reopened.getByRole('heading', { name: 'Pair with your account', exact: true }).waitFor();
     await context.close();
   });
 });

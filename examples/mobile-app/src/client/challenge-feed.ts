@@ -1,6 +1,7 @@
 import { graphqlClientRules, mobileSocketCloseCodes } from '@keycard/contract/mobile-mfa';
 import { createClient } from 'graphql-ws';
 import { challengeFields, type DeviceChallenge, type TokenKeeper } from './device-api.ts';
+import { GraphqlError } from './graphql.ts';
 
 export type FeedState = 'connecting' | 'connected' | 'reconnecting' | 'offline';
 
@@ -12,6 +13,18 @@ function closeCode(error: unknown): number | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number'
     ? error.code
     : undefined;
+}
+
+/** A subscription refused by the server arrives as its list of GraphQL errors: keep the first one's code. */
+function fromGraphqlErrors(error: unknown): unknown {
+  if (!Array.isArray(error) || error.length === 0) return error;
+  const [first] = error as Array<{ message?: string; extensions?: { code?: unknown; status?: unknown } }>;
+  const code = first?.extensions?.code;
+  return new GraphqlError(
+    first?.message ?? 'The subscription was refused',
+    typeof code === 'string' ? code : 'graphql.error',
+    typeof first?.extensions?.status === 'number' ? first.extensions.status : undefined,
+  );
 }
 
 /** The websocket URL of the tenant's GraphQL endpoint (same path, ws: or wss:). */
@@ -42,6 +55,9 @@ export function startChallengeFeed(input: {
   let loginError: unknown;
 
   function connect(): void {
+    // Events of a client that already failed (its late 'closed', say) must not overwrite what
+    // its failure reported, nor what a newer client says.
+    let current = true;
     const client = createClient({
       url: socketUrl(input.endpoint),
       lazy: false,
@@ -57,14 +73,18 @@ export function startChallengeFeed(input: {
       },
       onNonLazyError: () => {},
       on: {
-        connecting: (isRetry) => input.onState(isRetry ? 'reconnecting' : 'connecting'),
+        connecting: (isRetry) => {
+          if (current) input.onState(isRetry ? 'reconnecting' : 'connecting');
+        },
         connected: () => {
+          if (!current) return;
           unauthenticatedInARow = 0;
+          loginError = undefined;
           input.onState('connected');
           input.onConnected();
         },
         closed: () => {
-          if (!stopped) input.onState('reconnecting');
+          if (current && !stopped) input.onState('reconnecting');
         },
       },
     });
@@ -75,7 +95,8 @@ export function startChallengeFeed(input: {
           if (result.data?.deviceChallenges) input.onChallenge(result.data.deviceChallenges);
         },
         error: (error) => {
-          if (stopped) return;
+          if (stopped || !current) return;
+          current = false;
           void client.dispose();
           if (closeCode(error) === mobileSocketCloseCodes.unauthenticated && unauthenticatedInARow === 0) {
             unauthenticatedInARow += 1;
@@ -86,11 +107,14 @@ export function startChallengeFeed(input: {
           const code = closeCode(error);
           input.onState(
             'offline',
-            loginError ?? (code === undefined ? error : `The socket closed with ${code}`),
+            loginError ?? (code === undefined ? fromGraphqlErrors(error) : `The socket closed with ${code}`),
           );
         },
         complete: () => {
-          if (!stopped) input.onState('offline', 'the server ended the subscription');
+          if (stopped || !current) return;
+          current = false;
+          void client.dispose();
+          input.onState('offline', 'The server ended the subscription.');
         },
       },
     );

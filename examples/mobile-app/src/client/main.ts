@@ -50,6 +50,8 @@ let camera: { stop(): void } | null = null;
 const cards = new Map<string, ChallengeCard>();
 
 function describeError(error: unknown): string {
+  if (error instanceof GraphqlError && error.code === mobileErrors.noDevice)
+    return texts.error(texts.unpaired, error.code);
   if (error instanceof GraphqlError) return texts.error(error.message, error.code);
   if (error instanceof Error) return error.message;
   if (typeof error === 'string') return error;

@@ -21,6 +21,9 @@ export const texts = {
     qrRead: 'QR code read: check the link and pair.',
     cameraUnavailable: 'The camera cannot be used here',
   },
+  /** masterDeviceLogin said mobile.no_device: replaced by another phone, or MFA was reset. */
+  unpaired:
+    'This device is no longer paired with the account: another device replaced it, or two-step verification was reset. Forget this pairing to pair again.',
   summary: (tenantName: string, account: string, deviceName: string) =>
     `${account} at ${tenantName}, on this device (“${deviceName}”).`,
   challenge: {
