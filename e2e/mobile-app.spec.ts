@@ -126,6 +126,8 @@ describe('mobile-app MFA with the example device app (two Chromium contexts: por
       `${email} at Summit, on this device (“Test phone”).`,
     );
     await expectAccessible(phone, 'device app: paired, waiting');
+    // Only what applies is on screen: no Reconnect while connected.
+    expect(await phone.getByRole('button', { name: deviceApp.reconnect }).isVisible()).toBe(false);
 
     // A new sign-in: the portal shows a number, the phone the request with three numbers.
     const second = await signInToSummit(email);
@@ -136,7 +138,7 @@ describe('mobile-app MFA with the example device app (two Chromium contexts: por
     expect(request.numbers).toContain(number);
     expect(request.details).toMatchObject({ Tenant: 'Summit', Account: email });
     expect(request.details['IP address']).toMatch(/127\.0\.0\.1|::1/);
-    expect(request.details.Browser).toMatch(/Chrome/);
+    expect(request.details.Browser).toMatch(/^Headless Chrome \d+ on Linux$/);
     expect(await phone.getByRole('status').innerText()).toBe(
       `New sign-in request for ${email} at Summit. Pick the number shown on the sign-in screen.`,
     );

@@ -1,6 +1,7 @@
 import type { ChallengeDecision } from '@keycard/contract/mobile-mfa';
 import type { DeviceChallenge } from './device-api.ts';
 import { texts } from './texts.ts';
+import { describeUserAgent } from './user-agent.ts';
 
 export interface ChallengeCard {
   challenge: DeviceChallenge;
@@ -56,7 +57,10 @@ export function createChallengeCard(
       ...row(texts.challenge.tenant, challenge.tenantName),
       ...row(texts.challenge.account, challenge.account),
       ...row(texts.challenge.ipAddress, challenge.ipAddress ?? texts.challenge.unknown),
-      ...row(texts.challenge.userAgent, challenge.userAgent ?? texts.challenge.unknown),
+      ...row(
+        texts.challenge.userAgent,
+        challenge.userAgent ? describeUserAgent(challenge.userAgent) : texts.challenge.unknown,
+      ),
       ...row(texts.challenge.timeLeft, timeLeft),
     ]),
     element('p', { id: `${idBase}-prompt`, className: 'prompt' }, [texts.challenge.prompt]),
