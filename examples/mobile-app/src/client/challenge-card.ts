@@ -90,6 +90,7 @@ export function createChallengeCard(
       result.textContent = message;
       if (final) {
         card.closed = true;
+        timeLeft.textContent = texts.challenge.closed;
         article.classList.add('closed');
       }
       for (const button of buttons) button.disabled = card.closed;

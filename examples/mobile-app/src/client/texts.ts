@@ -39,6 +39,7 @@ export const texts = {
     timeLeft: 'Time left',
     seconds: (seconds: number) => `${seconds} s`,
     expired: 'Expired: the request timed out.',
+    closed: 'Closed',
     sending: 'Sending your answer…',
   },
   outcome: (status: ChallengeStatus, decision: ChallengeDecision): string => {
