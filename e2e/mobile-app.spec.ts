@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { enrolmentUri } from '@keycard/contract/mobile-mfa';
 import { en } from '@keycard/texts';
-import type { Page } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { deactivateUserDevices } from '../apps/server/src/mobile/device-key.service.ts';
@@ -26,6 +29,30 @@ import {
 const texts = en.mfa.mobile;
 /** The tenant's default redirect (stubbed), with or without the user-device-token parameter. */
 const appHome = /^http:\/\/localhost:3001\/(\?user-device-token=[\w-]+)?$/;
+
+/**
+ * A one-frame Y4M video (what Chromium's fake camera plays in a loop) of a QR code: black
+ * modules on white with the quiet zone, as a phone camera would see the portal's code.
+ */
+function qrVideo(text: string): Buffer {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const side = 480;
+  const quiet = 4;
+  const scale = Math.floor(side / (modules.size + 2 * quiet));
+  const offset = Math.floor((side - scale * modules.size) / 2);
+  const luma = Buffer.alloc(side * side, 235);
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      const row = Math.floor((y - offset) / scale);
+      const col = Math.floor((x - offset) / scale);
+      const inside = row >= 0 && col >= 0 && row < modules.size && col < modules.size;
+      if (inside && modules.get(row, col)) luma[y * side + x] = 16;
+    }
+  }
+  const chroma = Buffer.alloc((side / 2) * (side / 2) * 2, 128);
+  const header = Buffer.from(`YUV4MPEG2 W${side} H${side} F10:1 Ip A1:1 C420jpeg\n`);
+  return Buffer.concat([header, Buffer.from('FRAME\n'), luma, chroma]);
+}
 
 describe('example device app on its own (Chromium)', () => {
   const stack = useMobileMfaStack();
@@ -64,6 +91,41 @@ describe('example device app on its own (Chromium)', () => {
     await upload.setInputFiles({ name: 'qr.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(svg) });
     await expect.poll(() => field.inputValue()).toBe(uri);
     await context.close();
+  });
+
+  it('reads the enrolment link with the camera (Chromium’s fake camera filming a QR code)', async () => {
+    const uri = enrolmentUri({
+      endpoint: `${stack.keycard.origin('summit')}/api/mobile-beef/graphql`,
+      token: 'cAmErA-tOkEn_0123456789abcdefghijklmnopqrstu',
+      tenant: 'summit',
+    });
+    const dir = mkdtempSync(path.join(tmpdir(), 'keycard-camera-'));
+    const video = path.join(dir, 'qr.y4m');
+    writeFileSync(video, qrVideo(uri));
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${video}`,
+      ],
+    });
+    try {
+      const { page } = await openDeviceApp(browser, stack.mobileApp);
+      await page.context().grantPermissions(['camera'], { origin: stack.mobileApp.url });
+      await page.getByRole('button', { name: deviceApp.scan, exact: true }).click();
+      const field = page.getByLabel(deviceApp.uriLabel, { exact: true });
+      await expect.poll(() => field.inputValue(), { timeout: 20_000 }).toBe(uri);
+      // Found: the camera is released and the preview goes away.
+      expect(await page.getByRole('button', { name: deviceApp.stopScan }).isVisible()).toBe(false);
+      expect(await page.getByRole('button', { name: deviceApp.scan, exact: true }).isVisible()).toBe(true);
+    } finally {
+      await browser.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
