@@ -17,7 +17,7 @@ import { recordMfaPassed } from '../sessions/session.service.ts';
 import { AppError } from '../shared/errors.ts';
 import type { SignIn } from '../sign-in/sign-in-state.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
-import { findActiveDevice, isDeviceActive, verifyKeyProof } from './device-key.service.ts';
+import { findActiveDevice, verifyKeyProof } from './device-key.service.ts';
 import { watchRow } from './events.ts';
 import type { MobileDeps } from './mobile.deps.ts';
 import { baseDb, type ChallengeRow, type DeviceRow, type MobileDatabase, mobileDb } from './mobile.schema.ts';
@@ -461,16 +461,17 @@ export async function pendingChallenges(
 
 /**
  * Device subscription: every challenge for the device once, pending ones first, as they come.
- * Ends with mobile.no_device when the device is replaced or removed.
+ * `authenticate` re-checks the caller on every round: the subscription ends with
+ * mobile.device_unauthenticated when the access token expires or the device is replaced.
  */
 export async function* watchDeviceChallenges(
   deps: MobileDeps,
   tenant: TenantContext,
-  device: DeviceRow,
+  authenticate: () => Promise<DeviceRow>,
 ): AsyncGenerator<DeviceChallenge> {
   const seen = new Set<string>();
   for (;;) {
-    if (!(await isDeviceActive(deps.db, device.id))) throw new AppError(mobileErrors.noDevice);
+    const device = await authenticate();
     const pending = await pendingChallenges(deps, tenant, device, deps.clock.now());
     for (const challenge of pending.reverse()) {
       if (seen.has(challenge.id)) continue;

@@ -131,16 +131,6 @@ export async function authenticateDevice(
   return device;
 }
 
-/** Whether the device is still the active primary device (a socket re-checks it as it runs). */
-export async function isDeviceActive(db: Kysely<Database>, deviceId: string): Promise<boolean> {
-  const row = await mobileDb(db)
-    .selectFrom('mobile_devices')
-    .select('status')
-    .where('id', '=', deviceId)
-    .executeTakeFirst();
-  return row?.status === 'active';
-}
-
 /**
  * A device proof signed with the stored key of the device its header names (kid): the
  * device must be on this tenant. An unknown kid, a bad signature or a reused jti →

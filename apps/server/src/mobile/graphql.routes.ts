@@ -184,13 +184,14 @@ export async function mobileRoutes(app: FastifyInstance, services: Services): Pr
         const params = ctx.connectionParams ?? {};
         const deviceToken = typeof params.deviceToken === 'string' ? params.deviceToken : undefined;
         if (deviceToken !== undefined) {
-          const device = await authenticateDevice(db, base.tenant, deviceToken, clock.now());
+          await authenticateDevice(db, base.tenant, deviceToken, clock.now());
           ctx.extra.auth = {
             ...base,
             portal: async () => {
               throw new AppError(errorCodes.sessionRequired);
             },
-            device: async () => device,
+            // A socket outlives its token's hour: every use checks the token again.
+            device: () => authenticateDevice(db, base.tenant, deviceToken, clock.now()),
           };
           return true;
         }

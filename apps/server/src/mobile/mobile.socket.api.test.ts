@@ -139,6 +139,22 @@ describe.each(engines)('mobile-app MFA over websockets and OIDC on %s', (engine)
     await portal.completed('o');
   });
 
+  it('ends the device subscription when its access token expires', async () => {
+    const user = await who();
+    const first = await passwordSignIn(t.app, user);
+    const { device } = await enrolDevice(t, host, first.cookie);
+    const phone = await open();
+    expect(await phone.init({ deviceToken: device.accessToken })).toBe('ack');
+    phone.subscribe('d', documents.deviceChallenges);
+    t.clock.advance(61 * 60_000);
+    try {
+      expect(JSON.stringify(await phone.nextData('d', 0, 3000))).toContain('mobile.device_unauthenticated');
+      await phone.completed('d');
+    } finally {
+      t.clock.advance(-61 * 60_000);
+    }
+  });
+
   it('tells the portal REJECTED with the seconds before the next try', async () => {
     const user = await who();
     const first = await passwordSignIn(t.app, user);

@@ -40,6 +40,7 @@ export interface MobileContext {
   ipAddress: string | null;
   userAgent: string | null;
   portal(): Promise<SignIn>;
+  /** The device behind the access token, checked anew on each call (token expiry, replacement). */
   device(): Promise<DeviceRow>;
 }
 
@@ -144,8 +145,10 @@ export function mobileResolvers(deps: MobileDeps): MobileResolvers {
         await challengeOutcome(deps, context.tenant, signIn.session.id, checkId(challengeId), now());
         return watchChallengeOutcome(deps, context.tenant, signIn.session.id, challengeId);
       },
-      deviceChallenges: async (_args, context) =>
-        watchDeviceChallenges(deps, context.tenant, await context.device()),
+      deviceChallenges: async (_args, context) => {
+        await context.device();
+        return watchDeviceChallenges(deps, context.tenant, () => context.device());
+      },
     },
   };
 }
