@@ -50,6 +50,18 @@ export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
   [errorCodes.redirectNotAllowed]: { status: 400, message: 'This redirect address is not registered.' },
   [errorCodes.interactionNotFound]: { status: 404, message: 'This sign-in request has expired.' },
   [errorCodes.signatureInvalid]: { status: 403, message: 'Invalid signature.' },
+  [errorCodes.idempotencyKeyInvalid]: {
+    status: 400,
+    message: 'The Idempotency-Key header must be 16 to 128 letters, digits, - or _.',
+  },
+  [errorCodes.idempotencyInProgress]: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still being processed; try again shortly.',
+  },
+  [errorCodes.idempotencyKeyReused]: {
+    status: 422,
+    message: 'This Idempotency-Key was used for a different request.',
+  },
 
   [partnerErrors.unknown]: { status: 404, message: 'This partner is not known here.' },
   [partnerErrors.tokenInvalid]: { status: 401, message: 'The partner sign-in link is not valid.' },

@@ -28,6 +28,12 @@ export const errorCodes = {
   interactionNotFound: 'interaction.not_found',
   /** A signed webhook (Twilio's call status) whose signature does not verify. */
   signatureInvalid: 'webhook.signature_invalid',
+  /** An Idempotency-Key header that is not 16–128 URL-safe characters. */
+  idempotencyKeyInvalid: 'idempotency.key_invalid',
+  /** The first request with this key is still running and did not finish in time. */
+  idempotencyInProgress: 'idempotency.in_progress',
+  /** The key was used before for a different request (another body or address). */
+  idempotencyKeyReused: 'idempotency.key_reused',
 } as const;
 
 /** Stable error codes of the MFA API (SPEC §8 MFA messages). */

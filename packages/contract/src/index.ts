@@ -3,6 +3,7 @@ export * from './api-paths.ts';
 export * from './configuration.ts';
 export * from './error-catalogue.ts';
 export * from './errors.ts';
+export * from './idempotency.ts';
 export * from './lifecycle.ts';
 export * from './mfa.ts';
 export * from './mobile-mfa.ts';

@@ -26,16 +26,18 @@ import {
   verifyEmailRequest,
   verifyEmailResponse,
 } from '@keycard/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../http/context.ts';
 import { answers } from '../http/contract.ts';
 import { sessionToken } from '../http/cookies.ts';
 import { assertSameOrigin, securityHeaders } from '../http/security.ts';
 import { requireTenant } from '../http/tenant.ts';
 import { parseInput } from '../http/validate.ts';
+import { idempotent } from '../idempotency/idempotent.ts';
 import { captchaSettingsOf, cspWithCaptcha, verifyCaptcha } from '../security/captcha.ts';
 import { AppError } from '../shared/errors.ts';
 import { loadSignIn } from '../sign-in/sign-in-state.ts';
+import type { TenantContext } from '../tenants/tenant.types.ts';
 import {
   activateAccount,
   checkActivationToken,
@@ -134,35 +136,56 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
     return registerAccount(deps, tenant, input, clock.now());
   });
 
-  /** Reset and resend share their guards: origin, captcha, the per-client limit. */
-  async function mailRequest(request: FastifyRequest, action: CaptchaAction) {
+  /**
+   * Reset and resend share their guards: origin, captcha, the per-client limit. A repeat with
+   * the same Idempotency-Key (a gateway retry) gets the first answer and sends no second
+   * mail; captcha and limit sit inside, as a replay spends neither.
+   */
+  async function mailRequest<T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    action: CaptchaAction,
+    send: (tenant: TenantContext, email: string) => Promise<T>,
+  ): Promise<T> {
     assertSameOrigin(request, config);
     const tenant = requireTenant(request);
     const { email } = parseInput(userEmailParams, request.params);
     const body = parseInput(resetRequestBody, request.body);
-    await verifyCaptcha(tenant, body.recaptchaToken, action, request.ip);
-    await limitMailRequests(limiter, tenant, request.ip, clock.now());
-    return { tenant, email };
+    return idempotent(
+      services,
+      request,
+      reply,
+      { tenantCode: tenant.code, subject: email.toLowerCase() },
+      async () => {
+        await verifyCaptcha(tenant, body.recaptchaToken, action, request.ip);
+        await limitMailRequests(limiter, tenant, request.ip, clock.now());
+        return send(tenant, email);
+      },
+    );
   }
 
   app.post(
     routePattern(lifecycleApi.resetPassword, 'email'),
     answers(resetRequestResponse),
-    async (request): Promise<ResetRequestResponse> => {
-      const { tenant, email } = await mailRequest(request, 'PASSWORD_RESET');
-      const { state, messageId } = await requestPasswordReset(deps, tenant, email, clock.now());
-      if (messageId) deliver();
-      return { state };
-    },
+    async (request, reply): Promise<ResetRequestResponse> =>
+      mailRequest(request, reply, 'PASSWORD_RESET', async (tenant, email) => {
+        const { state, messageId } = await requestPasswordReset(deps, tenant, email, clock.now());
+        if (messageId) deliver();
+        return { state };
+      }),
   );
 
-  app.post(routePattern(lifecycleApi.resendActivation, 'email'), answers(emptyResponse), async (request) => {
-    // A new activation link is part of signing up.
-    const { tenant, email } = await mailRequest(request, 'SIGNUP');
-    const { messageId } = await requestActivationResend(deps, tenant, email, clock.now());
-    if (messageId) deliver();
-    return {};
-  });
+  app.post(
+    routePattern(lifecycleApi.resendActivation, 'email'),
+    answers(emptyResponse),
+    async (request, reply) =>
+      // A new activation link is part of signing up.
+      mailRequest(request, reply, 'SIGNUP', async (tenant, email) => {
+        const { messageId } = await requestActivationResend(deps, tenant, email, clock.now());
+        if (messageId) deliver();
+        return {};
+      }),
+  );
 
   app.patch(lifecycleApi.user, answers(emptyResponse), async (request) => {
     assertSameOrigin(request, config);
@@ -173,18 +196,29 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
     return {};
   });
 
-  app.post(routePattern(lifecycleApi.sendVerification, 'email'), answers(emptyResponse), async (request) => {
-    assertSameOrigin(request, config);
-    const tenant = requireTenant(request);
-    const { email } = parseInput(userEmailParams, request.params);
-    const now = clock.now();
-    const signIn = await loadSignIn(db, tenant, sessionToken(request), now);
-    if (!signIn) throw new AppError(errorCodes.sessionRequired);
-    if (signIn.user.email !== email) throw new AppError(lifecycleErrors.verifyNotSessionEmail);
-    const { messageId } = await sendVerificationMail(deps, tenant, signIn.user, now);
-    if (messageId) deliver();
-    return {};
-  });
+  app.post(
+    routePattern(lifecycleApi.sendVerification, 'email'),
+    answers(emptyResponse),
+    async (request, reply) => {
+      assertSameOrigin(request, config);
+      const tenant = requireTenant(request);
+      const { email } = parseInput(userEmailParams, request.params);
+      const signIn = await loadSignIn(db, tenant, sessionToken(request), clock.now());
+      if (!signIn) throw new AppError(errorCodes.sessionRequired);
+      if (signIn.user.email !== email) throw new AppError(lifecycleErrors.verifyNotSessionEmail);
+      return idempotent(
+        services,
+        request,
+        reply,
+        { tenantCode: tenant.code, subject: signIn.session.id },
+        async () => {
+          const { messageId } = await sendVerificationMail(deps, tenant, signIn.user, clock.now());
+          if (messageId) deliver();
+          return {};
+        },
+      );
+    },
+  );
 
   app.post(lifecycleApi.validateEmailVerificationToken, answers(emptyResponse), async (request) => {
     assertSameOrigin(request, config);

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { idempotencyMigrations } from './migrations/idempotency.ts';
 import { lifecycleMigrations } from './migrations/lifecycle.ts';
 import { mfaMigrations } from './migrations/mfa.ts';
 import { mobileMigrations } from './migrations/mobile.ts';
@@ -160,7 +161,7 @@ const foundation: Record<string, Migration> = {
 };
 
 // Kysely applies migrations in name order: 0xxx foundation, 1xxx lifecycle, 2xxx MFA, 3xxx sign-in,
-// 4xxx partners, 5xxx mobile-app MFA.
+// 4xxx partners, 5xxx mobile-app MFA, 6xxx idempotency keys.
 const migrations: Record<string, Migration> = {
   ...foundation,
   ...lifecycleMigrations,
@@ -168,6 +169,7 @@ const migrations: Record<string, Migration> = {
   ...signInMigrations,
   ...partnerMigrations,
   ...mobileMigrations,
+  ...idempotencyMigrations,
 };
 
 export async function migrateToLatest(db: AnyDb): Promise<void> {

@@ -34,6 +34,7 @@ import { ownOriginOf, resolveRedirect } from '../http/redirects.ts';
 import { assertSameOrigin } from '../http/security.ts';
 import { requireTenant } from '../http/tenant.ts';
 import { parseInput } from '../http/validate.ts';
+import { idempotent } from '../idempotency/idempotent.ts';
 import { AppError } from '../shared/errors.ts';
 import { loadSignIn } from '../sign-in/sign-in-state.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
@@ -100,20 +101,32 @@ export async function mfaRoutes(app: FastifyInstance, services: Services): Promi
   app.post(
     apiPaths.mfa.registerPhone,
     answers(phoneCodeSentResponse),
-    async (request): Promise<PhoneCodeSentResponse> => {
+    async (request, reply): Promise<PhoneCodeSentResponse> => {
       const { tenant, signIn } = await signedIn(request);
       const input = parseInput(registerPhoneRequest, request.body);
-      return registerPhone(deps, tenant, signIn, input, clock.now());
+      return idempotent(
+        services,
+        request,
+        reply,
+        { tenantCode: tenant.code, subject: signIn.session.id },
+        () => registerPhone(deps, tenant, signIn, input, clock.now()),
+      );
     },
   );
 
   app.post(
     apiPaths.mfa.sendPhoneCode,
     answers(phoneCodeSentResponse),
-    async (request): Promise<PhoneCodeSentResponse> => {
+    async (request, reply): Promise<PhoneCodeSentResponse> => {
       const { tenant, signIn } = await signedIn(request);
       const input = parseInput(sendPhoneCodeRequest, request.body);
-      return resendPhoneCode(deps, tenant, signIn, input.deliveryType, clock.now());
+      return idempotent(
+        services,
+        request,
+        reply,
+        { tenantCode: tenant.code, subject: signIn.session.id },
+        () => resendPhoneCode(deps, tenant, signIn, input.deliveryType, clock.now()),
+      );
     },
   );
 
