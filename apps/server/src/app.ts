@@ -15,6 +15,7 @@ import { errorAnswer, installErrorHandling } from './http/errors.ts';
 import { portalRoutes } from './http/portal.ts';
 import { installSecurity } from './http/security.ts';
 import { loginRoutes } from './login/login.routes.ts';
+import { messengerRoutes } from './messenger/messenger.routes.ts';
 import { devOutboxRoutes } from './messaging/dev-outbox.routes.ts';
 import type { Transports } from './messaging/message.types.ts';
 import { OutboxWorker } from './messaging/outbox.worker.ts';
@@ -217,6 +218,8 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   await app.register(loginRoutes, services);
   await app.register(signInRoutes, services);
   await app.register(lifecycleRoutes, services);
+  // After lifecycleRoutes: its captcha hook sets the page's CSP, this one extends it.
+  await app.register(messengerRoutes, services);
   await app.register(mfaRoutes, services);
   await app.register(mobileRoutes, services);
   await app.register(partnerRoutes, services);

@@ -57,7 +57,9 @@ const usage = `Keycard operator commands
       captcha.siteKey, captcha.secret, captcha.verifyUrl, captcha.scriptUrl (text or null),
       captcha.minScore (0 to 1), mfa.mode (off|recommended|required), mfa.mandatoryFrom
       (a date such as 2027-03-01, or null), mfa.trustedDeviceDays (1 to 365), analyticsId
-      (text or null). Running servers apply changes within 5 seconds.
+      (text or null), messenger.provider (intercom, standin or null), messenger.appId (text or
+      null), messenger.domains (host names separated by commas, or none), messenger.scriptUrl
+      (the stand-in's script, a URL or null). Running servers apply changes within 5 seconds.
       Turning emailVerificationRequired on asks every account whose address is not verified
       yet to verify it at its next sign-in; turning it off asks nobody.
 
@@ -125,11 +127,18 @@ function emailOf(value: string): string {
 
 const isUrlOrNull = (value: unknown) => value === null || (typeof value === 'string' && URL.canParse(value));
 const isTextOrNull = (value: unknown) => value === null || (typeof value === 'string' && value.length > 0);
+const isHostName = (value: unknown) =>
+  typeof value === 'string' &&
+  value.length <= 253 &&
+  /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(value);
 const isDays = (max: number, min: number) => (value: unknown) =>
   value === null || (Number.isInteger(value) && (value as number) >= min && (value as number) <= max);
 
 /** The account settings an operator may change here, with what each accepts. */
-const settingRules: Record<string, { check: (value: unknown) => boolean; expects: string }> = {
+const settingRules: Record<
+  string,
+  { check: (value: unknown) => boolean; expects: string; parse?: (raw: string) => unknown }
+> = {
   passwordExpiryDays: { check: isDays(3650, 1), expects: 'whole days from 1 to 3650, or null' },
   passwordWarningDays: { check: isDays(365, 0), expects: 'whole days from 0 to 365, or null' },
   emailVerificationRequired: { check: (v) => typeof v === 'boolean', expects: 'true or false' },
@@ -152,6 +161,20 @@ const settingRules: Record<string, { check: (value: unknown) => boolean; expects
   },
   'mfa.trustedDeviceDays': { check: isDays(365, 1), expects: 'whole days from 1 to 365' },
   analyticsId: { check: isTextOrNull, expects: 'text or null' },
+  'messenger.provider': {
+    check: (v) => v === null || v === 'intercom' || v === 'standin',
+    expects: 'intercom, standin or null',
+  },
+  'messenger.appId': {
+    check: (v) => v === null || (typeof v === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v)),
+    expects: 'letters, digits, dashes and underscores, or null',
+  },
+  'messenger.domains': {
+    parse: (raw) => (raw === 'none' ? [] : raw.split(',').map((host) => host.trim().toLowerCase())),
+    check: (v) => Array.isArray(v) && v.length <= 20 && v.every(isHostName),
+    expects: 'host names separated by commas (such as login.example.com), or none',
+  },
+  'messenger.scriptUrl': { check: isUrlOrNull, expects: 'a URL or null' },
 };
 
 function settingValue(raw: string): unknown {
@@ -173,7 +196,8 @@ function settingsPatch(pairs: string[]): Record<string, unknown> {
         `--set ${pair}: the setting must be one of ${Object.keys(settingRules).join(', ')}`,
       );
     }
-    const value = settingValue(pair.slice(at + 1).trim());
+    const raw = pair.slice(at + 1).trim();
+    const value = rule.parse ? rule.parse(raw) : settingValue(raw);
     if (!rule.check(value)) throw new UsageError(`--set ${pair}: ${name} takes ${rule.expects}`);
     // Dates are stored as epoch milliseconds, like every time in Keycard.
     const stored = name === 'mfa.mandatoryFrom' && typeof value === 'string' ? Date.parse(value) : value;
@@ -186,8 +210,15 @@ function settingsPatch(pairs: string[]): Record<string, unknown> {
 
 /** The settings an operator sees: the secret never printed in full. */
 function printableSettings(settings: TenantSettings): string {
-  const { passwordExpiryDays, passwordWarningDays, emailVerificationRequired, captcha, mfa, analyticsId } =
-    settings;
+  const {
+    passwordExpiryDays,
+    passwordWarningDays,
+    emailVerificationRequired,
+    captcha,
+    mfa,
+    analyticsId,
+    messenger,
+  } = settings;
   const secret = captcha.secret ? '(set)' : null;
   const mandatoryFrom =
     mfa.mandatoryFrom === null ? null : new Date(mfa.mandatoryFrom).toISOString().slice(0, 10);
@@ -199,6 +230,8 @@ function printableSettings(settings: TenantSettings): string {
       captcha: { ...captcha, secret },
       mfa: { ...mfa, mandatoryFrom },
       analyticsId,
+      // Shown once a provider is chosen; a tenant without a widget reads as before.
+      ...(messenger.provider ? { messenger } : {}),
     },
     null,
     2,

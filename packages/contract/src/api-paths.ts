@@ -10,6 +10,8 @@ export const apiPaths = {
   authorize: '/api/authorize',
   logout: '/api/logout',
   analyticsEvents: '/api/analytics/events',
+  /** GET: the tenant's messenger widget configuration (SPEC §3). */
+  messenger: '/api/messenger',
   mfa: {
     status: '/api/mfa/status',
     registerTotp: '/api/mfa/register-totp',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { themeSchema } from './api.ts';
+import { messengerProviders } from './messenger.ts';
 import { mfaDeliveryTypes } from './mfa.ts';
 import { partnerAlgorithms, partnerConfigSchema, tokenExchange } from './partners.ts';
 import { locales, userTypes } from './user-state.ts';
@@ -106,6 +107,23 @@ export const tenantSettingsConfigSchema = z.strictObject({
     })
     .optional(),
   analyticsId: z.string().min(1).max(128).nullable().optional(),
+  /** The messenger widget (docs/configuration.md, Messenger widget); provider null turns it off. */
+  messenger: z
+    .strictObject({
+      provider: z.enum(messengerProviders).nullable().optional(),
+      appId: z
+        .string()
+        .min(1)
+        .max(64)
+        .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, dashes and underscores')
+        .nullable()
+        .optional(),
+      /** Host names on which the widget may start: the tenant's login domain or aliases. */
+      domains: z.array(hostname).max(20).optional(),
+      /** Only for the stand-in provider (not allowed in production). */
+      scriptUrl: httpUrl.nullable().optional(),
+    })
+    .optional(),
 });
 export type TenantSettingsConfig = z.infer<typeof tenantSettingsConfigSchema>;
 

@@ -123,6 +123,7 @@ function effectiveSettings(stored: Record<string, unknown>) {
     ...stored,
     mfa: { ...defaultTenantSettings.mfa, ...(stored.mfa as object | undefined) },
     captcha: { ...defaultTenantSettings.captcha, ...(stored.captcha as object | undefined) },
+    messenger: { ...defaultTenantSettings.messenger, ...(stored.messenger as object | undefined) },
   };
 }
 
@@ -539,6 +540,7 @@ export async function exportTenant(db: Kysely<Database>, code: string): Promise<
           mfa: { ...settings.mfa, mandatoryFrom: dateOf(settings.mfa.mandatoryFrom) },
           captcha,
           analyticsId: settings.analyticsId,
+          ...(settings.messenger.provider ? { messenger: settings.messenger } : {}),
         },
         clients: clients.map((each) => {
           const metadata = JSON.parse(each.metadata) as ClientMetadata;

@@ -159,6 +159,7 @@ export class TenantDirectory {
         ...settings,
         mfa: { ...defaultTenantSettings.mfa, ...settings.mfa },
         captcha: { ...defaultTenantSettings.captcha, ...settings.captcha },
+        messenger: { ...defaultTenantSettings.messenger, ...settings.messenger },
       },
       allowedRedirects,
     };

@@ -1,4 +1,4 @@
-import type { MfaDeliveryType, Theme } from '@keycard/contract';
+import type { MessengerProvider, MfaDeliveryType, Theme } from '@keycard/contract';
 
 export type MfaMode = 'off' | 'recommended' | 'required';
 
@@ -20,6 +20,15 @@ export interface TenantSettings {
   };
   captcha: { siteKey: string | null; secret: string | null; verifyUrl: string | null };
   analyticsId: string | null;
+  /** The messenger widget (apps/server/src/messenger); provider null: no widget. */
+  messenger: {
+    provider: MessengerProvider | null;
+    appId: string | null;
+    /** Host names on which the portal may start it (the tenant's login domain or aliases). */
+    domains: string[];
+    /** The stand-in provider's script; outside production only. */
+    scriptUrl: string | null;
+  };
 }
 
 export const defaultTenantSettings: TenantSettings = {
@@ -29,6 +38,7 @@ export const defaultTenantSettings: TenantSettings = {
   mfa: { mode: 'off', mandatoryFrom: null, trustedDeviceDays: 60 },
   captcha: { siteKey: null, secret: null, verifyUrl: null },
   analyticsId: null,
+  messenger: { provider: null, appId: null, domains: [], scriptUrl: null },
 };
 
 /** The factors a tenant offers unless its settings name others (SPEC §3 delivery types). */
