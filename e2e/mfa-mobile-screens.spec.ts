@@ -78,10 +78,28 @@ describe('mobile-app MFA screens in the portal (Chromium)', () => {
     const device = await openDeviceApp(stack.browser, stack.mobileApp);
     await pair(device.page, uri, deviceName);
     await expectHeading(page, texts.done.heading);
+    const recoveryCodes = await page
+      .getByRole('list', { name: en.mfa.recovery.listLabel })
+      .getByRole('listitem')
+      .allInnerTexts();
     await continueAfterRecoveryCodes(page);
     await page.waitForURL(appHome);
     await page.context().close();
-    return { email, device: device.page };
+    return { email, device: device.page, recoveryCodes };
+  }
+
+  /** Signs in on a new browser, approving with the number shown; answers the signed-in page. */
+  async function signInApproving(email: string, device: Page, trust = false): Promise<Page> {
+    const page = await portalPage();
+    await page.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(page, email);
+    await expectHeading(page, texts.verify.heading);
+    if (trust) await page.getByLabel(/^Trust this device/).check();
+    const shown = Number(await page.getByTestId('mfa-number').innerText());
+    await waitForChallenge(device);
+    await approve(device, shown);
+    await page.waitForURL(appHome);
+    return page;
   }
 
   it('registers the partner app first, with the other factors as alternatives, then approves a sign-in by number', async () => {
@@ -136,12 +154,14 @@ describe('mobile-app MFA screens in the portal (Chromium)', () => {
     await approve(device.page, shown);
     await other.waitForURL(appHome);
 
-    const events = (await analyticsEvents(stack.keycard, 'summit')).filter(
-      (event) => event.deliveryType === 'smmobile',
-    );
-    expect(events.map((event) => event.event)).toEqual(
-      expect.arrayContaining(['mfa_register', 'mfa_verification_required', 'mfa_success']),
-    );
+    // Sent with keepalive as the page moves on: they may land a moment later.
+    const mobileEvents = async () =>
+      (await analyticsEvents(stack.keycard, 'summit'))
+        .filter((event) => event.deliveryType === 'smmobile')
+        .map((event) => event.event);
+    await expect
+      .poll(mobileEvents)
+      .toEqual(expect.arrayContaining(['mfa_register', 'mfa_verification_required', 'mfa_success']));
   });
 
   it('shows a rejected sign-in with customer service, then the back-off counted down before a new request', async () => {
@@ -185,5 +205,77 @@ describe('mobile-app MFA screens in the portal (Chromium)', () => {
     await expectHeading(page, texts.setupError.timeoutHeading);
     expect(await page.getByRole('link', { name: en.mfa.common.logOut, exact: true }).count()).toBe(1);
     await checkScreen(page, 'mobile-setup-timeout');
+    // Back to the real time: device proofs carry the device's own clock.
+    stack.keycard.clock.offset = 0;
+  });
+
+  it('shows the device on the manage screen, replaces it after an approval, and resets MFA with a recovery code', async () => {
+    const { email, device } = await enrol('Old phone');
+    // A trusted browser signs in without a check: replacing the device then needs one.
+    const page = await signInApproving(email, device, true);
+    await page.goto(`${stack.keycard.origin('summit')}/logout`);
+    await page.waitForURL(/\/login/);
+    await signIn(page, email);
+    await page.waitForURL(appHome);
+
+    await page.goto(`${stack.keycard.origin('summit')}/mfa`);
+    await expectHeading(page, en.mfa.manage.heading);
+    expect(await page.getByText('You approve sign-ins in the mobile app on Old phone.').isVisible()).toBe(
+      true,
+    );
+    await checkScreen(page, 'mobile-manage');
+    await page.getByRole('button', { name: texts.manage.replace, exact: true }).click();
+    await expectHeading(page, texts.replace.heading);
+    await checkScreen(page, 'mobile-replace-approve');
+    await page.getByRole('button', { name: texts.replace.send, exact: true }).click();
+    const shown = Number(await page.getByTestId('mfa-number').innerText());
+    await waitForChallenge(device);
+    await approve(device, shown);
+    await expectHeading(page, texts.waiting.heading);
+    const uri = await page.getByLabel(texts.waiting.uriLabel, { exact: true }).inputValue();
+    const newDevice = await openDeviceApp(stack.browser, stack.mobileApp);
+    await pair(newDevice.page, uri, 'New phone');
+    await expectHeading(page, texts.done.heading);
+    const recoveryCodes = await page
+      .getByRole('list', { name: en.mfa.recovery.listLabel })
+      .getByRole('listitem')
+      .allInnerTexts();
+    await continueAfterRecoveryCodes(page);
+    await page.waitForURL(appHome);
+
+    // Moments after that check: the next phone could be connected at once; back asks first.
+    await page.goto(`${stack.keycard.origin('summit')}/mfa`);
+    await expectHeading(page, en.mfa.manage.heading);
+    expect(await page.getByText('You approve sign-ins in the mobile app on New phone.').isVisible()).toBe(
+      true,
+    );
+    await page.getByRole('button', { name: texts.manage.replace, exact: true }).click();
+    await expectHeading(page, texts.replace.heading);
+    await checkScreen(page, 'mobile-replace-fresh');
+    await page.getByRole('button', { name: texts.replace.connect, exact: true }).click();
+    await expectHeading(page, texts.waiting.heading);
+    await page.getByRole('button', { name: en.mfa.common.back, exact: true }).click();
+    await page
+      .getByRole('dialog', { name: texts.waiting.confirm.heading })
+      .getByRole('button', { name: texts.waiting.confirm.confirm, exact: true })
+      .click();
+    await expectHeading(page, en.mfa.manage.heading);
+
+    // Reset: the phone is the default proof; a recovery code is the other way.
+    await page.getByRole('link', { name: en.mfa.manage.reset, exact: true }).click();
+    await expectHeading(page, en.mfa.reset.heading);
+    expect(await page.getByRole('button', { name: texts.reset.send, exact: true }).count()).toBe(1);
+    await checkScreen(page, 'mobile-reset');
+    await page.getByRole('button', { name: en.mfa.verify.useRecovery, exact: true }).click();
+    await page.getByLabel(en.mfa.verify.recoveryLabel, { exact: true }).fill(recoveryCodes[0]!);
+    await page.getByRole('button', { name: en.mfa.reset.confirm, exact: true }).click();
+    await expectHeading(page, en.mfa.reset.done.heading);
+    await expect
+      .poll(async () =>
+        (await analyticsEvents(stack.keycard, 'summit')).some(
+          (event) => event.event === 'mfa_reset' && event.deliveryType === 'smmobile',
+        ),
+      )
+      .toBe(true);
   });
 });

@@ -19,9 +19,14 @@ export const mfaApi = {
   status: () => apiRequest<MfaStatusResponse>('GET', apiPaths.mfa.status),
   registerTotp: () => apiRequest<RegisterTotpResponse>('POST', apiPaths.mfa.registerTotp, {}),
   registerPhone: (body: RegisterPhoneRequest) =>
-    apiRequest<PhoneCodeSentResponse>('POST', apiPaths.mfa.registerPhone, body),
+    apiRequest<PhoneCodeSentResponse>('POST', apiPaths.mfa.registerPhone, body, { idempotent: true }),
   sendPhoneCode: (deliveryType: PhoneDeliveryType) =>
-    apiRequest<PhoneCodeSentResponse>('POST', apiPaths.mfa.sendPhoneCode, { deliveryType }),
+    apiRequest<PhoneCodeSentResponse>(
+      'POST',
+      apiPaths.mfa.sendPhoneCode,
+      { deliveryType },
+      { idempotent: true },
+    ),
   delivery: () => apiRequest<PhoneDeliveryResponse>('GET', apiPaths.mfa.delivery),
   verify: (proof: MfaProof) => apiRequest<MfaVerifyResponse>('POST', apiPaths.mfa.verify, proof),
   userDeviceToken: () => apiRequest<DeviceTokenResponse>('POST', apiPaths.mfa.userDeviceTokens, {}),

@@ -184,14 +184,14 @@ export function MobileSetup({
   return (
     <Page key="mobile-waiting" titleKey="mfa.titles.mobileSetup" heading={t('mfa.mobile.waiting.heading')}>
       {setup ? (
-        <>
+        <div className="kc-mfa-waiting">
           <p>{t('mfa.mobile.waiting.body')}</p>
           <img
             className="kc-mfa-qr"
             src={setup.qrCode}
             alt={t('mfa.mobile.waiting.qrAlt')}
-            width={200}
-            height={200}
+            width={240}
+            height={240}
           />
           {connected ? null : (
             <Countdown
@@ -201,7 +201,7 @@ export function MobileSetup({
             />
           )}
           <Loader label={t(connected ? 'mfa.mobile.waiting.connected' : 'mfa.mobile.waiting.status')} />
-          <p>{t('mfa.mobile.waiting.manual')}</p>
+          <p className="kc-mfa-manual">{t('mfa.mobile.waiting.manual')}</p>
           <div className="kc-field">
             <label htmlFor="kc-mfa-enrolment-uri">{t('mfa.mobile.waiting.uriLabel')}</label>
             <input
@@ -214,7 +214,7 @@ export function MobileSetup({
             />
           </div>
           <CopyButton text={setup.enrolmentUri} label={t('mfa.mobile.waiting.copy')} />
-        </>
+        </div>
       ) : (
         <Loader label={t('mfa.mobile.waiting.starting')} />
       )}
