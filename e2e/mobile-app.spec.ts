@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import { enrolmentUri } from '@keycard/contract/mobile-mfa';
 import { en } from '@keycard/texts';
 import { chromium, type Page } from 'playwright-core';
@@ -271,6 +273,31 @@ describe('mobile-app MFA with the example device app (two Chromium contexts: por
     await portal.waitForURL(appHome, { timeout: 20_000 });
     await portal.context().close();
     await context.close();
+  });
+
+  it('reconnects after the server drops its socket and still receives the next request', async () => {
+    // Every upgraded connection from now on, so the test can cut them as a network would.
+    const sockets: Duplex[] = [];
+    const track = (_request: IncomingMessage, socket: Duplex) => sockets.push(socket);
+    stack.keycard.app.server.on('upgrade', track);
+    const { email, phone } = await enrolNewUser();
+    stack.keycard.app.server.off('upgrade', track);
+    expect(sockets.length).toBeGreaterThan(0);
+    for (const socket of sockets) socket.destroy();
+    await expect
+      .poll(() => phone.locator('#connection').innerText(), { timeout: 5_000 })
+      .not.toBe(deviceApp.connected);
+    await expect
+      .poll(() => phone.locator('#connection').innerText(), { timeout: 20_000 })
+      .toBe(deviceApp.connected);
+
+    const portal = await signInToSummit(email);
+    const number = await portalNumber(portal);
+    expect((await waitForChallenge(phone)).numbers).toContain(number);
+    expect(await approve(phone, number)).toBe('Approved: the sign-in continues on the other screen.');
+    await portal.waitForURL(appHome, { timeout: 20_000 });
+    await portal.context().close();
+    await phone.context().close();
   });
 
   it('tells a device that was replaced or reset that it is no longer paired, and can forget the pairing', async () => {
