@@ -278,4 +278,61 @@ describe('mobile-app MFA screens in the portal (Chromium)', () => {
       )
       .toBe(true);
   });
+
+  it('tells a second sign-in that another is waiting, and counts the back-off down after a reload', async () => {
+    const { email, device } = await enrol('Busy phone');
+    const first = await portalPage();
+    await first.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(first, email);
+    await first.getByTestId('mfa-number').waitFor();
+
+    const second = await portalPage();
+    await second.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(second, email);
+    await expectHeading(second, texts.verify.heading);
+    await expect.poll(() => second.getByRole('alert').innerText()).toBe(texts.errors.challengePending);
+    expect(await second.getByRole('button', { name: texts.verify.newRequest, exact: true }).count()).toBe(1);
+    await checkScreen(second, 'mobile-pending-elsewhere');
+
+    await waitForChallenge(device);
+    await deny(device);
+    await expectHeading(first, texts.failure.rejectedHeading);
+    // Asking again during the back-off: RATE_LIMITED, with the server's seconds counted down.
+    await first.reload();
+    await expectHeading(first, texts.failure.rateLimitedHeading);
+    const left = Number(await first.locator('[data-countdown]').getAttribute('data-countdown'));
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(10);
+    expect(await first.getByRole('button', { name: texts.verify.newRequest, exact: true }).isDisabled()).toBe(
+      true,
+    );
+    await checkScreen(first, 'mobile-rate-limited');
+  });
+
+  it('retries a GraphQL call at most twice on a 5xx answer (SPEC §9), then says so', async () => {
+    const email = await createTestUser(stack.keycard, 'summit');
+    const page = await portalPage();
+    await page.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(page, email);
+    await expectHeading(page, texts.register.heading);
+
+    let calls = 0;
+    let failures = Number.POSITIVE_INFINITY;
+    await page.route('**/api/mobile-beef/graphql', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      calls += 1;
+      if (calls <= failures) return route.fulfill({ status: 503, body: 'unavailable' });
+      return route.continue();
+    });
+    await page.getByRole('button', { name: texts.register.start, exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toBe(en.mfa.errors.unknown);
+    expect(calls).toBe(3);
+
+    // Two failures, then the real answer: the third attempt sets the enrolment up.
+    calls = 0;
+    failures = 2;
+    await page.getByRole('button', { name: texts.register.start, exact: true }).click();
+    await page.getByLabel(texts.waiting.uriLabel, { exact: true }).waitFor();
+    expect(calls).toBe(3);
+  });
 });
