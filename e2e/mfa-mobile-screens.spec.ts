@@ -335,4 +335,38 @@ describe('mobile-app MFA screens in the portal (Chromium)', () => {
     await page.getByLabel(texts.waiting.uriLabel, { exact: true }).waitFor();
     expect(calls).toBe(3);
   });
+
+  it('lists the partner app among the offered methods while MFA is recommended, with skip and the days left', async () => {
+    await setTenantSettings(stack.keycard, 'seaside', {
+      mfa: {
+        mode: 'recommended',
+        mandatoryFrom: stack.keycard.clock.now() + 10 * 24 * 60 * 60_000 - 60_000,
+        trustedDeviceDays: 60,
+        methods: ['totp', 'smmobile'],
+      },
+    });
+    const email = await createTestUser(stack.keycard, 'seaside');
+    const page = await portalPage();
+    await page.goto(`${stack.keycard.origin('seaside')}/login`);
+    await signIn(page, email);
+    await page.getByRole('button', { name: en.mfa.reminder.setUp, exact: true }).click();
+    await expectHeading(page, en.mfa.choose.heading);
+    // Only what the tenant offers, in its order: no phone here.
+    const options = page.locator('.kc-mfa-option-title');
+    expect(await options.allInnerTexts()).toEqual([en.mfa.choose.app, texts.choose.title]);
+    await checkScreen(page, 'mobile-choose');
+    await page.getByRole('button', { name: new RegExp(`^${texts.choose.title}`) }).click();
+    await expectHeading(page, texts.register.heading);
+    expect(await page.getByText('Two-step verification becomes mandatory in 10 days.').isVisible()).toBe(
+      true,
+    );
+    expect(await page.getByRole('button', { name: texts.register.usePhone, exact: true }).count()).toBe(0);
+    await checkScreen(page, 'mobile-register-optional');
+    await page.getByRole('button', { name: 'Skip for now (10 days left)', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: en.mfa.reminder.confirm.heading })
+      .getByRole('button', { name: en.mfa.reminder.confirm.confirm, exact: true })
+      .click();
+    await page.waitForURL(appHome);
+  });
 });
