@@ -32,10 +32,14 @@ import { type MfaErrorCode, mfaErrors } from './errors.ts';
 const code = z.string().trim().regex(mfaCodePattern, 'exactly 6 digits');
 const recoveryCode = z.string().trim().regex(recoveryCodePattern, 'recovery code format');
 
-/** A proof of possession: a code from the enrolled factor, or a recovery code. */
+/**
+ * A proof of possession: a code from the enrolled factor, a recovery code, or for the partner
+ * mobile app a number challenge of this session approved on the device in the last minutes.
+ */
 export const mfaProof = z.union([
   z.object({ code, deliveryType: z.enum(['totp', 'sms', 'voice']) }).strict(),
   z.object({ recoveryCode }).strict(),
+  z.object({ challengeId: z.string().min(1).max(64) }).strict(),
 ]);
 export type MfaProof = z.infer<typeof mfaProof>;
 

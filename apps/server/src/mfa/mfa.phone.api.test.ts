@@ -60,6 +60,7 @@ describe.each(engines)('phone codes (SMS and voice) API on %s', (engine) => {
     expect((await mfaCall(t, who, 'GET', '/api/mfa/status', cookie)).json().factor).toEqual({
       deliveryType: 'sms',
       phone: response.json().phone,
+      deviceName: null,
     });
   });
 

@@ -10,6 +10,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { UserRow } from '../accounts/user.repository.ts';
 import type { Database } from '../db/schema.ts';
+import { redeemApprovedChallenge } from '../mobile/challenge.service.ts';
 import { activeDeviceName, deactivateUserDevices } from '../mobile/device-key.service.ts';
 import type { LimitRule } from '../security/rate-limiter.ts';
 import { recordMfaPassed, type SessionRow } from '../sessions/session.service.ts';
@@ -233,6 +234,8 @@ type ProofCheck = { ok: true; method: MfaCheckMethod } | { ok: false; code: MfaE
 interface ProofAttempt {
   tenant: TenantContext;
   user: UserRow;
+  /** The session offering it: an approval on the partner app counts for its own session only. */
+  sessionId: string;
   factor: FactorRow;
   proof: MfaProof;
   allowRecovery: boolean;
@@ -253,6 +256,21 @@ async function compareProof(deps: MfaDeps, attempt: ProofAttempt): Promise<Proof
       now,
     );
     return ok ? { ok: true, method: 'recovery' } : invalid;
+  }
+  if ('challengeId' in proof) {
+    if (factor.type !== 'smmobile') return invalid;
+    const approved = await redeemApprovedChallenge(
+      db,
+      {
+        tenantCode: tenant.code,
+        userId: user.id,
+        sessionId: attempt.sessionId,
+        challengeId: proof.challengeId,
+      },
+      now,
+      freshVerificationMs,
+    );
+    return approved ? { ok: true, method: 'smmobile' } : invalid;
   }
   if (proof.deliveryType === 'totp') {
     if (factor.type !== 'totp') return invalid;
@@ -314,7 +332,15 @@ export async function verifyMfa(
   const { user, session } = signIn;
   const active = await findActiveFactor(db, tenant.code, user.id);
   if (active) {
-    const method = await checkProof(deps, { tenant, user, factor: active, proof, allowRecovery: true, now });
+    const method = await checkProof(deps, {
+      tenant,
+      user,
+      sessionId: session.id,
+      factor: active,
+      proof,
+      allowRecovery: true,
+      now,
+    });
     await recordMfaPassed(db, session, method, now);
     return {
       recoveryCodes: null,
@@ -324,7 +350,15 @@ export async function verifyMfa(
 
   const pending = await findPendingFactor(db, tenant.code, user.id, now);
   if (!pending) throw mfaError(mfaErrors.registrationNotStarted);
-  const method = await checkProof(deps, { tenant, user, factor: pending, proof, allowRecovery: false, now });
+  const method = await checkProof(deps, {
+    tenant,
+    user,
+    sessionId: session.id,
+    factor: pending,
+    proof,
+    allowRecovery: false,
+    now,
+  });
   const recoveryCodes = await mfaDb(db)
     .transaction()
     .execute(async (trx) => {
@@ -411,7 +445,15 @@ export async function resetMfa(
   const { user, session } = signIn;
   const active = await findActiveFactor(db, tenant.code, user.id);
   if (!active) throw mfaError(mfaErrors.notEnrolled);
-  const method = await checkProof(deps, { tenant, user, factor: active, proof, allowRecovery: true, now });
+  const method = await checkProof(deps, {
+    tenant,
+    user,
+    sessionId: session.id,
+    factor: active,
+    proof,
+    allowRecovery: true,
+    now,
+  });
   await mfaDb(db)
     .transaction()
     .execute(async (trx) => {

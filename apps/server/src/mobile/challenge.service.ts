@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { createHash, randomInt, randomUUID } from 'node:crypto';
 import {
   answerMaxLifetimeSeconds,
   type ChallengeDecision,
@@ -480,4 +480,36 @@ export async function* watchDeviceChallenges(
     }
     await deps.events.wait(deviceTopic(device.id), 1000);
   }
+}
+
+/**
+ * A proof of possession for the partner app (an MFA reset): a challenge of this session and
+ * user, APPROVED on the device within `freshMs`. Each approval proves once: its use is
+ * recorded by one INSERT … ON CONFLICT DO NOTHING, so two resets cannot share it.
+ */
+export async function redeemApprovedChallenge(
+  db: Kysely<Database>,
+  input: { tenantCode: string; userId: string; sessionId: string; challengeId: string },
+  now: number,
+  freshMs: number,
+): Promise<boolean> {
+  const mdb = mobileDb(db);
+  const challenge = await mdb
+    .selectFrom('mobile_challenges')
+    .select(['id', 'closed_at'])
+    .where('id', '=', input.challengeId)
+    .where('tenant_code', '=', input.tenantCode)
+    .where('user_id', '=', input.userId)
+    .where('session_id', '=', input.sessionId)
+    .where('status', '=', 'APPROVED')
+    .where('closed_at', '>=', now - freshMs)
+    .executeTakeFirst();
+  if (!challenge) return false;
+  const key = createHash('sha256').update(`approval-proof\n${challenge.id}`).digest('base64url');
+  const result = await mdb
+    .insertInto('mobile_used_jtis')
+    .values({ key, expires_at: (challenge.closed_at ?? now) + freshMs })
+    .onConflict((conflict) => conflict.column('key').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }

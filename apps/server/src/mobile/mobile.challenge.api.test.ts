@@ -315,6 +315,32 @@ describe.each(engines)('mobile-app MFA sign-in approval (numberChallenge) on %s'
     expect(status.json().factor).toBeNull();
   });
 
+  it("resets MFA with a challenge this session had approved on the device, once; not with another session's", async () => {
+    const { who, device, cookie } = await enrolledUser();
+    const other = await passwordSignIn(t.app, who);
+    const challenge = await challengeOf(cookie);
+    const reset = (withCookie: string, challengeId: string) =>
+      call(t.app, 'POST', '/api/mfa/reset', {
+        host: summit.host,
+        cookie: withCookie,
+        body: { proof: { challengeId } },
+      });
+    // Not approved yet.
+    expect((await reset(cookie, challenge.id)).json().code).toBe('mfa.code_invalid');
+    await answer(device, challenge.id, challenge.number, 'approve');
+    // Another session cannot use this session's approval.
+    expect((await reset(other.cookie, challenge.id)).json().code).toBe('mfa.code_invalid');
+    const done = await reset(cookie, challenge.id);
+    expect(done.statusCode, done.body).toBe(200);
+    const login = await gql(t, summit.host, documents.login, {
+      proof: await device.loginProof(endpoint, t.clock.now()),
+    });
+    expect(codeOf(login)).toBe('mobile.no_device');
+    // Enrolled again, the same approval does not reset a second time.
+    await enrolDevice(t, summit.host, cookie);
+    expect((await reset(cookie, challenge.id)).json().code).toBe('mfa.code_invalid');
+  });
+
   it('answers coded 400s for documents that do not parse, validate, or stay within the depth and cost limits', async () => {
     const cases = [
       ['{ masterDevice { id ', 'graphql.invalid_query'],
