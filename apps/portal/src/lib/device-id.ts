@@ -1,48 +1,34 @@
 import { storageKeys } from '@keycard/contract/user-state';
 
-/** SPEC §9: the device id (userDeviceToken) is kept 365 days. */
-const keepMs = 365 * 24 * 60 * 60 * 1000;
-const expiresKey = `${storageKeys.deviceId}_EXPIRES`;
-
-function safe<T>(fn: () => T, fallback: T): T {
+/**
+ * AUTH_X_DEVICE_ID, the trusted-device token, is a cookie (SPEC §9: 365 days): HttpOnly, so no
+ * page script can read or leak it, set by the server when the user trusts this device and
+ * read by the server at sign-in. The portal no longer keeps it.
+ *
+ * Browsers that trusted a device before kept the token in localStorage. That value is still
+ * sent (the body field SPEC §7 names, which the server accepts when it has no cookie) until
+ * the next sign-in moves it into the cookie; then it is forgotten here.
+ */
+function legacyDeviceId(): string | undefined {
   try {
-    return fn();
+    return localStorage.getItem(storageKeys.deviceId) ?? undefined;
   } catch {
-    return fallback;
+    return undefined;
   }
 }
 
-/**
- * AUTH_X_DEVICE_ID: the trusted-device token, in localStorage for 365 days. The server decides
- * whether it still counts (its trusted period is shorter); past 365 days it is dropped here.
- */
-export const deviceId = {
-  get(): string | undefined {
-    return safe(() => {
-      const value = localStorage.getItem(storageKeys.deviceId);
-      const expires = Number(localStorage.getItem(expiresKey) ?? Number.POSITIVE_INFINITY);
-      if (value && Date.now() >= expires) {
-        localStorage.removeItem(storageKeys.deviceId);
-        localStorage.removeItem(expiresKey);
-        return undefined;
-      }
-      return value ?? undefined;
-    }, undefined);
-  },
-  set(token: string): void {
-    safe(() => {
-      localStorage.setItem(storageKeys.deviceId, token);
-      localStorage.setItem(expiresKey, String(Date.now() + keepMs));
-    }, undefined);
-  },
-};
+/** After a sign-in the server holds the device token as a cookie: drop the old copy. */
+export function forgetLegacyDeviceId(): void {
+  try {
+    localStorage.removeItem(storageKeys.deviceId);
+    localStorage.removeItem(`${storageKeys.deviceId}_EXPIRES`);
+  } catch {
+    // Storage unavailable: nothing was kept.
+  }
+}
 
-/**
- * The device token as a request field, or nothing without one. Sent with every password login
- * (the owner's trusted browser is counted apart, so guesses elsewhere cannot lock it out), and
- * with the code exchange and the hand-off (SPEC §4).
- */
+/** The legacy device token as a request field, or nothing (the usual case: the cookie goes by itself). */
 export function deviceTokenField(): { userDeviceToken?: string } {
-  const token = deviceId.get();
+  const token = legacyDeviceId();
   return token ? { userDeviceToken: token } : {};
 }

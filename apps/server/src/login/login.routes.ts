@@ -2,7 +2,7 @@ import { apiPaths, type LoginResponse, loginRequest, loginResponse } from '@keyc
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../http/context.ts';
 import { answers } from '../http/contract.ts';
-import { knownBrowserToken } from '../http/cookies.ts';
+import { deviceToken, knownBrowserToken } from '../http/cookies.ts';
 import { assertSameOrigin } from '../http/security.ts';
 import { requireTenant } from '../http/tenant.ts';
 import { parseInput } from '../http/validate.ts';
@@ -20,7 +20,12 @@ export async function loginRoutes(app: FastifyInstance, services: Services): Pro
     const outcome = await passwordLogin(
       { db, limiter, policy: config.login, clock },
       tenant,
-      { ...input, ip: request.ip, knownBrowserToken: knownBrowserToken(request) },
+      {
+        ...input,
+        userDeviceToken: deviceToken(request, input.userDeviceToken),
+        ip: request.ip,
+        knownBrowserToken: knownBrowserToken(request),
+      },
       clock.now(),
     );
     if (!outcome.ok) {

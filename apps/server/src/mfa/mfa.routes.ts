@@ -29,7 +29,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { publicOrigin } from '../config.ts';
 import type { Services } from '../http/context.ts';
 import { answers } from '../http/contract.ts';
-import { sessionToken } from '../http/cookies.ts';
+import { sessionToken, setDeviceIdCookie } from '../http/cookies.ts';
 import { ownOriginOf, resolveRedirect } from '../http/redirects.ts';
 import { assertSameOrigin } from '../http/security.ts';
 import { requireTenant } from '../http/tenant.ts';
@@ -151,10 +151,11 @@ export async function mfaRoutes(app: FastifyInstance, services: Services): Promi
   app.post(
     apiPaths.mfa.userDeviceTokens,
     answers(deviceTokenResponse),
-    async (request): Promise<DeviceTokenResponse> => {
+    async (request, reply): Promise<DeviceTokenResponse> => {
       const { tenant, signIn } = await signedIn(request);
       parseInput(deviceTokenRequest, request.body);
       const { token, trustedUntil } = await trustDevice(deps, tenant, signIn, clock.now());
+      setDeviceIdCookie(reply, config, token);
       return { userDeviceToken: token, trustedUntil };
     },
   );

@@ -14,7 +14,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../http/context.ts';
 import { answers } from '../http/contract.ts';
-import { sessionToken, setSessionCookie } from '../http/cookies.ts';
+import { deviceToken, sessionToken, setSessionCookie } from '../http/cookies.ts';
 import { assertSameOrigin } from '../http/security.ts';
 import { requireTenant } from '../http/tenant.ts';
 import { parseInput } from '../http/validate.ts';
@@ -56,7 +56,12 @@ export async function partnerRoutes(
         deps,
         tenant,
         partnerCodeOf(request.params),
-        { ...input, ip: request.ip, previousToken: sessionToken(request) },
+        {
+          ...input,
+          userDeviceToken: deviceToken(request, input.userDeviceToken),
+          ip: request.ip,
+          previousToken: sessionToken(request),
+        },
         clock.now(),
         request.log,
       );

@@ -16,7 +16,9 @@ import type { Services } from '../http/context.ts';
 import { answers } from '../http/contract.ts';
 import {
   clearSessionCookie,
+  deviceToken,
   sessionToken,
+  setDeviceIdCookie,
   setKnownBrowserCookie,
   setSessionCookie,
 } from '../http/cookies.ts';
@@ -42,14 +44,17 @@ export async function signInRoutes(app: FastifyInstance, services: Services): Pr
       assertSameOrigin(request, config);
       const tenant = requireTenant(request);
       const input = parseInput(authenticateRequest, request.body);
+      const userDeviceToken = deviceToken(request, input.userDeviceToken);
       const { token, signIn, knownBrowserToken } = await completeSignIn(
         db,
         tenant,
-        { ...input, previousToken: sessionToken(request) },
+        { ...input, userDeviceToken, previousToken: sessionToken(request) },
         clock.now(),
       );
       setSessionCookie(reply, config, token);
       if (knownBrowserToken) setKnownBrowserCookie(reply, config, knownBrowserToken);
+      // A device trusted before the cookie (its token in the page's storage) moves into it.
+      if (userDeviceToken && !deviceToken(request)) setDeviceIdCookie(reply, config, userDeviceToken);
       return signIn.identity;
     },
   );
@@ -72,7 +77,15 @@ export async function signInRoutes(app: FastifyInstance, services: Services): Pr
     const tenant = requireTenant(request);
     const input = parseInput(authorizeRequest, request.body);
     const signIn = await loadSignIn(db, tenant, sessionToken(request), clock.now());
-    return authorizeSession({ providers }, tenant, signIn, input, ownOriginOf(config, request));
+    // SPEC §4: the redirect carries the device token as user-device-token, now from the cookie.
+    const userDeviceToken = deviceToken(request, input.userDeviceToken);
+    return authorizeSession(
+      { providers },
+      tenant,
+      signIn,
+      { ...input, userDeviceToken },
+      ownOriginOf(config, request),
+    );
   });
 
   app.post(apiPaths.logout, answers(logoutResponse), async (request, reply) => {

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useBranding } from '../../app/theme.tsx';
 import { apiRequest } from '../../lib/api.ts';
-import { deviceTokenField } from '../../lib/device-id.ts';
+import { deviceTokenField, forgetLegacyDeviceId } from '../../lib/device-id.ts';
 import { mfaFlowKeys, mfaResetPurpose } from '../../lib/mfa-flow.ts';
 import { routeForState } from '../../lib/route-for-state.ts';
 import { flowStorage, loginStateKey } from '../../lib/storage.ts';
@@ -42,7 +42,10 @@ export function AuthenticatePage() {
       redirectUri: `${window.location.origin}${paths.authenticate}`,
       ...deviceTokenField(),
     })
-      .then((identity) => navigate(routeForState(identity.state, query), { replace: true }))
+      .then((identity) => {
+        forgetLegacyDeviceId();
+        navigate(routeForState(identity.state, query), { replace: true });
+      })
       .catch(() => navigate(paths.error, { replace: true }));
   }, [branding, query, navigate]);
 

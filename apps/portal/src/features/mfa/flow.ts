@@ -3,7 +3,6 @@ import { paths } from '@keycard/contract/paths';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { trackEvent } from '../../lib/analytics.ts';
-import { deviceId } from '../../lib/device-id.ts';
 import { mfaFlowKeys, mfaResetPurpose } from '../../lib/mfa-flow.ts';
 import { flowStorage } from '../../lib/storage.ts';
 import { mfaApi } from './api.ts';
@@ -17,7 +16,7 @@ export function analyticsProps(status: MfaStatusResponse | null, deliveryType?: 
 
 /**
  * After MFA is passed (a registration or a code at sign-in): trust this device if the user
- * asked (a userDeviceToken kept as AUTH_X_DEVICE_ID), then on to the authenticated page.
+ * asked (the server sets the AUTH_X_DEVICE_ID cookie), then on to the authenticated page.
  */
 export function useFinishMfa(status: MfaStatusResponse | null, deliveryType?: MfaDeliveryType) {
   const navigate = useNavigate();
@@ -25,8 +24,8 @@ export function useFinishMfa(status: MfaStatusResponse | null, deliveryType?: Mf
     async (trustDevice: boolean) => {
       if (trustDevice) {
         try {
-          const { userDeviceToken } = await mfaApi.userDeviceToken();
-          deviceId.set(userDeviceToken);
+          // The server keeps the token in the HttpOnly AUTH_X_DEVICE_ID cookie.
+          await mfaApi.userDeviceToken();
           void trackEvent('mfa_device_id_generated', analyticsProps(status, deliveryType));
         } catch {
           // Not trusting the device only means a code next time; the sign-in goes on.
