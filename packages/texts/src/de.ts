@@ -30,6 +30,7 @@ export const de: Texts = {
     authorize: 'Weiter zu Ihrer Anwendung',
     notFound: 'Seite nicht gefunden',
     unknownError: 'Ein Fehler ist aufgetreten',
+    loadFailed: 'Seite nicht geladen',
     accountDisabled: 'Konto deaktiviert',
     partnerSso: 'Partner-Anmeldung',
   },
@@ -86,6 +87,11 @@ export const de: Texts = {
     unknown: {
       heading: 'Ein Fehler ist aufgetreten',
       body: 'Ihre Anfrage konnte nicht abgeschlossen werden. Bitte kehren Sie zur Anmeldeseite zurück und versuchen Sie es erneut.',
+    },
+    loadFailed: {
+      heading: 'Diese Seite wurde nicht geladen',
+      body: 'Ein Teil dieser Seite konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+      retry: 'Erneut versuchen',
     },
     accountDisabled: {
       heading: 'Ihr Konto ist gesperrt',

@@ -34,6 +34,7 @@ export const en = {
     authorize: 'Continuing to your application',
     notFound: 'Page not found',
     unknownError: 'Something went wrong',
+    loadFailed: 'Page did not load',
     accountDisabled: 'Account disabled',
     partnerSso: 'Partner sign-in',
   },
@@ -90,6 +91,11 @@ export const en = {
     unknown: {
       heading: 'Something went wrong',
       body: 'We could not complete your request. Please go back to the login page and try again.',
+    },
+    loadFailed: {
+      heading: 'This page did not load',
+      body: 'Part of this page could not be loaded. Check your connection and try again.',
+      retry: 'Try again',
     },
     accountDisabled: {
       heading: 'Your account is locked',

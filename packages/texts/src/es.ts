@@ -30,6 +30,7 @@ export const es: Texts = {
     authorize: 'Accediendo a su aplicación',
     notFound: 'Página no encontrada',
     unknownError: 'Se ha producido un error',
+    loadFailed: 'La página no se cargó',
     accountDisabled: 'Cuenta desactivada',
     partnerSso: 'Inicio de sesión de socio',
   },
@@ -86,6 +87,11 @@ export const es: Texts = {
     unknown: {
       heading: 'Se ha producido un error',
       body: 'No hemos podido completar su solicitud. Vuelva a la página de inicio de sesión e inténtelo de nuevo.',
+    },
+    loadFailed: {
+      heading: 'Esta página no se ha cargado',
+      body: 'No se ha podido cargar una parte de esta página. Compruebe su conexión e inténtelo de nuevo.',
+      retry: 'Reintentar',
     },
     accountDisabled: {
       heading: 'Su cuenta está bloqueada',

@@ -30,6 +30,7 @@ export const fr: Texts = {
     authorize: 'Redirection vers votre application',
     notFound: 'Page introuvable',
     unknownError: 'Une erreur s’est produite',
+    loadFailed: 'Page non chargée',
     accountDisabled: 'Compte désactivé',
     partnerSso: 'Connexion partenaire',
   },
@@ -86,6 +87,11 @@ export const fr: Texts = {
     unknown: {
       heading: 'Une erreur s’est produite',
       body: 'Nous n’avons pas pu traiter votre demande. Veuillez revenir à la page de connexion et réessayer.',
+    },
+    loadFailed: {
+      heading: 'Cette page ne s’est pas chargée',
+      body: 'Une partie de cette page n’a pas pu être chargée. Vérifiez votre connexion et réessayez.',
+      retry: 'Réessayer',
     },
     accountDisabled: {
       heading: 'Votre compte est verrouillé',

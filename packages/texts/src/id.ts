@@ -30,6 +30,7 @@ export const id: Texts = {
     authorize: 'Melanjutkan ke aplikasi Anda',
     notFound: 'Halaman tidak ditemukan',
     unknownError: 'Terjadi kesalahan',
+    loadFailed: 'Halaman tidak dimuat',
     accountDisabled: 'Akun dinonaktifkan',
     partnerSso: 'Masuk melalui mitra',
   },
@@ -86,6 +87,11 @@ export const id: Texts = {
     unknown: {
       heading: 'Terjadi kesalahan',
       body: 'Kami tidak dapat menyelesaikan permintaan Anda. Silakan kembali ke halaman masuk dan coba lagi.',
+    },
+    loadFailed: {
+      heading: 'Halaman ini tidak dapat dimuat',
+      body: 'Sebagian halaman ini tidak dapat dimuat. Periksa koneksi Anda dan coba lagi.',
+      retry: 'Coba lagi',
     },
     accountDisabled: {
       heading: 'Akun Anda dikunci',

@@ -30,6 +30,7 @@ export const it: Texts = {
     authorize: 'Reindirizzamento all’applicazione',
     notFound: 'Pagina non trovata',
     unknownError: 'Si è verificato un errore',
+    loadFailed: 'Pagina non caricata',
     accountDisabled: 'Account disattivato',
     partnerSso: 'Accesso partner',
   },
@@ -86,6 +87,11 @@ export const it: Texts = {
     unknown: {
       heading: 'Si è verificato un errore',
       body: 'Non è stato possibile completare la sua richiesta. Torni alla pagina di accesso e riprovi.',
+    },
+    loadFailed: {
+      heading: 'Questa pagina non è stata caricata',
+      body: 'Non è stato possibile caricare una parte di questa pagina. Controlli la connessione e riprovi.',
+      retry: 'Riprova',
     },
     accountDisabled: {
       heading: 'Il suo account è bloccato',

@@ -30,6 +30,7 @@ export const pt: Texts = {
     authorize: 'Redirecionando para a sua aplicação',
     notFound: 'Página não encontrada',
     unknownError: 'Ocorreu um erro',
+    loadFailed: 'A página não carregou',
     accountDisabled: 'Conta desativada',
     partnerSso: 'Acesso de parceiro',
   },
@@ -86,6 +87,11 @@ export const pt: Texts = {
     unknown: {
       heading: 'Ocorreu um erro',
       body: 'Não foi possível concluir o seu pedido. Volte à página de início de sessão e tente novamente.',
+    },
+    loadFailed: {
+      heading: 'Esta página não carregou',
+      body: 'Não foi possível carregar parte desta página. Verifique a sua ligação e tente novamente.',
+      retry: 'Tentar novamente',
     },
     accountDisabled: {
       heading: 'A sua conta está bloqueada',

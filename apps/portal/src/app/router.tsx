@@ -1,29 +1,16 @@
 import { paths } from '@keycard/contract/paths';
-import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { accountRoutes } from '../features/account/routes.tsx';
-import { AccountDisabledPage, NotFoundPage, UnknownErrorPage } from '../features/errors/error-pages.tsx';
+import {
+  AccountDisabledPage,
+  NotFoundPage,
+  RouteErrorPage,
+  UnknownErrorPage,
+} from '../features/errors/error-pages.tsx';
 import { LoginPage } from '../features/login/login-page.tsx';
 import { mfaRoutes } from '../features/mfa/routes.tsx';
+import { lazyPage } from '../lib/lazy-page.ts';
 import { partnerSsoRoute } from '../lib/route-for-state.ts';
-
-// SPEC §9: a lazily loaded part that has not arrived in 120 s has failed to load.
-const lazyLoadTimeoutMs = 120_000;
-
-export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): RouteObject['lazy'] {
-  return async () => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('load-failed')), lazyLoadTimeoutMs);
-    });
-    try {
-      const module = await Promise.race([load(), timeout]);
-      return { Component: pick(module) };
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-}
 
 function RootRedirect() {
   const { search } = useLocation();
@@ -33,7 +20,7 @@ function RootRedirect() {
 export const routes: RouteObject[] = [
   {
     element: <Outlet />,
-    errorElement: <UnknownErrorPage />,
+    errorElement: <RouteErrorPage />,
     children: [
       { path: paths.root, element: <RootRedirect /> },
       { path: '/login/:stage?', element: <LoginPage /> },

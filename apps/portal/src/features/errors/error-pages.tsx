@@ -1,7 +1,8 @@
 import { paths } from '@keycard/contract/paths';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useRouteError } from 'react-router';
 import { useBranding } from '../../app/theme.tsx';
+import { isLoadFailed } from '../../lib/lazy-page.ts';
 import { Page } from '../../ui/page.tsx';
 
 function SupportLink() {
@@ -39,6 +40,33 @@ export function UnknownErrorPage() {
       </div>
     </Page>
   );
+}
+
+/**
+ * SPEC §8 chunk loading: a part of the portal did not load (network, time-out, or a chunk
+ * gone after a deploy). Reloading fetches the page and its chunks again.
+ */
+export function LoadFailedPage() {
+  const { t } = useTranslation();
+  return (
+    <Page titleKey="titles.loadFailed" heading={t('errors.loadFailed.heading')}>
+      <p>{t('errors.loadFailed.body')}</p>
+      <button className="kc-button" type="button" onClick={() => window.location.reload()}>
+        {t('errors.loadFailed.retry')}
+      </button>
+      <div className="kc-links">
+        <Link className="kc-link" to={paths.login} reloadDocument>
+          {t('common.backToLogin')}
+        </Link>
+        <SupportLink />
+      </div>
+    </Page>
+  );
+}
+
+/** What a route shows when it fails: the load-failed screen for a chunk, else the unknown error. */
+export function RouteErrorPage() {
+  return isLoadFailed(useRouteError()) ? <LoadFailedPage /> : <UnknownErrorPage />;
 }
 
 export function AccountDisabledPage() {

@@ -1,6 +1,6 @@
 import { paths } from '@keycard/contract/paths';
 import type { RouteObject } from 'react-router';
-import { lazyPage } from '../../app/router.tsx';
+import { lazyPage } from '../../lib/lazy-page.ts';
 
 /** MFA screens (issue 4): lazy chunks, so the login route stays small. */
 export const mfaRoutes: RouteObject[] = [
