@@ -131,7 +131,10 @@ describe('example device app on its own (Chromium)', () => {
   });
 });
 
-describe('mobile-app MFA with the example device app (two Chromium contexts: portal and phone)', () => {
+// Enrolment plus a sign-in or two across two contexts: room for a machine busy with other tests.
+describe('mobile-app MFA with the example device app (two Chromium contexts: portal and phone)', {
+  timeout: 180_000,
+}, () => {
   const stack = useMobileMfaStack();
 
   async function portalPage(): Promise<Page> {
