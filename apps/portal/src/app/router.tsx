@@ -8,6 +8,7 @@ import {
   UnknownErrorPage,
 } from '../features/errors/error-pages.tsx';
 import { LoginPage } from '../features/login/login-page.tsx';
+import { MessengerLauncher } from '../features/messenger/messenger-launcher.tsx';
 import { mfaRoutes } from '../features/mfa/routes.tsx';
 import { lazyPage } from '../lib/lazy-page.ts';
 import { partnerSsoRoute } from '../lib/route-for-state.ts';
@@ -19,7 +20,12 @@ function RootRedirect() {
 
 export const routes: RouteObject[] = [
   {
-    element: <Outlet />,
+    element: (
+      <>
+        <Outlet />
+        <MessengerLauncher />
+      </>
+    ),
     errorElement: <RouteErrorPage />,
     children: [
       { path: paths.root, element: <RootRedirect /> },
