@@ -155,6 +155,42 @@ describe.each(engines)('mobile-app MFA over websockets and OIDC on %s', (engine)
     }
   });
 
+  it('tells the portal TIMEOUT when nobody answers within 90 s (the injected clock decides)', async () => {
+    const user = await who();
+    const first = await passwordSignIn(t.app, user);
+    const { device } = await enrolDevice(t, host, first.cookie);
+    const { cookie } = await passwordSignIn(t.app, user);
+    const challenge = (await gql(t, host, documents.challenge, {}, { cookie })).data!.numberChallenge as {
+      id: string;
+      number: number;
+    };
+    const portal = await open({ origin: origin('summit'), cookie });
+    expect(await portal.init()).toBe('ack');
+    portal.subscribe('o', documents.outcome, { challengeId: challenge.id });
+    await portal.nextData('o', 0);
+    t.clock.advance(91_000);
+    try {
+      const outcome = (await portal.nextData('o', 1, 3000)).data as {
+        numberChallengeOutcome: { status: string; retryAfterSeconds: number };
+      };
+      expect(outcome.numberChallengeOutcome.status).toBe('TIMEOUT');
+      expect(outcome.numberChallengeOutcome.retryAfterSeconds).toBeGreaterThanOrEqual(8);
+      await portal.completed('o');
+      const late = await gql(t, host, documents.answer, {
+        answer: await device.answer(
+          endpointOf(host),
+          challenge.id,
+          challenge.number,
+          'approve',
+          t.clock.now(),
+        ),
+      });
+      expect(codeOf(late)).toBe('mobile.challenge_closed');
+    } finally {
+      t.clock.advance(-91_000);
+    }
+  });
+
   it('tells the portal REJECTED with the seconds before the next try', async () => {
     const user = await who();
     const first = await passwordSignIn(t.app, user);
