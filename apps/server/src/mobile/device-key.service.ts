@@ -90,7 +90,14 @@ export async function issueDeviceSession(
 ): Promise<DeviceSession> {
   const token = createToken();
   const expiresAt = now + deviceSessionTtlSeconds * 1000;
-  await mobileDb(db)
+  const mdb = mobileDb(db);
+  // The device's expired tokens go as it gets a new one, so they do not pile up.
+  await mdb
+    .deleteFrom('mobile_device_tokens')
+    .where('device_id', '=', device.id)
+    .where('expires_at', '<=', now)
+    .execute();
+  await mdb
     .insertInto('mobile_device_tokens')
     .values({
       token_hash: hashToken(token),
