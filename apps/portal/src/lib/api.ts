@@ -1,4 +1,5 @@
 import type { ApiError } from '@keycard/contract/errors';
+import { idempotencyKeyHeader } from '@keycard/contract/idempotency';
 
 export class ApiRequestError extends Error {
   readonly kind: 'network' | 'http';
@@ -24,12 +25,29 @@ function traceToken(): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+export interface ApiRequestOptions {
+  /**
+   * The call has an effect a repetition would duplicate (a mail, an SMS): it carries an
+   * Idempotency-Key, one per call (one user action) and the same on each gateway retry, so a
+   * retry whose first attempt reached the server but lost its answer is not acted on twice.
+   */
+  idempotent?: boolean;
+}
+
 /**
  * Calls the portal API: JSON both ways, a trace-token header on every request, and
  * gateway answers (502, 503, 504) retried up to 10 times with capped backoff (SPEC §7).
  */
-export async function apiRequest<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function apiRequest<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: ApiRequestOptions = {},
+): Promise<T> {
   const trace = traceToken();
+  const idempotency: Record<string, string> = options.idempotent
+    ? { [idempotencyKeyHeader]: crypto.randomUUID() }
+    : {};
   for (let attempt = 0; ; attempt++) {
     let response: Response;
     try {
@@ -39,6 +57,7 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
         headers: {
           accept: 'application/json',
           'x-trace-token': trace,
+          ...idempotency,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),

@@ -13,6 +13,9 @@ import type {
 import { apiRequest } from '../../lib/api.ts';
 import { deviceTokenField } from '../../lib/device-id.ts';
 
+/** Calls that send a mail carry an idempotency key: a gateway retry sends no second mail. */
+const once = { idempotent: true };
+
 /** The lifecycle calls of SPEC §7 (types only from the contract: no zod in the bundle). */
 export const accountApi = {
   session: () => apiRequest<SessionResponse>('GET', apiPaths.session),
@@ -31,12 +34,17 @@ export const accountApi = {
   register: (body: RegisterRequest) =>
     apiRequest<RegisterResponse>('POST', apiPaths.lifecycle.register, body),
   requestReset: (email: string, recaptchaToken: string | undefined) =>
-    apiRequest<ResetRequestResponse>('POST', apiPaths.lifecycle.resetPassword(email), { recaptchaToken }),
+    apiRequest<ResetRequestResponse>(
+      'POST',
+      apiPaths.lifecycle.resetPassword(email),
+      { recaptchaToken },
+      once,
+    ),
   resendActivation: (email: string, recaptchaToken: string | undefined) =>
-    apiRequest<object>('POST', apiPaths.lifecycle.resendActivation(email), { recaptchaToken }),
+    apiRequest<object>('POST', apiPaths.lifecycle.resendActivation(email), { recaptchaToken }, once),
   applyReset: (body: ApplyResetRequest) => apiRequest<object>('PATCH', apiPaths.lifecycle.user, body),
   sendVerification: (email: string) =>
-    apiRequest<object>('POST', apiPaths.lifecycle.sendVerification(email), {}),
+    apiRequest<object>('POST', apiPaths.lifecycle.sendVerification(email), {}, once),
   validateVerification: (token: string) =>
     apiRequest<object>('POST', apiPaths.lifecycle.validateEmailVerificationToken, { token }),
   verifyEmail: (email: string, token: string) =>
