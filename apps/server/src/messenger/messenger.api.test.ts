@@ -199,6 +199,27 @@ describe.each(engines)('messenger widget on %s', (engine) => {
     }
   });
 
+  it('keeps each page to its own tenant under 24 parallel requests, with a fresh nonce each', async () => {
+    await setTenantSettings(t, { messenger: intercom }, 'seaside');
+    try {
+      const hosts = Array.from({ length: 24 }, (_, i) => (i % 2 ? demo.seaside.host : demo.grandHotel.host));
+      const answers = await Promise.all(hosts.map((host) => page(host)));
+      const nonces = new Set<string>();
+      answers.forEach((answer, i) => {
+        const csp = String(answer.headers['content-security-policy']);
+        const nonce = /<style nonce="([^"]+)">/.exec(answer.body)?.[1] ?? '';
+        nonces.add(nonce);
+        expect(directive(csp, 'style-src')).toEqual(["'self'", `'nonce-${nonce}'`]);
+        if (hosts[i] === demo.seaside.host)
+          expect(directive(csp, 'script-src')).toContain('https://widget.intercom.io');
+        else expect(csp).not.toContain('intercom');
+      });
+      expect(nonces.size).toBe(hosts.length);
+    } finally {
+      await setTenantSettings(t, {}, 'seaside');
+    }
+  });
+
   it("keeps the captcha's origins beside the messenger's when a tenant uses both", async () => {
     await setTenantSettings(
       t,
