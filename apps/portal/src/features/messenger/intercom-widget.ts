@@ -4,6 +4,8 @@ import type { MessengerWidget, MessengerWidgetOptions } from './messenger-widget
 type IntercomApi = ((command: string, options?: Record<string, unknown>) => void) & {
   /** Commands given before the script arrived; the script runs them when it loads. */
   q?: unknown[][];
+  /** How Intercom's own snippet queues a command (its arguments); kept for compatibility. */
+  c?: (args: ArrayLike<unknown>) => void;
 };
 
 declare global {
@@ -27,6 +29,9 @@ export function createIntercomWidget({ appId, scriptUrl }: MessengerWidgetOption
         queue.push(options === undefined ? [command] : [command, options]);
       };
       queueing.q = queue;
+      queueing.c = (args) => {
+        queue.push(Array.from(args));
+      };
       window.Intercom = queueing;
     }
     if (!scriptAdded) {

@@ -11,7 +11,8 @@ import { createStandinWidget } from './standin-widget.ts';
  * so a new screen stays quiet until someone decides otherwise. Left out on purpose: every
  * password and code screen (login password step, activation, registration, new password,
  * expired password, MFA), screens whose address carries a token or a code (e-mail
- * verification, partner sign-in, the code exchange), the OIDC hand-over, and sign-out.
+ * verification, partner sign-in, the code exchange), the signed-in hand-over (it may show
+ * the user's address) and the OIDC one, and sign-out.
  */
 const widgetScreens = new Set<string>(
   [
@@ -20,7 +21,6 @@ const widgetScreens = new Set<string>(
     paths.resetPassword,
     paths.resetPasswordSent,
     paths.activateSent,
-    paths.authenticated,
     paths.error,
     paths.accountDisabled,
     paths.activateExpired,
