@@ -209,11 +209,10 @@ describe('an app asks for a fresh sign-in: prompt=login and max_age (Chromium)',
     await registerTotp(page, stack.keycard);
     await continueAfterRecoveryCodes(page);
     await page.waitForURL(`${stack.demoApp.url}/me`);
-    const deviceToken = await page
-      .context()
-      .storageState()
-      .then(({ origins }) => origins.find((o) => o.origin === stack.keycard.origin('summit')))
-      .then((origin) => origin?.localStorage.find((item) => item.name === 'AUTH_X_DEVICE_ID')?.value);
+    // The trusted device's token is the HttpOnly AUTH_X_DEVICE_ID cookie.
+    const deviceToken = (await page.context().cookies(stack.keycard.origin('summit'))).find(
+      (c) => c.name === 'AUTH_X_DEVICE_ID',
+    )?.value;
     expect(deviceToken).toMatch(/^[\w-]{43}$/);
 
     // Someone else guesses at the address until it locks (LOGIN_MAX_FAILURES=3).
@@ -229,7 +228,7 @@ describe('an app asks for a fresh sign-in: prompt=login and max_age (Chromium)',
     await attacker.waitForURL(`${stack.keycard.origin('summit')}/error/account-disabled/`);
     await attacker.context().close();
 
-    // The owner's app asks for a fresh sign-in: the trusted browser's login carries its token,
+    // The owner's app asks for a fresh sign-in: the trusted browser's login carries its cookie,
     // is counted apart from the locked address, and skips MFA on the trusted device.
     const logins = recordLoginBodies(page);
     await nextSecond();
@@ -237,9 +236,7 @@ describe('an app asks for a fresh sign-in: prompt=login and max_age (Chromium)',
     await page.goto(request.url);
     await expectReauthenticationStep(page, 'summit', email);
     await finishAtCallback(page, request);
-    expect(logins).toEqual([
-      { email, password, state: expect.any(String), userDeviceToken: deviceToken, iid: expect.any(String) },
-    ]);
+    expect(logins).toEqual([{ email, password, state: expect.any(String), iid: expect.any(String) }]);
     await page.context().close();
   });
 });

@@ -23,11 +23,16 @@ const appHome = /^http:\/\/localhost:3001\/(\?user-device-token=[\w-]+)?$/;
 describe('authenticator app (TOTP) end to end (Chromium)', () => {
   const stack = useSignInStack();
 
-  /** AUTH_X_DEVICE_ID as the portal keeps it, in the summit origin's localStorage. */
+  /** AUTH_X_DEVICE_ID, the summit origin's HttpOnly cookie (never in the page's storage). */
   async function deviceIdOf(page: Page): Promise<string | undefined> {
     const { origins } = await page.context().storageState();
     const summit = origins.find((o) => o.origin === stack.keycard.origin('summit'));
-    return summit?.localStorage.find((item) => item.name === 'AUTH_X_DEVICE_ID')?.value;
+    expect(summit?.localStorage.find((item) => item.name === 'AUTH_X_DEVICE_ID')).toBeUndefined();
+    const cookie = (await page.context().cookies(stack.keycard.origin('summit'))).find(
+      (c) => c.name === 'AUTH_X_DEVICE_ID',
+    );
+    if (cookie) expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    return cookie?.value;
   }
 
   async function freshPage(): Promise<Page> {
