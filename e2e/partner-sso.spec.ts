@@ -377,7 +377,10 @@ describe('partner single sign-on in the portal (Chromium)', () => {
         signPartnerToken(summitPartner, claimsFor(summitPartner, {}, 'demo@summit.test')),
       ),
     );
-    expect((await posted).postDataJSON()).toMatchObject({ userDeviceToken: expect.any(String) });
+    // The trusted browser's token rides in its HttpOnly cookie, not in the body.
+    const sso = await posted;
+    expect(sso.postDataJSON()).not.toHaveProperty('userDeviceToken');
+    expect(await sso.headerValue('cookie')).toMatch(/(^|; )AUTH_X_DEVICE_ID=[\w-]{43}(;|$)/);
     await expectHandOff(page, summitPartner);
     await page.context().close();
   });
