@@ -207,6 +207,30 @@ describe('client rules (Chromium)', () => {
     });
   }
 
+  it('shows the load-failed screen when a lazy chunk has not arrived in 120 s', async () => {
+    const page = await (await newContext(browser)).newPage();
+    await page.clock.install();
+    await page.goto(`${keycard.origin()}/login`);
+    await page.getByLabel('E-mail', { exact: true }).waitFor();
+    // A chunk that never arrives: the request is held, never answered.
+    let held = 0;
+    await page.route('**/assets/*.js', () => {
+      held += 1;
+    });
+    await page.evaluate(() => {
+      window.history.pushState({}, '', '/reset-password/');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await expect.poll(() => held).toBeGreaterThan(0);
+    await page.clock.runFor(119_000);
+    expect(await page.getByRole('heading', { name: 'This page did not load' }).count()).toBe(0);
+    await page.clock.runFor(2_000);
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).innerText())
+      .toBe('This page did not load');
+    await page.context().close();
+  });
+
   it('shows the load-failed screen in the page language', async () => {
     const page = await (await newContext(browser, { locale: 'de-DE' })).newPage();
     await page.goto(`${keycard.origin()}/login?langCode=de`);
