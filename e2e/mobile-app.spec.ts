@@ -19,6 +19,7 @@ import {
 } from './support/mfa.ts';
 import {
   approve,
+  challengeResult,
   deny,
   deviceApp,
   openDeviceApp,
@@ -274,6 +275,31 @@ describe('mobile-app MFA with the example device app (two Chromium contexts: por
     expect(request.numbers).toContain(number);
     expect(await approve(reopened, number)).toBe('Approved: the sign-in continues on the other screen.');
     await portal.waitForURL(appHome, { timeout: 20_000 });
+    await portal.context().close();
+    await context.close();
+  });
+
+  it('closes a request on the phone when its time runs out, readable at 375 px until then', async () => {
+    const { email, phone } = await enrolNewUser();
+    const context = phone.context();
+    await phone.close();
+    // The phone's own clock, moved by the test (the server's challenge keeps its real time).
+    await context.clock.install();
+    const device = await context.newPage();
+    await device.setViewportSize({ width: 375, height: 800 });
+    await device.goto(`${stack.mobileApp.url}/`);
+    await device.getByRole('heading', { name: deviceApp.pairedHeading, exact: true }).waitFor();
+
+    const portal = await signInToSummit(email);
+    await portalNumber(portal);
+    const { numbers } = await waitForChallenge(device);
+    expect(await device.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await device.clock.fastForward(91_000);
+    expect(await challengeResult(device)).toBe('Expired: the request timed out.');
+    for (const number of numbers)
+      expect(await device.getByRole('button', { name: String(number), exact: true }).isDisabled()).toBe(true);
+    expect(await device.getByRole('button', { name: deviceApp.deny, exact: true }).isDisabled()).toBe(true);
+    expect(await device.getByText('No sign-in request is waiting.').isVisible()).toBe(true);
     await portal.context().close();
     await context.close();
   });
