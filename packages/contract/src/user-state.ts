@@ -34,4 +34,21 @@ export const storageKeys = {
   knownBrowserCookie: 'AUTH_X_BROWSER',
   /** Per tab: the user chose 'reset later' on the password-will-expire page. */
   expiryAcknowledged: 'AUTH_X_EXPIRY_ACKNOWLEDGED',
+  /**
+   * Cookie, one year: the language this browser chose (the language menu, or a langCode it
+   * arrived with), so every later page, flow and redirect keeps it. Read by the server too.
+   */
+  languageCookie: 'AUTH_X_LANG',
 } as const;
+
+/** Each language by its own name, for the language menu. */
+export const localeNames: Record<Locale, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  es: 'Español',
+  fr: 'Français',
+  id: 'Bahasa Indonesia',
+  it: 'Italiano',
+  pt: 'Português',
+  th: 'ไทย',
+};

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Locale, type Theme, toLocale } from '@keycard/contract';
+import { type Locale, localeNames, locales, type Theme, themeVariables, toLocale } from '@keycard/contract';
 import { en, loadTexts, type Texts } from '@keycard/texts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 
@@ -52,17 +52,20 @@ export function acceptedLanguages(header: string | undefined): string[] {
 }
 
 /**
- * The page's language (issue 11): the langCode query value, then the app's OIDC `ui_locales`
- * (space-separated, best first), then the browser's Accept-Language, then English. Only the
- * part before the dash counts (SPEC §1).
+ * The page's language (issue 11): the langCode query value, then the language this browser
+ * chose before (the AUTH_X_LANG cookie: the language menu, or a langCode it arrived with), then
+ * the app's OIDC `ui_locales` (space-separated, best first), then the browser's
+ * Accept-Language, then English. Only the part before the dash counts (SPEC §1).
  */
 export function choosePageLocale(input: {
   langCode: string | null;
+  chosen?: string | undefined;
   uiLocales: string | undefined;
   acceptLanguage: string | undefined;
 }): Locale {
   const candidates = [
     input.langCode,
+    input.chosen,
     ...(input.uiLocales ?? '').split(' '),
     ...acceptedLanguages(input.acceptLanguage),
   ];
@@ -86,23 +89,11 @@ const jsonForScript = (value: unknown) =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
-const colourVariables: Record<keyof Theme['colours'], string> = {
-  primaryBackground: '--kc-primary-bg',
-  primaryForeground: '--kc-primary-fg',
-  secondaryBackground: '--kc-secondary-bg',
-  secondaryForeground: '--kc-secondary-fg',
-  tertiaryBackground: '--kc-tertiary-bg',
-  tertiaryForeground: '--kc-tertiary-fg',
-};
-
-/** The theme's colours as CSS variables; the contract allows only hex colours, checked again here. */
+/** The theme's colours as CSS variables, with the contrast guarantee the portal applies too. */
 function themeCss(theme: Theme): string {
-  const declarations = Object.entries(colourVariables)
-    .map(([key, variable]) => {
-      const value = theme.colours[key as keyof Theme['colours']];
-      return /^#[0-9a-fA-F]{3,8}$/.test(value) ? `${variable}:${value}` : '';
-    })
-    .filter(Boolean);
+  const declarations = Object.entries(themeVariables(theme.colours))
+    .filter(([, value]) => /^#[0-9a-f]{6}$/.test(value))
+    .map(([name, value]) => `${name}:${value}`);
   return `:root{${declarations.join(';')}}`;
 }
 
@@ -123,17 +114,26 @@ function titleKey(pathname: string, search: URLSearchParams): keyof Texts['title
   return known[path] ?? null;
 }
 
-/** The header and card of every screen, as the portal's Page component renders them. */
-function pageShell(texts: Texts, theme: Theme | null, heading: string, body: string): string {
+/** The card and the language menu of every screen, as the portal's Page component renders them. */
+function pageShell(texts: Texts, theme: Theme | null, locale: Locale, heading: string, body: string): string {
   const logo = theme
     ? `<img class="kc-logo" src="${escapeHtml(theme.images.logo)}" alt="${escapeHtml(
         texts.common.logoAlt.replace('{{name}}', theme.name),
       )}" height="40">`
     : `<span class="kc-logo-text">${escapeHtml(texts.common.appName)}</span>`;
+  const options = locales
+    .map(
+      (code) =>
+        `<option value="${code}" lang="${code}"${code === locale ? ' selected' : ''}>${escapeHtml(localeNames[code])}</option>`,
+    )
+    .join('');
   return (
-    `<div class="kc-shell"><header class="kc-header">${logo}</header>` +
-    `<main class="kc-main" id="main"><section class="kc-card" aria-labelledby="kc-heading">` +
-    `<h1 id="kc-heading" tabindex="-1">${escapeHtml(heading)}</h1>${body}</section></main></div>`
+    `<div class="kc-shell"><main class="kc-main" id="main"><section class="kc-card" aria-labelledby="kc-heading">` +
+    `<header class="kc-card-brand">${logo}</header>` +
+    `<h1 id="kc-heading" tabindex="-1">${escapeHtml(heading)}</h1>${body}</section></main>` +
+    `<footer class="kc-footer"><div class="kc-language"><label for="kc-fp-language">${escapeHtml(
+      texts.common.language,
+    )}</label><select id="kc-fp-language">${options}</select></div></footer></div>`
   );
 }
 
@@ -152,7 +152,7 @@ function emailStep(texts: Texts, search: URLSearchParams): string {
     `<p>${escapeHtml(texts.login.email.intro)}</p>` +
     `<form method="get" action="/login/password" data-kc-first-paint="login">${kept}` +
     `<div class="kc-field"><label for="kc-fp-email">${escapeHtml(texts.login.email.label)}</label>` +
-    `<input id="kc-fp-email" type="email" name="email" autocomplete="username" inputmode="email" required value="${escapeHtml(email)}"></div>` +
+    `<input id="kc-fp-email" type="email" name="email" autocomplete="username" inputmode="email" required autofocus value="${escapeHtml(email)}"></div>` +
     `<div class="kc-checkbox"><input id="kc-fp-remember" type="checkbox" name="remember" value="1">` +
     `<label for="kc-fp-remember">${escapeHtml(texts.login.email.remember)}</label></div>` +
     `<button class="kc-button" type="submit">${escapeHtml(texts.login.email.submit)}</button></form>`
@@ -221,6 +221,7 @@ export async function renderFirstPaint(
       ? pageShell(
           texts,
           theme,
+          locale,
           search.has('activateSuccess') ? texts.titles.accountCreated : texts.login.email.heading,
           emailStep(texts, search),
         )

@@ -1,0 +1,109 @@
+/**
+ * A tenant's six SPEC colours as the portal's CSS variables, with a contrast guarantee: every
+ * pair the portal draws (text on its background, links on the card, focus rings next to it)
+ * meets WCAG 2.2 AA, whatever colours a brand picks. A pair that fails is drawn with the
+ * nearest colour that passes: the same hue, lightened or darkened only as far as needed.
+ * Shared by the server's first paint and the portal, so both draw the same.
+ */
+import type { Theme } from './api.ts';
+
+type Rgb = [number, number, number];
+
+/** #rgb, #rgba, #rrggbb or #rrggbbaa (the contract's hexColour); alpha is ignored. */
+export function parseHex(hex: string): Rgb {
+  let digits = hex.replace(/^#/, '');
+  if (digits.length === 3 || digits.length === 4) digits = [...digits.slice(0, 3)].map((d) => d + d).join('');
+  const value = Number.parseInt(digits.slice(0, 6), 16);
+  return [(value >> 16) & 255, (value >> 8) & 255, value & 255];
+}
+
+export function toHex([r, g, b]: Rgb): string {
+  return `#${[r, g, b].map((c) => Math.round(c).toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** WCAG 2.x relative luminance. */
+function luminance([r, g, b]: Rgb): number {
+  const channel = (c: number) => {
+    const s = c / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+}
+
+/** WCAG contrast ratio of two colours, 1 to 21. */
+export function contrastRatio(a: string, b: string): number {
+  const [la, lb] = [luminance(parseHex(a)), luminance(parseHex(b))];
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+/** Mixes a colour toward black (amount < 0) or white (amount > 0), 0 to ±1. */
+function mix(rgb: Rgb, amount: number): Rgb {
+  const target = amount < 0 ? 0 : 255;
+  const t = Math.abs(amount);
+  return rgb.map((c) => c + (target - c) * t) as Rgb;
+}
+
+/**
+ * The colour itself when it meets `ratio` against every background given, else the nearest
+ * one that does: mixed toward black or toward white (whichever passes with less change).
+ * When nothing between passes (two backgrounds far apart), the one of black and white that
+ * contrasts best with the worst of them.
+ */
+export function nearestPassing(colour: string, backgrounds: string | string[], ratio: number): string {
+  const against = Array.isArray(backgrounds) ? backgrounds : [backgrounds];
+  const passes = (candidate: string) => against.every((bg) => contrastRatio(candidate, bg) >= ratio);
+  const own = toHex(parseHex(colour));
+  if (passes(own)) return own;
+  const rgb = parseHex(colour);
+  for (let step = 1; step <= 100; step++) {
+    for (const direction of [-1, 1]) {
+      const candidate = toHex(mix(rgb, (direction * step) / 100));
+      if (passes(candidate)) return candidate;
+    }
+  }
+  const worst = (candidate: string) => Math.min(...against.map((bg) => contrastRatio(candidate, bg)));
+  return worst('#000000') >= worst('#ffffff') ? '#000000' : '#ffffff';
+}
+
+/** WCAG 2.2 AA: 4.5:1 for text, 3:1 for the parts of controls and focus indicators. */
+export const textContrast = 4.5;
+export const nonTextContrast = 3;
+
+/** The card's background and body text (fixed, so forms stay legible on every brand). */
+export const cardBackground = '#ffffff';
+
+/**
+ * The portal's colour variables for a theme: the six SPEC colours as they are
+ * (--kc-primary-bg … --kc-tertiary-fg), and what the portal draws with them, each passing AA:
+ * - --kc-primary-text, --kc-secondary-text, --kc-tertiary-text: each foreground on its own
+ *   background (the card's brand band and main buttons; the page around the card and its
+ *   footer; accents such as the identity chip);
+ * - --kc-link: links on the card, in the brand's primary colour when it reads, else its
+ *   tertiary one, else the nearest passing colour;
+ * - --kc-focus: focus rings, in the tertiary colour, against the card and the page;
+ * - --kc-primary-edge: a main button's edge against the card (its fill may be pale).
+ */
+export function themeVariables(colours: Theme['colours']): Record<string, string> {
+  const hex = (value: string) => toHex(parseHex(value));
+  const [primaryBg, secondaryBg, tertiaryBg] = [
+    hex(colours.primaryBackground),
+    hex(colours.secondaryBackground),
+    hex(colours.tertiaryBackground),
+  ];
+  const reads = (colour: string) => contrastRatio(colour, cardBackground) >= textContrast;
+  const linkSource = reads(primaryBg) || !reads(tertiaryBg) ? primaryBg : tertiaryBg;
+  return {
+    '--kc-primary-bg': primaryBg,
+    '--kc-primary-fg': hex(colours.primaryForeground),
+    '--kc-secondary-bg': secondaryBg,
+    '--kc-secondary-fg': hex(colours.secondaryForeground),
+    '--kc-tertiary-bg': tertiaryBg,
+    '--kc-tertiary-fg': hex(colours.tertiaryForeground),
+    '--kc-primary-text': nearestPassing(colours.primaryForeground, primaryBg, textContrast),
+    '--kc-secondary-text': nearestPassing(colours.secondaryForeground, secondaryBg, textContrast),
+    '--kc-tertiary-text': nearestPassing(colours.tertiaryForeground, tertiaryBg, textContrast),
+    '--kc-link': nearestPassing(linkSource, cardBackground, textContrast),
+    '--kc-focus': nearestPassing(tertiaryBg, [cardBackground, secondaryBg], nonTextContrast),
+    '--kc-primary-edge': nearestPassing(primaryBg, cardBackground, nonTextContrast),
+  };
+}
