@@ -6,6 +6,7 @@ import { RouterProvider } from 'react-router/dom';
 import './app/app.css';
 import { keepFirstPaintInput, readBootstrap } from './app/bootstrap.ts';
 import { chooseLocale, initI18n } from './app/i18n.ts';
+import { rememberedLanguage } from './app/language.ts';
 import { createRouter } from './app/router.tsx';
 import { applyBranding, type Branding, BrandingProvider, loadBranding } from './app/theme.tsx';
 
@@ -14,7 +15,11 @@ async function start(): Promise<void> {
   // stand; without it (a static host, the dev server) they are chosen and fetched here.
   const bootstrap = readBootstrap();
   const locale =
-    bootstrap?.locale ?? chooseLocale(window.location.search, navigator.languages ?? [navigator.language]);
+    bootstrap?.locale ??
+    chooseLocale(window.location.search, [
+      rememberedLanguage() ?? '',
+      ...(navigator.languages ?? [navigator.language]),
+    ]);
   const [i18n, branding] = await Promise.all([
     initI18n(locale),
     bootstrap

@@ -15,7 +15,6 @@ import { errorAnswer, installErrorHandling } from './http/errors.ts';
 import { portalRoutes } from './http/portal.ts';
 import { installSecurity } from './http/security.ts';
 import { loginRoutes } from './login/login.routes.ts';
-import { messengerRoutes } from './messenger/messenger.routes.ts';
 import { devOutboxRoutes } from './messaging/dev-outbox.routes.ts';
 import type { Transports } from './messaging/message.types.ts';
 import { OutboxWorker } from './messaging/outbox.worker.ts';
@@ -28,6 +27,7 @@ import {
 import { createTwilioProvider } from './messaging/phone/twilio.provider.ts';
 import { createPushTransportFromConfig } from './messaging/push/push-transport.ts';
 import { captureTransport, createSmtpTransport } from './messaging/transports.ts';
+import { messengerRoutes } from './messenger/messenger.routes.ts';
 import { mfaRoutes } from './mfa/mfa.routes.ts';
 import { mobileRoutes } from './mobile/graphql.routes.ts';
 import { findInteraction } from './oidc/interaction.service.ts';
@@ -233,6 +233,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
         ? undefined
         : {
             resolveTenant: (host) => tenants.resolveHost(host),
+            secureCookies: config.publicScheme === 'https',
             uiLocales: async (tenant, iid) => {
               const { provider } = await services.providers.get(tenant);
               const interaction = await findInteraction(provider, iid);

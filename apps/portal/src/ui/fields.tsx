@@ -35,6 +35,23 @@ export function TextField({ label, error, inputRef, ...input }: FieldProps) {
   );
 }
 
+/** An eye, crossed out while the password shows (the toggle's state is in aria-pressed). */
+function EyeIcon({ crossed }: { crossed: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
+      <path
+        d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinejoin="round"
+      />
+      <circle cx="12" cy="12" r="3" fill="none" stroke="currentColor" strokeWidth="2" />
+      {crossed ? <path d="M4 4l16 16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" /> : null}
+    </svg>
+  );
+}
+
 export function PasswordField(props: FieldProps) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
@@ -53,14 +70,18 @@ export function PasswordField(props: FieldProps) {
           aria-describedby={error ? errorId : undefined}
           {...input}
         />
+        {/* A toggle button: one name, its state in aria-pressed, so a screen reader says
+            "Show password, toggle button, pressed" once instead of a name that changes. */}
         <button
           type="button"
           className="kc-toggle"
+          aria-label={t('common.showPassword')}
           aria-pressed={visible}
           aria-controls={id}
+          title={visible ? t('common.hidePassword') : t('common.showPassword')}
           onClick={() => setVisible((v) => !v)}
         >
-          {visible ? t('common.hidePassword') : t('common.showPassword')}
+          <EyeIcon crossed={visible} />
         </button>
       </div>
       <FieldError id={errorId} error={error} />

@@ -1,11 +1,20 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LanguageMenu } from '../app/language-menu.tsx';
 import { useBranding } from '../app/theme.tsx';
 import { usePageTitle } from '../app/use-page-title.ts';
 
+/** The first field a person fills in: not hidden, disabled, read-only, a checkbox or a button. */
+const firstFieldSelector = [
+  'input:not([type="hidden"]):not([type="checkbox"]):not([type="radio"]):not([disabled]):not([readonly]):not([hidden])',
+  'select:not([disabled])',
+  'textarea:not([disabled]):not([readonly])',
+].join(', ');
+
 /**
- * Every screen: the tenant header, one main landmark and one h1. The h1 takes focus when
- * the screen opens, so screen-reader users hear where they are after each navigation.
+ * Every screen: one main landmark with the card (the tenant's logo in its top band, one h1)
+ * and the language menu below. When the screen opens, focus goes to its first field, or to
+ * the h1 when there is nothing to fill in.
  */
 export function Page({
   titleKey,
@@ -20,50 +29,73 @@ export function Page({
   const { t } = useTranslation();
   const branding = useBranding();
   const headingRef = useRef<HTMLHeadingElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new screen (title) moves focus to its heading
+  const cardRef = useRef<HTMLElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new screen (title) moves focus
   useEffect(() => {
-    headingRef.current?.focus({ preventScroll: true });
+    // A screen that asks for something starts in its first field (the label is announced with
+    // it); a screen with nothing to fill in starts at its heading, so a screen reader says
+    // where it is.
+    const field = cardRef.current?.querySelector<HTMLElement>(firstFieldSelector);
+    (field ?? headingRef.current)?.focus({ preventScroll: true });
   }, [titleKey]);
+  // The logo sits in the card's top band, on the tenant's primary colour it is drawn for.
   return (
     <div className="kc-shell">
-      <header className="kc-header">
-        {branding ? (
-          <img
-            className="kc-logo"
-            src={branding.theme.images.logo}
-            alt={t('common.logoAlt', { name: branding.theme.name })}
-            height={40}
-          />
-        ) : (
-          <span className="kc-logo-text">{t('common.appName')}</span>
-        )}
-      </header>
       <main className="kc-main" id="main">
-        <section className="kc-card" aria-labelledby="kc-heading">
+        <section className="kc-card" aria-labelledby="kc-heading" ref={cardRef}>
+          <header className="kc-card-brand">
+            {branding ? (
+              <img
+                className="kc-logo"
+                src={branding.theme.images.logo}
+                alt={t('common.logoAlt', { name: branding.theme.name })}
+                height={40}
+              />
+            ) : (
+              <span className="kc-logo-text">{t('common.appName')}</span>
+            )}
+          </header>
           <h1 id="kc-heading" ref={headingRef} tabIndex={-1}>
             {heading}
           </h1>
           {children}
         </section>
       </main>
+      <footer className="kc-footer">
+        <LanguageMenu />
+      </footer>
     </div>
   );
 }
 
-export function Loader({ label }: { label: string }) {
+/**
+ * A spinner with its status text. Where the text is already on screen (a loading page's
+ * heading) it is kept for screen readers only, so it is not shown twice.
+ */
+export function Loader({ label, labelShown = true }: { label: string; labelShown?: boolean }) {
   return (
     <div className="kc-loader" role="status" aria-live="polite">
       <span className="kc-spinner" aria-hidden="true" />
-      <span>{label}</span>
+      <span className={labelShown ? undefined : 'kc-visually-hidden'}>{label}</span>
     </div>
   );
 }
 
-/** A loading screen that still has its landmark and heading. */
+/** A loading screen that still has its landmark and heading: one text, and a spinner. */
 export function LoadingPage({ titleKey, label }: { titleKey: string; label: string }) {
   return (
     <Page titleKey={titleKey} heading={label}>
-      <Loader label={label} />
+      <Loader label={label} labelShown={false} />
     </Page>
+  );
+}
+
+/** A button's content while its action runs: a spinner before the unchanged label. */
+export function PendingLabel({ pending, children }: { pending: boolean; children: ReactNode }) {
+  return (
+    <>
+      {pending ? <span className="kc-spinner kc-spinner-small" aria-hidden="true" /> : null}
+      {children}
+    </>
   );
 }

@@ -136,6 +136,35 @@ describe.each(engines)('the branded first paint on %s', (engine) => {
     expect(thai).toContain(`<label for="kc-fp-email">${th.login.email.label}</label>`);
   });
 
+  it('keeps a langCode the browser arrived with, for its later pages, until it chooses another', async () => {
+    const arrived = await page('grand-hotel', '/activate/?token=x&langCode=th-TH', {
+      'accept-language': 'de',
+    });
+    const cookie = arrived.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^AUTH_X_LANG=th;/);
+    expect(cookie).toContain('Max-Age=31536000');
+    expect(cookie).toContain('SameSite=Lax');
+    expect(cookie).not.toContain('HttpOnly');
+    // The next page, without langCode: the remembered language beats Accept-Language.
+    const later = await (
+      await page('grand-hotel', '/login?activateSuccess=true', {
+        'accept-language': 'de',
+        cookie: 'AUTH_X_LANG=th',
+      })
+    ).text();
+    expect(later).toContain('<html lang="th"');
+    // A langCode still wins; an unknown remembered value is ignored.
+    const explicit = await (
+      await page('grand-hotel', '/login?langCode=fr', { cookie: 'AUTH_X_LANG=th' })
+    ).text();
+    expect(explicit).toContain('<html lang="fr"');
+    const bogus = await (
+      await page('grand-hotel', '/login', { cookie: 'AUTH_X_LANG=<x>', 'accept-language': 'es' })
+    ).text();
+    expect(bogus).toContain('<html lang="es"');
+    expect((await page('grand-hotel', '/login')).headers.get('set-cookie')).toBeNull();
+  });
+
   it("honours the app's ui_locales for the sign-in it asked for", async () => {
     const browser = new Browser();
     const config = await discoverIssuer(origin('grand-hotel'));

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import { errorCodes, paths } from '@keycard/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorCodes, paths, storageKeys, toLocale } from '@keycard/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { choosePageLocale, createNonce, inlineStylesheets, renderFirstPaint } from './first-paint.ts';
 import { cspWithStyleNonce } from './security.ts';
@@ -44,7 +44,11 @@ export interface FirstPaintSource {
   resolveTenant(host: string): Promise<TenantContext | null>;
   /** The OIDC request's ui_locales, for a page opened with the interaction's iid. */
   uiLocales(tenant: TenantContext, iid: string): Promise<string | undefined>;
+  /** The public URLs are https: cookies set here are Secure. */
+  secureCookies: boolean;
 }
+
+const oneYearSeconds = 365 * 24 * 60 * 60;
 
 /**
  * Serves the built SPA: hashed assets with long caching, and index.html for every portal
@@ -84,7 +88,7 @@ export async function portalRoutes(
     });
   }
 
-  async function pageFor(request: FastifyRequest, template: string, pathname: string) {
+  async function pageFor(request: FastifyRequest, reply: FastifyReply, template: string, pathname: string) {
     const source = opts.firstPaint;
     if (!source) return { html: template, nonce: null };
     const search = new URLSearchParams(request.url.split('?')[1] ?? '');
@@ -96,9 +100,22 @@ export async function portalRoutes(
         : undefined;
     const locale = choosePageLocale({
       langCode: search.get('langCode'),
+      chosen: request.cookies?.[storageKeys.languageCookie],
       uiLocales,
       acceptLanguage: request.headers['accept-language'],
     });
+    // A langCode the browser arrived with (a mail link, an app) stays for its later pages:
+    // the flow, its redirects and the next visit keep the language. Not HttpOnly: the
+    // portal's language menu changes it.
+    const arrivedWith = toLocale(search.get('langCode'));
+    if (arrivedWith) {
+      reply.setCookie(storageKeys.languageCookie, arrivedWith, {
+        path: '/',
+        sameSite: 'lax',
+        secure: source.secureCookies,
+        maxAge: oneYearSeconds,
+      });
+    }
     const nonce = createNonce();
     const html = await renderFirstPaint(template, { tenant, locale, pathname, search }, nonce);
     return { html, nonce };
@@ -114,7 +131,7 @@ export async function portalRoutes(
       // parameter has dots in it is a page: a partner link ends in a JWT (header.payload.sig).
       (!path.extname(pathname) || isPortalRoute(pathname));
     if (wantsPage && indexHtml) {
-      const { html, nonce } = await pageFor(request, indexHtml, pathname);
+      const { html, nonce } = await pageFor(request, reply, indexHtml, pathname);
       const encoding = pageEncoding(request.headers['accept-encoding']);
       if (encoding) reply.header('content-encoding', encoding);
       const csp = reply.getHeader('content-security-policy');

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { EmailField, useEmailField } from '../../ui/email-field.tsx';
 import { Notice } from '../../ui/fields.tsx';
-import { Page } from '../../ui/page.tsx';
+import { Page, PendingLabel } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
 import { captchaToken } from './captcha.ts';
 import { commonOutcome } from './outcomes.ts';
@@ -41,8 +41,8 @@ export function ActivateExpiredPage() {
       <p>{t('lifecycle.activateExpired.body')}</p>
       <form onSubmit={submit} noValidate>
         <EmailField field={emailField} label={t('lifecycle.activateExpired.email')} />
-        <button className="kc-button" type="submit" disabled={pending}>
-          {t('lifecycle.activateExpired.submit')}
+        <button className="kc-button" type="submit" disabled={pending} aria-busy={pending}>
+          <PendingLabel pending={pending}>{t('lifecycle.activateExpired.submit')}</PendingLabel>
         </button>
       </form>
       <SupportLinks />

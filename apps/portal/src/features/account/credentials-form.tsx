@@ -6,6 +6,7 @@ import { NewPasswordFields, useNewPassword } from './new-password.tsx';
 import type { FormOutcome } from './outcomes.ts';
 import { SelectField } from './select-field.tsx';
 import './account.css';
+import { PendingLabel } from '../../ui/page.tsx';
 
 /** Text keys of the six secret questions (SPEC §3 codes). */
 const questionKeys: Record<SecretQuestion, string> = {
@@ -108,8 +109,8 @@ export function CredentialsForm({
         onBlur={() => setErrors((e) => ({ ...e, answer: answerProblem(answer) }))}
         error={errors.answer ? t(errors.answer) : undefined}
       />
-      <button className="kc-button" type="submit" disabled={pending}>
-        {submitLabel}
+      <button className="kc-button" type="submit" disabled={pending} aria-busy={pending}>
+        <PendingLabel pending={pending}>{submitLabel}</PendingLabel>
       </button>
     </form>
   );
@@ -150,8 +151,8 @@ export function NewPasswordForm({
       {notice ? <Notice tone="error">{t(notice)}</Notice> : null}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
       <NewPasswordFields state={password} />
-      <button className="kc-button" type="submit" disabled={pending}>
-        {submitLabel}
+      <button className="kc-button" type="submit" disabled={pending} aria-busy={pending}>
+        <PendingLabel pending={pending}>{submitLabel}</PendingLabel>
       </button>
     </form>
   );

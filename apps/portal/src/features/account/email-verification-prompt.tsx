@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { isNetworkError } from '../../lib/api.ts';
 import { Notice } from '../../ui/fields.tsx';
-import { Page } from '../../ui/page.tsx';
+import { Page, PendingLabel } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
 import { codeOf } from './outcomes.ts';
 import './account.css';
@@ -74,8 +74,8 @@ export function EmailVerificationPrompt({ email }: { email: string }) {
       {notice ? <Notice tone="error">{t(notice)}</Notice> : null}
       <p>{t('lifecycle.verificationPrompt.body', { email, hours })}</p>
       <div className="kc-actions">
-        <button type="button" className="kc-button" onClick={send} disabled={pending}>
-          {t('lifecycle.verificationPrompt.send')}
+        <button type="button" className="kc-button" onClick={send} disabled={pending} aria-busy={pending}>
+          <PendingLabel pending={pending}>{t('lifecycle.verificationPrompt.send')}</PendingLabel>
         </button>
       </div>
       {logout}

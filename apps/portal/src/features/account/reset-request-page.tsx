@@ -5,7 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { lastUser } from '../../lib/storage.ts';
 import { EmailField, useEmailField } from '../../ui/email-field.tsx';
 import { Notice } from '../../ui/fields.tsx';
-import { Page } from '../../ui/page.tsx';
+import { Page, PendingLabel } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
 import { captchaToken } from './captcha.ts';
 import { commonOutcome } from './outcomes.ts';
@@ -51,8 +51,8 @@ export function ResetRequestPage() {
       <p>{t('lifecycle.resetRequest.intro')}</p>
       <form onSubmit={submit} noValidate>
         <EmailField field={emailField} label={t('lifecycle.resetRequest.email')} />
-        <button className="kc-button" type="submit" disabled={pending}>
-          {t('lifecycle.resetRequest.submit')}
+        <button className="kc-button" type="submit" disabled={pending} aria-busy={pending}>
+          <PendingLabel pending={pending}>{t('lifecycle.resetRequest.submit')}</PendingLabel>
         </button>
       </form>
       <div className="kc-links">

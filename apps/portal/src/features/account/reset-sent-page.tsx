@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useBranding } from '../../app/theme.tsx';
 import { Notice } from '../../ui/fields.tsx';
-import { Page } from '../../ui/page.tsx';
+import { Page, PendingLabel } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
 import { captchaToken } from './captcha.ts';
 import { commonOutcome } from './outcomes.ts';
@@ -48,8 +48,8 @@ export function ResetSentPage() {
       </p>
       <div className="kc-actions">
         {email ? (
-          <button type="button" className="kc-button" onClick={resend} disabled={pending}>
-            {t('lifecycle.resetSent.resend')}
+          <button type="button" className="kc-button" onClick={resend} disabled={pending} aria-busy={pending}>
+            <PendingLabel pending={pending}>{t('lifecycle.resetSent.resend')}</PendingLabel>
           </button>
         ) : (
           <Link className="kc-button" to={paths.resetPassword}>

@@ -6,7 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { isNetworkError } from '../../lib/api.ts';
 import { EmailField, useEmailField } from '../../ui/email-field.tsx';
 import { Notice } from '../../ui/fields.tsx';
-import { Loader, LoadingPage, Page } from '../../ui/page.tsx';
+import { Loader, LoadingPage, Page, PendingLabel } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
 import { codeOf, statusOf } from './outcomes.ts';
 
@@ -101,8 +101,8 @@ export function VerifyEmailPage() {
       <p>{t('lifecycle.verifyEmail.intro')}</p>
       <form onSubmit={submit} noValidate>
         <EmailField field={emailField} label={t('lifecycle.verifyEmail.email')} autoComplete="email" />
-        <button className="kc-button" type="submit" disabled={pending}>
-          {t('lifecycle.verifyEmail.submit')}
+        <button className="kc-button" type="submit" disabled={pending} aria-busy={pending}>
+          <PendingLabel pending={pending}>{t('lifecycle.verifyEmail.submit')}</PendingLabel>
         </button>
       </form>
     </Page>

@@ -9,7 +9,7 @@ import { isReauthentication } from '../../lib/reauthentication.ts';
 import { lastUser } from '../../lib/storage.ts';
 import { EmailField, useEmailField } from '../../ui/email-field.tsx';
 import { Checkbox, Notice, PasswordField } from '../../ui/fields.tsx';
-import { Page } from '../../ui/page.tsx';
+import { Page, PendingLabel } from '../../ui/page.tsx';
 import { NotFoundPage } from '../errors/error-pages.tsx';
 import { useFlowParams } from './use-flow-params.ts';
 import { useHelpLink } from './use-help-link.ts';
@@ -164,8 +164,8 @@ function PasswordStep() {
           onBlur={() => setFieldError(password ? undefined : fieldError)}
           error={fieldError}
         />
-        <button className="kc-button" type="submit" disabled={pending}>
-          {t('login.password.submit')}
+        <button className="kc-button" type="submit" disabled={pending} aria-busy={pending}>
+          <PendingLabel pending={pending}>{t('login.password.submit')}</PendingLabel>
         </button>
       </form>
       <div className="kc-links">
