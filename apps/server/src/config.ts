@@ -77,10 +77,18 @@ const envSchema = z.object({
   /** Origins of web device apps allowed to call the mobile GraphQL endpoint (comma list). */
   MOBILE_APP_ORIGINS: z
     .string()
-    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
-    .refine((origins) => origins.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin), {
-      message: 'must be a comma-separated list of origins, e.g. http://localhost:3003',
-    })
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (origins) => origins.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin),
+      {
+        message: 'must be a comma-separated list of origins, e.g. http://localhost:3003',
+      },
+    )
     .optional(),
   PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(7168).max(4_194_304).default(65_536),
   PASSWORD_HASH_ITERATIONS: z.coerce.number().int().min(1).max(20).default(3),

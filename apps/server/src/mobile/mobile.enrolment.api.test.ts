@@ -220,7 +220,13 @@ describe.each(engines)('mobile-app MFA enrolment (setupMasterDevice) on %s', (en
     // Someone with only the password cannot put their own phone in its place.
     const attacker = await passwordSignIn(t.app, who);
     expect(attacker.identity.state).toBe('MFA_VERIFICATION_REQUIRED');
-    const takeover = await gql(t, summit.host, documents.setup, { replace: true }, { cookie: attacker.cookie });
+    const takeover = await gql(
+      t,
+      summit.host,
+      documents.setup,
+      { replace: true },
+      { cookie: attacker.cookie },
+    );
     expect(codeOf(takeover)).toBe('mfa.fresh_verification_required');
 
     // A session that passed MFA long ago may not replace it.
