@@ -7,7 +7,9 @@ import {
   challengeTtlSeconds,
   mobileErrors,
   reportMuteSeconds,
+  toLocale,
 } from '@keycard/contract';
+import { format, loadTexts } from '@keycard/texts';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { PushContent } from '../messaging/message.types.ts';
@@ -172,18 +174,20 @@ function drawNumbers(): { number: number; numbers: number[] } {
   return { number, numbers };
 }
 
-function pushOf(
+/** The push: in the user's language, with no number and no address (it shows on a locked screen). */
+async function pushOf(
   tenant: TenantContext,
+  locale: string,
   device: DeviceRow,
   challenge: ChallengeRow,
   endpoint: string,
-): PushContent {
+): Promise<PushContent> {
+  const texts = await loadTexts(toLocale(locale) ?? 'en');
   return {
     platform: device.platform,
     deviceId: device.id,
-    // Plain English for now; no number and no address in a push (it shows on a locked screen).
-    title: `Sign-in to ${tenant.theme.name}`,
-    body: 'Open the app to approve or deny this sign-in.',
+    title: format(texts.mfa.messages.pushTitle, { name: tenant.theme.name }),
+    body: texts.mfa.messages.pushBody,
     data: { type: 'number_challenge', challengeId: challenge.id, endpoint },
     expiresAt: challenge.expires_at,
   };
@@ -247,10 +251,10 @@ export async function requestChallenge(
       expires_at: now + challengeTtlSeconds * 1000,
       closed_at: null,
     };
+    const push = await pushOf(tenant, signIn.user.locale, device, challenge, input.endpoint);
     try {
       await mdb.transaction().execute(async (trx) => {
         await trx.insertInto('mobile_challenges').values(challenge).execute();
-        const push = pushOf(tenant, device, challenge, input.endpoint);
         await enqueueMessage(
           baseDb(trx),
           {

@@ -67,6 +67,22 @@ describe.each(engines)('mobile-app MFA sign-in approval (numberChallenge) on %s'
     return row.status;
   }
 
+  it("words the push in the user's language", async () => {
+    const { who, device, cookie } = await enrolledUser();
+    await t.services.db.updateTable('users').set({ locale: 'de' }).where('email', '=', who.email).execute();
+    const challenge = await challengeOf(cookie);
+    const push = await t.services.db
+      .selectFrom('outbox')
+      .select('payload')
+      .where('channel', '=', 'push')
+      .where('recipient', '=', device.id!)
+      .executeTakeFirstOrThrow();
+    const content = JSON.parse(push.payload);
+    expect(content.data.challengeId).toBe(challenge.id);
+    expect(content.title).toBe('Anmeldung bei Summit');
+    expect(content.body).toBe('Öffnen Sie die App, um diese Anmeldung zu bestätigen oder abzulehnen.');
+  });
+
   it('approves with the right number: the session passes MFA, and the device saw where and what signs in', async () => {
     const { who, device, cookie } = await enrolledUser();
     const challenge = await challengeOf(cookie);
@@ -108,6 +124,7 @@ describe.each(engines)('mobile-app MFA sign-in approval (numberChallenge) on %s'
       'title',
     ]);
     expect(`${content.title} ${content.body}`).not.toMatch(/\d/);
+    expect(content.title).toBe('Sign-in to Summit');
 
     expect(await stateOf(cookie)).toBe('MFA_VERIFICATION_REQUIRED');
     const approved = await answer(device, challenge.id, challenge.number, 'approve');

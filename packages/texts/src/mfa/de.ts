@@ -315,5 +315,7 @@ export const mfaDe: Texts['mfa'] = {
   messages: {
     sms: '{{code}} ist Ihr Bestätigungscode für {{name}}. Er ist {{minutes}} Minuten gültig. Geben Sie ihn niemals weiter.',
     voice: 'Guten Tag. Hier ist {{name}}. Ihr Bestätigungscode lautet: {{digits}}.',
+    pushTitle: 'Anmeldung bei {{name}}',
+    pushBody: 'Öffnen Sie die App, um diese Anmeldung zu bestätigen oder abzulehnen.',
   },
 };

@@ -302,5 +302,7 @@ export const mfaEn = {
   messages: {
     sms: '{{code}} is your {{name}} verification code. It expires in {{minutes}} minutes. Never share it with anyone.',
     voice: 'Hello. This is {{name}}. Your verification code is: {{digits}}.',
+    pushTitle: 'Sign-in to {{name}}',
+    pushBody: 'Open the app to approve or deny this sign-in.',
   },
 } as const;

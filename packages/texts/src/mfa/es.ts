@@ -310,5 +310,7 @@ export const mfaEs: Texts['mfa'] = {
   messages: {
     sms: '{{code}} es su código de verificación de {{name}}. Caduca en {{minutes}} minutos. No lo comparta con nadie.',
     voice: 'Hola. Le llamamos de {{name}}. Su código de verificación es: {{digits}}.',
+    pushTitle: 'Inicio de sesión en {{name}}',
+    pushBody: 'Abra la aplicación para aprobar o rechazar este inicio de sesión.',
   },
 };

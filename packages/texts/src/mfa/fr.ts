@@ -312,5 +312,7 @@ export const mfaFr: Texts['mfa'] = {
   messages: {
     sms: '{{code}} est votre code de vérification {{name}}. Il expire dans {{minutes}} minutes. Ne le communiquez jamais.',
     voice: 'Bonjour. Ici {{name}}. Votre code de vérification est : {{digits}}.',
+    pushTitle: 'Connexion à {{name}}',
+    pushBody: "Ouvrez l'application pour approuver ou refuser cette connexion.",
   },
 };

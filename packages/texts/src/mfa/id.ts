@@ -311,5 +311,7 @@ export const mfaId: Texts['mfa'] = {
   messages: {
     sms: '{{code}} adalah kode verifikasi {{name}} Anda. Berlaku selama {{minutes}} menit. Jangan berikan kepada siapa pun.',
     voice: 'Halo. Ini {{name}}. Kode verifikasi Anda adalah: {{digits}}.',
+    pushTitle: 'Masuk ke {{name}}',
+    pushBody: 'Buka aplikasi untuk menyetujui atau menolak proses masuk ini.',
   },
 };

@@ -308,5 +308,7 @@ export const mfaIt: Texts['mfa'] = {
   messages: {
     sms: '{{code}} è il suo codice di verifica {{name}}. Scade tra {{minutes}} minuti. Non lo condivida con nessuno.',
     voice: 'Buongiorno. Qui {{name}}. Il suo codice di verifica è: {{digits}}.',
+    pushTitle: 'Accesso a {{name}}',
+    pushBody: "Apri l'app per approvare o rifiutare questo accesso.",
   },
 };

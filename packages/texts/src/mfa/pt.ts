@@ -308,5 +308,7 @@ export const mfaPt: Texts['mfa'] = {
   messages: {
     sms: '{{code}} é o seu código de verificação {{name}}. Expira dentro de {{minutes}} minutos. Nunca o partilhe.',
     voice: 'Olá. Fala {{name}}. O seu código de verificação é: {{digits}}.',
+    pushTitle: 'Início de sessão em {{name}}',
+    pushBody: 'Abra a aplicação para aprovar ou recusar este início de sessão.',
   },
 };
