@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idempotencyDb } from '../idempotency/idempotency.schema.ts';
 import { enqueueMessage } from '../messaging/outbox.ts';
+import { mobileDb } from '../mobile/mobile.schema.ts';
 import { DAY } from '../shared/clock.ts';
 import { issueToken } from '../shared/one-time-token.ts';
 import { buildTestApp, call, engines, signIn, type TestApp } from '../test/helper.ts';
@@ -73,5 +75,52 @@ describe.each(engines)('janitor on %s', (engine) => {
     expect(
       await db.selectFrom('one_time_tokens').select('id').where('purpose', '=', 'RESET').execute(),
     ).toHaveLength(1);
+  });
+
+  it('removes mobile-app MFA rows past use and expired idempotency keys, and keeps live ones', async () => {
+    const { db } = t.services;
+    const now = t.clock.now();
+    const mobile = mobileDb(db);
+    await mobile
+      .insertInto('mobile_used_jtis')
+      .values([
+        { key: 'sweep-old', expires_at: now - 1 },
+        { key: 'sweep-live', expires_at: now + 60_000 },
+      ])
+      .execute();
+    await idempotencyDb(db)
+      .insertInto('idempotency_keys')
+      .values([
+        {
+          id: 'sweep-old',
+          tenant_code: 'grand-hotel',
+          fingerprint: 'f',
+          status: 200,
+          body: '{}',
+          claimed_at: now - 2 * DAY,
+          expires_at: now - 1,
+        },
+        {
+          id: 'sweep-live',
+          tenant_code: 'grand-hotel',
+          fingerprint: 'f',
+          status: 200,
+          body: '{}',
+          claimed_at: now,
+          expires_at: now + DAY,
+        },
+      ])
+      .execute();
+    const result = await sweepExpired(db, now);
+    expect(result.mobile).toBeGreaterThanOrEqual(1);
+    expect(result.idempotencyKeys).toBe(1);
+    expect(
+      (
+        await mobile.selectFrom('mobile_used_jtis').select('key').where('key', 'like', 'sweep-%').execute()
+      ).map((row) => row.key),
+    ).toEqual(['sweep-live']);
+    expect(
+      (await idempotencyDb(db).selectFrom('idempotency_keys').select('id').execute()).map((row) => row.id),
+    ).toContain('sweep-live');
   });
 });

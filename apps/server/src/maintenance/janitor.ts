@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import { analyticsDb } from '../analytics/analytics.service.ts';
 import type { Database } from '../db/schema.ts';
+import { sweepIdempotencyKeys } from '../idempotency/idempotency.service.ts';
 import { mfaDb } from '../mfa/mfa.schema.ts';
+import { mobileDb } from '../mobile/mobile.schema.ts';
 import { partnerDb } from '../partners/partner.schema.ts';
 import { DAY } from '../shared/clock.ts';
 
@@ -22,12 +24,16 @@ export interface SweepResult {
   trustedDevices: number;
   analyticsEvents: number;
   partnerTokenUses: number;
+  /** Mobile-app MFA: ended enrolments and challenges, device tokens, used jtis, idle back-offs. */
+  mobile: number;
+  idempotencyKeys: number;
 }
 
 /**
  * Removes what has expired: sessions, one-time tokens, provider artifacts, attempt
- * buckets, phone codes, trusted devices, old delivered messages, old analytics events and the
- * used jtis of partner tokens past their expiry (a replay of those fails on its exp anyway). Safe to run on every instance at once (plain deletes
+ * buckets, phone codes, trusted devices, old delivered messages, old analytics events, the
+ * used jtis of partner tokens past their expiry (a replay of those fails on its exp anyway),
+ * mobile-app MFA rows past use and expired idempotency keys. Safe to run on every instance at once (plain deletes
  * by time); undelivered messages are never touched.
  */
 export async function sweepExpired(db: Kysely<Database>, now: number): Promise<SweepResult> {
@@ -79,7 +85,36 @@ export async function sweepExpired(db: Kysely<Database>, now: number): Promise<S
     partnerTokenUses: count(
       await partnerDb(db).deleteFrom('partner_token_uses').where('expires_at', '<=', now).executeTakeFirst(),
     ),
+    mobile: await sweepMobile(db, now),
+    idempotencyKeys: await sweepIdempotencyKeys(db, now),
   };
+}
+
+/**
+ * Mobile-app MFA rows past use. Enrolments and challenges stay a day after their expiry (the
+ * portal may still read how they ended); a back-off idle for a day is forgotten, so the next
+ * request starts at the first wait again.
+ */
+async function sweepMobile(db: Kysely<Database>, now: number): Promise<number> {
+  const mobile = mobileDb(db);
+  const deleted = await Promise.all([
+    mobile
+      .deleteFrom('mobile_enrolments')
+      .where('expires_at', '<=', now - DAY)
+      .executeTakeFirst(),
+    mobile
+      .deleteFrom('mobile_challenges')
+      .where('expires_at', '<=', now - DAY)
+      .executeTakeFirst(),
+    mobile.deleteFrom('mobile_device_tokens').where('expires_at', '<=', now).executeTakeFirst(),
+    mobile.deleteFrom('mobile_used_jtis').where('expires_at', '<=', now).executeTakeFirst(),
+    mobile
+      .deleteFrom('mobile_backoff')
+      .where('next_allowed_at', '<=', now - DAY)
+      .where('muted_until', '<=', now - DAY)
+      .executeTakeFirst(),
+  ]);
+  return deleted.reduce((sum, result) => sum + Number(result.numDeletedRows), 0);
 }
 
 /** Sweeps every interval (default 10 minutes), never blocking shutdown. */
