@@ -83,6 +83,7 @@ export const mfaDe: Texts['mfa'] = {
       keyLabel: 'Einrichtungsschlüssel',
       account: 'Konto: {{account}}',
       issuer: 'Aussteller: {{issuer}}',
+      openApp: 'In meiner Authenticator-App öffnen',
       copyKey: 'Einrichtungsschlüssel kopieren',
     },
     code: {

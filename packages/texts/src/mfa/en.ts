@@ -80,6 +80,7 @@ export const mfaEn = {
       keyLabel: 'Setup key',
       account: 'Account: {{account}}',
       issuer: 'Issuer: {{issuer}}',
+      openApp: 'Open in my authenticator app',
       copyKey: 'Copy setup key',
     },
     code: {

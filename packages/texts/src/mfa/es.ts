@@ -82,6 +82,7 @@ export const mfaEs: Texts['mfa'] = {
       keyLabel: 'Clave de configuración',
       account: 'Cuenta: {{account}}',
       issuer: 'Emisor: {{issuer}}',
+      openApp: 'Abrir en mi aplicación de autenticación',
       copyKey: 'Copiar la clave de configuración',
     },
     code: {

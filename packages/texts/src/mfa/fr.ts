@@ -83,6 +83,7 @@ export const mfaFr: Texts['mfa'] = {
       keyLabel: 'Clé de configuration',
       account: 'Compte : {{account}}',
       issuer: 'Émetteur : {{issuer}}',
+      openApp: "Ouvrir dans mon application d'authentification",
       copyKey: 'Copier la clé de configuration',
     },
     code: {

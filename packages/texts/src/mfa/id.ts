@@ -83,6 +83,7 @@ export const mfaId: Texts['mfa'] = {
       keyLabel: 'Kunci penyiapan',
       account: 'Akun: {{account}}',
       issuer: 'Penerbit: {{issuer}}',
+      openApp: 'Buka di aplikasi autentikator saya',
       copyKey: 'Salin kunci penyiapan',
     },
     code: {

@@ -82,6 +82,7 @@ export const mfaIt: Texts['mfa'] = {
       keyLabel: 'Chiave di configurazione',
       account: 'Nome account: {{account}}',
       issuer: 'Emittente: {{issuer}}',
+      openApp: 'Apri nella mia app di autenticazione',
       copyKey: 'Copia la chiave di configurazione',
     },
     code: {

@@ -82,6 +82,7 @@ export const mfaPt: Texts['mfa'] = {
       keyLabel: 'Chave de configuração',
       account: 'Conta: {{account}}',
       issuer: 'Emissor: {{issuer}}',
+      openApp: 'Abrir na minha aplicação de autenticação',
       copyKey: 'Copiar a chave de configuração',
     },
     code: {

@@ -80,6 +80,7 @@ export const mfaTh: Texts['mfa'] = {
       keyLabel: 'คีย์การตั้งค่า',
       account: 'บัญชี: {{account}}',
       issuer: 'ผู้ออก: {{issuer}}',
+      openApp: 'เปิดในแอปยืนยันตัวตนของฉัน',
       copyKey: 'คัดลอกคีย์การตั้งค่า',
     },
     code: {

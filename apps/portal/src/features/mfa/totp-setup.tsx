@@ -122,15 +122,23 @@ export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBac
         <p>{t('mfa.totp.scan.manual')}</p>
         <div className="kc-field">
           <label htmlFor="kc-mfa-setup-key">{t('mfa.totp.scan.keyLabel')}</label>
-          <input
+          {/* A read-only text area: the whole key wraps into view at any width (an input
+              clipped it), and it can still be selected and copied. */}
+          <textarea
             id="kc-mfa-setup-key"
             className="kc-mfa-key"
-            type="text"
             readOnly
+            rows={2}
             value={groupKey(registration.secret)}
             onFocus={(event) => event.target.select()}
           />
         </div>
+        {/* On a phone the authenticator app is on the same device: one tap adds the account. */}
+        <p className="kc-mfa-open-app">
+          <a className="kc-link" href={registration.otpauthUri}>
+            {t('mfa.totp.scan.openApp')}
+          </a>
+        </p>
         <p className="kc-mfa-hint">
           {t('mfa.totp.scan.issuer', { issuer: registration.issuer })}
           <br />
