@@ -5,12 +5,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { usePasswordHashing } from '../../apps/server/src/accounts/password.service.ts';
 import { createApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { type Db, openDatabase } from '../../apps/server/src/db/database.ts';
 import type { Services } from '../../apps/server/src/http/context.ts';
 import { seedDemo } from '../../apps/server/src/seed/demo.ts';
-import { freePort, postgresAdminUrl, TestClock } from '../../apps/server/src/test/helper.ts';
+import {
+  freePort,
+  postgresAdminUrl,
+  TestClock,
+  testPasswordHashingEnv,
+} from '../../apps/server/src/test/helper.ts';
 
 /**
  * Two Keycard instances on one PostgreSQL database behind one public port, as production runs
@@ -60,8 +66,10 @@ export async function startKeycardCluster(
       COOKIE_SECRET: secrets.cookie,
       ENCRYPTION_KEY: secrets.key,
       DATABASE_URL: url.href,
+      ...testPasswordHashingEnv,
       ...options.env,
     });
+    usePasswordHashing(config.passwordHashing);
     const database = await openDatabase({
       databaseUrl: config.databaseUrl,
       sqliteFile: path.join(dir, 'x.sqlite'),

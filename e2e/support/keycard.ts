@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { usePasswordHashing } from '../../apps/server/src/accounts/password.service.ts';
 import { createApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import type { Services } from '../../apps/server/src/http/context.ts';
 import type { Transports } from '../../apps/server/src/messaging/message.types.ts';
 import { seedDemo } from '../../apps/server/src/seed/demo.ts';
-import { freePort, TestClock } from '../../apps/server/src/test/helper.ts';
+import { freePort, TestClock, testPasswordHashingEnv } from '../../apps/server/src/test/helper.ts';
 
 export { freePort };
 
@@ -40,8 +41,10 @@ export async function startKeycard(
     LOG_LEVEL: 'silent',
     COOKIE_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    ...testPasswordHashingEnv,
     ...options.env,
   });
+  usePasswordHashing(config.passwordHashing);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     sqliteFile: path.join(dir, 'keycard.sqlite'),

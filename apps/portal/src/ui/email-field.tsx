@@ -56,7 +56,12 @@ export function EmailField({
         field.setValue(event.target.value);
         if (field.error) field.setError(emailProblem(event.target.value));
       }}
-      onBlur={() => field.setError(emailProblem(field.value))}
+      // Leaving an empty field that shows no problem yet is not an error: "required" waits for
+      // the submit. (Otherwise focusing the first field and then clicking the button would
+      // raise an error that moves the button away from under the pointer.)
+      onBlur={() => {
+        if (field.value.trim() || field.error) field.setError(emailProblem(field.value));
+      }}
       error={field.error ? t(field.error) : undefined}
     />
   );

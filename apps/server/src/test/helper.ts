@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { usePasswordHashing } from '../accounts/password.service.ts';
 import { createApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type Engine, openDatabase } from '../db/database.ts';
@@ -87,6 +88,18 @@ async function freshDatabase(
   };
 }
 
+/**
+ * Tests hash passwords at OWASP's argon2id minimum (19 MiB, t=2, p=1) rather than the default
+ * (64 MiB, t=3, p=4): they prove behaviour, not hashing cost, and every seeded user and sign-in
+ * pays it. The defaults and the rehash to them are tested in password.service.test.ts. An
+ * env given to a test app overrides these.
+ */
+export const testPasswordHashingEnv: Record<string, string> = {
+  PASSWORD_HASH_MEMORY_KIB: '19456',
+  PASSWORD_HASH_ITERATIONS: '2',
+  PASSWORD_HASH_PARALLELISM: '1',
+};
+
 export async function buildTestApp(
   engine: Engine,
   options: {
@@ -109,8 +122,10 @@ export async function buildTestApp(
     COOKIE_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...testPasswordHashingEnv,
     ...options.env,
   });
+  usePasswordHashing(config.passwordHashing);
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     sqliteFile: path.join(database.dir, 'test.sqlite'),

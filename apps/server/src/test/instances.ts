@@ -6,7 +6,7 @@ import { createApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { type Engine, openDatabase } from '../db/database.ts';
 import type { Services } from '../http/context.ts';
-import { freePort, type TestApp } from './helper.ts';
+import { freePort, type TestApp, testPasswordHashingEnv } from './helper.ts';
 import type { Fetcher } from './http-client.ts';
 import { listeningTestApp } from './oidc.ts';
 
@@ -78,6 +78,7 @@ export async function twoInstances(options: { env?: Record<string, string> } = {
       COOKIE_SECRET: t.config.cookieSecret!,
       ENCRYPTION_KEY: t.config.encryptionKey!,
       DATABASE_URL: t.config.databaseUrl!,
+      ...testPasswordHashingEnv,
       ...options.env,
     });
     const database = await openDatabase({

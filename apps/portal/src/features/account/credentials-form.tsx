@@ -91,7 +91,9 @@ export function CredentialsForm({
           setQuestion(event.target.value);
           if (errors.question) setErrors((e) => ({ ...e, question: questionProblem(event.target.value) }));
         }}
-        onBlur={() => setErrors((e) => ({ ...e, question: questionProblem(question) }))}
+        onBlur={() =>
+          setErrors((e) => (question || e.question ? { ...e, question: questionProblem(question) } : e))
+        }
         error={errors.question ? t(errors.question) : undefined}
       />
       <TextField
@@ -106,7 +108,7 @@ export function CredentialsForm({
           setAnswer(event.target.value);
           if (errors.answer) setErrors((e) => ({ ...e, answer: answerProblem(event.target.value) }));
         }}
-        onBlur={() => setErrors((e) => ({ ...e, answer: answerProblem(answer) }))}
+        onBlur={() => setErrors((e) => (answer || e.answer ? { ...e, answer: answerProblem(answer) } : e))}
         error={errors.answer ? t(errors.answer) : undefined}
       />
       <button className="kc-button" type="submit" disabled={pending} aria-busy={pending}>

@@ -58,6 +58,9 @@ export function useNewPassword() {
       recheck(password, value);
     },
     blur(field: 'password' | 'confirm') {
+      // An empty field left untouched is not an error yet: "required" waits for the submit.
+      const value = field === 'password' ? password : confirm;
+      if (!value && !touched[field]) return;
       const next = { ...touched, [field]: true };
       setTouched(next);
       recheck(password, confirm, next);
