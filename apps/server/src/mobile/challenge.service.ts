@@ -1,4 +1,10 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
+import type {
+  ChallengeAnswer,
+  DeviceChallenge,
+  NumberChallenge,
+  NumberChallengeOutcome,
+} from '@keycard/contract';
 import {
   answerMaxLifetimeSeconds,
   type ChallengeDecision,
@@ -23,12 +29,6 @@ import { findActiveDevice, verifyKeyProof } from './device-key.service.ts';
 import { watchRow } from './events.ts';
 import type { MobileDeps } from './mobile.deps.ts';
 import { baseDb, type ChallengeRow, type DeviceRow, type MobileDatabase, mobileDb } from './mobile.schema.ts';
-import type {
-  ChallengeAnswer,
-  DeviceChallenge,
-  NumberChallenge,
-  NumberChallengeOutcome,
-} from './mobile.types.ts';
 
 /**
  * Sign-in approval by number matching (flow numberChallenge, docs/mobile-mfa.md). Against push

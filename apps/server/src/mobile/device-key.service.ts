@@ -1,3 +1,4 @@
+import type { DeviceSession, MasterDevice } from '@keycard/contract';
 import { deviceProofMaxLifetimeSeconds, deviceSessionTtlSeconds, mobileErrors } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -6,7 +7,6 @@ import { AppError } from '../shared/errors.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { consumeJti, ProofRejected, proofHeader, publicP256Jwk, verifyDeviceProof } from './device-proof.ts';
 import { type DeviceRow, mobileDb } from './mobile.schema.ts';
-import type { DeviceSession, MasterDevice } from './mobile.types.ts';
 
 /**
  * The partner app as a device: its stored public key, the key proofs it signs in with

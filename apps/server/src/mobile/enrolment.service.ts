@@ -1,4 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type {
+  DeviceSession,
+  MasterDeviceSetup,
+  MasterDeviceSetupEvent,
+  MasterDeviceSetupResult,
+} from '@keycard/contract';
 import {
   type DevicePlatform,
   deviceProofMaxLifetimeSeconds,
@@ -29,12 +35,6 @@ import {
 } from './device-proof.ts';
 import type { MobileDeps } from './mobile.deps.ts';
 import { baseDb, type EnrolmentRow, mobileDb } from './mobile.schema.ts';
-import type {
-  DeviceSession,
-  MasterDeviceSetup,
-  MasterDeviceSetupEvent,
-  MasterDeviceSetupResult,
-} from './mobile.types.ts';
 
 /**
  * Enrolling the partner app as the account's primary device (flow setupMasterDevice,

@@ -1,3 +1,14 @@
+import type {
+  ChallengeAnswer,
+  DeviceChallenge,
+  DeviceSession,
+  MasterDevice,
+  MasterDeviceSetup,
+  MasterDeviceSetupEvent,
+  MasterDeviceSetupResult,
+  NumberChallenge,
+  NumberChallengeOutcome,
+} from '@keycard/contract';
 import { errorCodes } from '@keycard/contract';
 import { type GraphQLFieldConfig, type GraphQLSchema, isObjectType } from 'graphql';
 import { AppError } from '../shared/errors.ts';
@@ -16,17 +27,6 @@ import { finishSetup, registerDevice, setupEvent, setupTopic, startSetup } from 
 import { watchRow } from './events.ts';
 import type { MobileDeps } from './mobile.deps.ts';
 import type { DeviceRow } from './mobile.schema.ts';
-import type {
-  ChallengeAnswer,
-  DeviceChallenge,
-  DeviceSession,
-  MasterDevice,
-  MasterDeviceSetup,
-  MasterDeviceSetupEvent,
-  MasterDeviceSetupResult,
-  NumberChallenge,
-  NumberChallengeOutcome,
-} from './mobile.types.ts';
 
 /**
  * What one operation knows of its caller, built by the route from the POST or the socket:

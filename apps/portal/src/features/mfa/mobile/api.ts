@@ -1,53 +1,29 @@
-import type { ChallengeStatus, DevicePlatform, MasterDeviceSetupStatus } from '@keycard/contract/mobile-mfa';
+import type {
+  MasterDevice,
+  MasterDeviceSetup,
+  MasterDeviceSetupEvent,
+  MasterDeviceSetupResult,
+  NumberChallenge,
+  NumberChallengeOutcome,
+} from '@keycard/contract/mobile-mfa';
+
+export type {
+  MasterDevice,
+  MasterDeviceSetup,
+  MasterDeviceSetupEvent,
+  MasterDeviceSetupResult,
+  NumberChallenge,
+  NumberChallengeOutcome,
+};
+
 import type { ApiRequestError } from '../../../lib/api.ts';
 import { graphqlRequest, graphqlSubscribe } from '../../../lib/graphql.ts';
 
 /**
- * The portal's operations of packages/contract/src/mobile-mfa.graphql, typed by hand after the
- * schema (the portal carries no GraphQL code generator; each document asks only for what the
+ * The portal's operations of packages/contract/src/mobile-mfa.graphql, with the result types
+ * the contract declares once for server and portal (each document asks only for what the
  * screens show).
  */
-
-export interface MasterDevice {
-  id: string;
-  name: string;
-  platform: DevicePlatform;
-  createdAt: number;
-  lastUsedAt: number | null;
-}
-
-export interface MasterDeviceSetup {
-  setupId: string;
-  enrolmentUri: string;
-  qrCode: string;
-  expiresAt: number;
-  expiresInSeconds: number;
-}
-
-export interface MasterDeviceSetupEvent {
-  setupId: string;
-  status: MasterDeviceSetupStatus;
-  deviceName: string | null;
-}
-
-export interface MasterDeviceSetupResult {
-  state: string;
-  recoveryCodes: string[];
-  device: MasterDevice;
-}
-
-export interface NumberChallenge {
-  id: string;
-  number: number;
-  expiresAt: number;
-  expiresInSeconds: number;
-}
-
-export interface NumberChallengeOutcome {
-  challengeId: string;
-  status: ChallengeStatus;
-  retryAfterSeconds: number | null;
-}
 
 const deviceFields = 'id name platform createdAt lastUsedAt';
 
