@@ -23,6 +23,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 120_000,
+          // A browser under CI load can take seconds to settle a screen; a second of polling
+          // (the default) made waits for what does happen fail spuriously.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

@@ -93,10 +93,10 @@ step('lint', bin('biome'), ['check', '.']);
 const built = step('build portal', 'npm', ['run', '--silent', 'build']);
 // The two projects run at once: much of each is waiting (PostgreSQL, the browser, timers), so
 // together they take far less than one after the other on two cores. Unit tests get one
-// worker, the browser tests keep theirs one file at a time.
+// worker, the browser tests two files at a time.
 const started = Date.now();
 const runs = [startVitest('unit and API tests (SQLite and PostgreSQL)', 'unit', ['--maxWorkers=1'])];
-if (built) runs.push(startVitest('browser tests (Chromium)', 'e2e', ['--no-file-parallelism']));
+if (built) runs.push(startVitest('browser tests (Chromium)', 'e2e', ['--maxWorkers=2', '--minWorkers=1']));
 else ok = false;
 for (const run of runs) await finishVitest(run);
 console.log(`\ntests took ${Math.round((Date.now() - started) / 1000)} s`);
