@@ -47,8 +47,6 @@ export default defineConfig({
         // Libraries change far less often than our code: their own chunks stay cached.
         manualChunks(id) {
           if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'vendor-react';
-          if (id.includes('node_modules/react-router')) return 'vendor-router';
-          if (/node_modules\/(i18next|react-i18next)\//.test(id)) return 'vendor-i18n';
           return undefined;
         },
       },

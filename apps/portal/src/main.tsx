@@ -1,14 +1,14 @@
 import { paths } from '@keycard/contract/paths';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
-import { RouterProvider } from 'react-router/dom';
 import './app/app.css';
 import { keepFirstPaintInput, readBootstrap } from './app/bootstrap.ts';
 import { chooseLocale, initI18n } from './app/i18n.ts';
 import { rememberedLanguage } from './app/language.ts';
 import { createRouter } from './app/router.tsx';
 import { applyBranding, type Branding, BrandingProvider, loadBranding } from './app/theme.tsx';
+import { I18nProvider } from './lib/i18n.tsx';
+import { RouterProvider } from './lib/router.tsx';
 
 async function start(): Promise<void> {
   // The server rendered the page for this host (first paint): its language and branding
@@ -20,7 +20,7 @@ async function start(): Promise<void> {
       rememberedLanguage() ?? '',
       ...(navigator.languages ?? [navigator.language]),
     ]);
-  const [i18n, branding] = await Promise.all([
+  const [translator, branding] = await Promise.all([
     initI18n(locale),
     bootstrap
       ? Promise.resolve(bootstrap.branding)
@@ -31,16 +31,18 @@ async function start(): Promise<void> {
   // SPEC §8: a theme that cannot be loaded leads to the unknown error page.
   if (!branding && !window.location.pathname.startsWith('/error'))
     await router.navigate(paths.error, { replace: true });
+  // The first screen's chunk (a lazy route) is in before the first render: no blank frame.
+  await router.ready;
   const root = document.getElementById('root');
   if (!root) return;
   keepFirstPaintInput();
   createRoot(root).render(
     <StrictMode>
-      <I18nextProvider i18n={i18n}>
+      <I18nProvider translator={translator}>
         <BrandingProvider branding={branding}>
           <RouterProvider router={router} />
         </BrandingProvider>
-      </I18nextProvider>
+      </I18nProvider>
     </StrictMode>,
   );
 }

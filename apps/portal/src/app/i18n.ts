@@ -1,7 +1,6 @@
 import { type Locale, toLocale } from '@keycard/contract/user-state';
 import { en, loadTexts } from '@keycard/texts';
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import { Translator } from '../lib/i18n.tsx';
 
 /** SPEC §1: the langCode query value, else the browser's languages, else English. */
 export function chooseLocale(search: string, browserLanguages: readonly string[]): Locale {
@@ -14,18 +13,9 @@ export function chooseLocale(search: string, browserLanguages: readonly string[]
   return 'en';
 }
 
-export async function initI18n(locale: Locale): Promise<typeof i18next> {
-  const resources = locale === 'en' ? en : await loadTexts(locale);
-  await i18next.use(initReactI18next).init({
-    lng: locale,
-    fallbackLng: 'en',
-    resources: {
-      en: { translation: en },
-      ...(locale === 'en' ? {} : { [locale]: { translation: resources } }),
-    },
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+/** The translator for the first screen: English is in the entry chunk, others load first. */
+export async function initI18n(locale: Locale): Promise<Translator> {
+  const translator = new Translator(locale, locale === 'en' ? en : await loadTexts(locale));
   document.documentElement.lang = locale;
-  return i18next;
+  return translator;
 }

@@ -1,6 +1,6 @@
 import { type Locale, storageKeys, toLocale } from '@keycard/contract/user-state';
 import { loadTexts } from '@keycard/texts';
-import i18next from 'i18next';
+import type { Translator } from '../lib/i18n.tsx';
 
 const oneYear = 365 * 24 * 60 * 60;
 
@@ -24,11 +24,8 @@ export function rememberLanguage(locale: Locale): void {
 }
 
 /** The language menu's choice: texts loaded, the page switched, the choice remembered. */
-export async function switchLanguage(locale: Locale): Promise<void> {
-  if (locale !== 'en' && !i18next.hasResourceBundle(locale, 'translation')) {
-    i18next.addResourceBundle(locale, 'translation', await loadTexts(locale), true, true);
-  }
-  await i18next.changeLanguage(locale);
+export async function switchLanguage(translator: Translator, locale: Locale): Promise<void> {
+  translator.use(locale, translator.has(locale) ? undefined : await loadTexts(locale));
   document.documentElement.lang = locale;
   rememberLanguage(locale);
   // A langCode in the address would win on the next load: it follows the choice.

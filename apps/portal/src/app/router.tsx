@@ -1,5 +1,4 @@
 import { paths } from '@keycard/contract/paths';
-import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { accountRoutes } from '../features/account/routes.tsx';
 import {
   AccountDisabledPage,
@@ -12,6 +11,13 @@ import { MessengerLauncher } from '../features/messenger/messenger-launcher.tsx'
 import { mfaRoutes } from '../features/mfa/routes.tsx';
 import { lazyPage } from '../lib/lazy-page.ts';
 import { partnerSsoRoute } from '../lib/route-for-state.ts';
+import {
+  createRouter as createHistoryRouter,
+  Navigate,
+  Outlet,
+  type RouteObject,
+  useLocation,
+} from '../lib/router.tsx';
 
 function RootRedirect() {
   const { search } = useLocation();
@@ -75,5 +81,5 @@ export const routes: RouteObject[] = [
 ];
 
 export function createRouter() {
-  return createBrowserRouter(routes);
+  return createHistoryRouter(routes);
 }

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.tsx';
 import { useBranding } from './theme.tsx';
 
 /** SPEC §2: the page title is the route's translated title followed by the theme name. */

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { RouteObject } from 'react-router';
+import type { RouteObject } from './router.tsx';
 
 // SPEC §9: a lazily loaded part that has not arrived in 120 s has failed to load.
 export const lazyLoadTimeoutMs = 120_000;

@@ -1,6 +1,6 @@
 import { isValidEmail } from '@keycard/contract/rules';
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.tsx';
 import { TextField } from './fields.tsx';
 
 type EmailProblem = 'common.required' | 'common.invalidEmail';

@@ -1,5 +1,5 @@
 import { type InputHTMLAttributes, type Ref, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.tsx';
 
 /** A field's error, tied to its input by id and announced when it appears. */
 export function FieldError({ id, error }: { id: string; error: string | undefined }) {

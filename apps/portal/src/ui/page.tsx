@@ -1,8 +1,8 @@
 import { type ReactNode, useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { LanguageMenu } from '../app/language-menu.tsx';
 import { useBranding } from '../app/theme.tsx';
 import { usePageTitle } from '../app/use-page-title.ts';
+import { useTranslation } from '../lib/i18n.tsx';
 
 /** The first field a person fills in: not hidden, disabled, read-only, a checkbox or a button. */
 const firstFieldSelector = [

@@ -1,7 +1,7 @@
 import { paths } from '@keycard/contract/paths';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useTranslation } from '../../lib/i18n.tsx';
+import { useNavigate } from '../../lib/router.tsx';
 import { EmailField, useEmailField } from '../../ui/email-field.tsx';
 import { Notice } from '../../ui/fields.tsx';
 import { Page, PendingLabel } from '../../ui/page.tsx';

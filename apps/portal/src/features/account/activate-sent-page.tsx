@@ -1,5 +1,5 @@
 import { lifecycleTokenTtl } from '@keycard/contract/lifecycle-api';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.tsx';
 import { Page } from '../../ui/page.tsx';
 import { SupportLinks } from './support-links.tsx';
 

@@ -1,6 +1,6 @@
 import { type SecretQuestion, secretQuestions } from '@keycard/contract/lifecycle-api';
 import { type FormEvent, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.tsx';
 import { Notice, TextField } from '../../ui/fields.tsx';
 import { NewPasswordFields, useNewPassword } from './new-password.tsx';
 import type { FormOutcome } from './outcomes.ts';

@@ -1,6 +1,6 @@
 import { isValidPassword } from '@keycard/contract/rules';
 import { type RefObject, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.tsx';
 import { PasswordField } from '../../ui/fields.tsx';
 
 type PasswordProblem = 'common.required' | 'lifecycle.passwordForm.errors.format';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.tsx';
 import { Page } from '../../ui/page.tsx';
 import { SupportLinks } from './support-links.tsx';
 import { useResetThroughLogout } from './use-reset-through-logout.ts';

@@ -1,8 +1,8 @@
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from '../../lib/i18n.tsx';
+import { useNavigate, useSearchParams } from '../../lib/router.tsx';
 import { flowStorage } from '../../lib/storage.ts';
 import { Page } from '../../ui/page.tsx';
 import { useResetThroughLogout } from './use-reset-through-logout.ts';
@@ -22,7 +22,7 @@ function expiryKey(days: number): string {
 export function PasswordWillExpirePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   const raw = params.get('passwordExpiryInDays') ?? '';
   const days = /^\d{1,4}$/.test(raw) ? Number(raw) : null;
   const redirectUri = params.get('redirectUri');

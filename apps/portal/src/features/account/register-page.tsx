@@ -1,8 +1,8 @@
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from '../../lib/i18n.tsx';
+import { useNavigate, useSearchParams } from '../../lib/router.tsx';
 import { flowStorage, loginStateKey, randomState } from '../../lib/storage.ts';
 import { LoadingPage, Page } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
@@ -19,7 +19,7 @@ import { SupportLinks } from './support-links.tsx';
 export function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   const token = params.get('token');
   const redirectUri = params.get('redirectUri');
   const [state, setState] = useState<{ email: string } | 'checking' | 'invalid' | 'signing-in'>('checking');

@@ -1,7 +1,7 @@
 import { paths } from '@keycard/contract/paths';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from '../../lib/i18n.tsx';
+import { Link, useNavigate, useSearchParams } from '../../lib/router.tsx';
 import { lastUser } from '../../lib/storage.ts';
 import { EmailField, useEmailField } from '../../ui/email-field.tsx';
 import { Notice } from '../../ui/fields.tsx';
@@ -18,7 +18,7 @@ import './account.css';
 export function ResetRequestPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   const emailField = useEmailField(params.get('email') ?? lastUser.get() ?? '');
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, setPending] = useState(false);

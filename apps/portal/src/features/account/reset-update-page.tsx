@@ -1,7 +1,7 @@
 import { paths } from '@keycard/contract/paths';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from '../../lib/i18n.tsx';
+import { useNavigate, useSearchParams } from '../../lib/router.tsx';
 import { LoadingPage, Page } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
 import { captchaToken } from './captcha.ts';
@@ -17,7 +17,7 @@ import { useSessionCheck } from './use-session-check.ts';
 export function ResetUpdatePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   const token = params.get('token');
   const email = params.get('email');
   const session = useSessionCheck();

@@ -1,9 +1,9 @@
 import { lifecycleErrors } from '@keycard/contract/lifecycle-api';
 import { paths } from '@keycard/contract/paths';
 import { type FormEvent, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
 import { isNetworkError } from '../../lib/api.ts';
+import { useTranslation } from '../../lib/i18n.tsx';
+import { useNavigate, useSearchParams } from '../../lib/router.tsx';
 import { EmailField, useEmailField } from '../../ui/email-field.tsx';
 import { Notice } from '../../ui/fields.tsx';
 import { Loader, LoadingPage, Page, PendingLabel } from '../../ui/page.tsx';
@@ -31,7 +31,7 @@ function sameOriginOr(url: string): string {
 export function VerifyEmailPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   const token = params.get('token');
   const [state, setState] = useState<'checking' | 'form' | 'verified'>('checking');
   const emailField = useEmailField('');

@@ -2,20 +2,20 @@ import type { UserIdentity } from '@keycard/contract/api';
 import { apiPaths } from '@keycard/contract/api-paths';
 import { paths } from '@keycard/contract/paths';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
 import { useBranding } from '../../app/theme.tsx';
 import { apiRequest } from '../../lib/api.ts';
 import { deviceTokenField, forgetLegacyDeviceId } from '../../lib/device-id.ts';
+import { useTranslation } from '../../lib/i18n.tsx';
 import { mfaFlowKeys, mfaResetPurpose } from '../../lib/mfa-flow.ts';
 import { routeForState } from '../../lib/route-for-state.ts';
+import { useNavigate, useSearchParams } from '../../lib/router.tsx';
 import { flowStorage, loginStateKey } from '../../lib/storage.ts';
 import { LoadingPage } from '../../ui/page.tsx';
 
 export function AuthenticatePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [query] = useSearchParams();
+  const query = useSearchParams();
   const branding = useBranding();
   const started = useRef(false);
 

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.tsx';
 import { LoadingPage } from '../../ui/page.tsx';
 import { EmailVerificationPrompt } from '../account/email-verification-prompt.tsx';
 import { useAuthenticatedFlow } from './use-authenticated-flow.ts';

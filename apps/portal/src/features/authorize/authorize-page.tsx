@@ -3,9 +3,9 @@ import { apiPaths } from '@keycard/contract/api-paths';
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
 import { apiRequest } from '../../lib/api.ts';
+import { useTranslation } from '../../lib/i18n.tsx';
+import { useNavigate, useSearchParams } from '../../lib/router.tsx';
 import { flowStorage } from '../../lib/storage.ts';
 import { LoadingPage } from '../../ui/page.tsx';
 
@@ -13,7 +13,7 @@ import { LoadingPage } from '../../ui/page.tsx';
 export function AuthorizePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [query] = useSearchParams();
+  const query = useSearchParams();
   const started = useRef(false);
 
   useEffect(() => {

@@ -1,8 +1,8 @@
 import { paths } from '@keycard/contract/paths';
-import { useTranslation } from 'react-i18next';
-import { Link, useRouteError } from 'react-router';
 import { useBranding } from '../../app/theme.tsx';
+import { useTranslation } from '../../lib/i18n.tsx';
 import { isLoadFailed } from '../../lib/lazy-page.ts';
+import { Link, useRouteError } from '../../lib/router.tsx';
 import { Page } from '../../ui/page.tsx';
 
 function SupportLink() {

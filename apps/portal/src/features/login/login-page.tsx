@@ -1,11 +1,11 @@
 import { paths } from '@keycard/contract/paths';
 import { isValidEmail } from '@keycard/contract/rules';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { clearFirstPaintInput, firstPaintInput } from '../../app/bootstrap.ts';
 import { useBranding } from '../../app/theme.tsx';
+import { useTranslation } from '../../lib/i18n.tsx';
 import { isReauthentication } from '../../lib/reauthentication.ts';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from '../../lib/router.tsx';
 import { lastUser } from '../../lib/storage.ts';
 import { EmailField, useEmailField } from '../../ui/email-field.tsx';
 import { Checkbox, Notice, PasswordField } from '../../ui/fields.tsx';
@@ -25,13 +25,13 @@ export function LoginPage() {
 /** An app asked for a fresh sign-in (prompt=login, max_age): say why the password is asked again. */
 function ReauthenticationNotice() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   return isReauthentication(params) ? <Notice tone="info">{t('login.notices.reauthenticate')}</Notice> : null;
 }
 
 function LoginNotices() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   if (isReauthentication(params)) return <ReauthenticationNotice />;
   if (params.has('activateSuccess'))
     return <Notice tone="success">{t('login.notices.accountCreated')}</Notice>;
@@ -44,7 +44,7 @@ function EmailStep() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   const remembered = lastUser.get();
   // What was typed into the server-rendered form before this script took over it stays.
   const [typed] = useState(firstPaintInput);
@@ -100,7 +100,7 @@ function PasswordStep() {
   const navigate = useNavigate();
   const location = useLocation();
   const branding = useBranding();
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   const email = (location.state as { email?: string } | null)?.email ?? addressFromFirstPaint(params);
   const [password, setPassword] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();

@@ -1,8 +1,8 @@
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
 import { useEffect } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
 import { isReauthentication } from '../../lib/reauthentication.ts';
+import { useNavigate, useSearchParams } from '../../lib/router.tsx';
 import { flowStorage } from '../../lib/storage.ts';
 import { loginApi } from './api.ts';
 
@@ -13,7 +13,7 @@ import { loginApi } from './api.ts';
  * reauthentication marker): that session is exactly what it refused, so going on would loop.
  */
 export function useFlowParams(): void {
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   const navigate = useNavigate();
   const iid = params.get('iid');
   const redirectUri = params.get('redirectUri');

@@ -1,8 +1,8 @@
 import { errorCodes } from '@keycard/contract/errors';
 import { paths } from '@keycard/contract/paths';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
 import { ApiRequestError, isNetworkError } from '../../lib/api.ts';
+import { useNavigate } from '../../lib/router.tsx';
 import { flowStorage, loginStateKey, randomState } from '../../lib/storage.ts';
 import { loginApi } from './api.ts';
 

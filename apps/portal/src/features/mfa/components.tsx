@@ -7,7 +7,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { useTranslation } from 'react-i18next';
+import { type Translate, useTranslation } from '../../lib/i18n.tsx';
 import { Notice } from '../../ui/fields.tsx';
 import { codeDigits } from './code-format.ts';
 import type { MfaProblem } from './mfa-errors.ts';
@@ -142,10 +142,7 @@ export function HintedField({
 }
 
 /** SPEC §8 MFA messages, with the provider's code in brackets when there is one. */
-export function problemText(
-  t: (key: string, values?: Record<string, unknown>) => string,
-  problem: MfaProblem,
-) {
+export function problemText(t: Translate, problem: MfaProblem) {
   const message = t(problem.key, problem.values);
   return problem.providerCode ? `${message} (${problem.providerCode})` : message;
 }

@@ -1,8 +1,8 @@
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useTranslation } from '../../lib/i18n.tsx';
+import { Link, useNavigate } from '../../lib/router.tsx';
 import { Page } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';
 import { ProblemNotice, RecoveryCodes } from './components.tsx';
@@ -36,7 +36,7 @@ export function ManageScreen({ status, onReplace }: { status: MfaStatusResponse;
           ? t('mfa.manage.app')
           : factor.deliveryType === 'smmobile'
             ? t('mfa.mobile.manage.device', { device: factor.deviceName ?? t('mfa.mobile.choose.title') })
-            : t('mfa.manage.phone', { phone: factor.phone })}
+            : t('mfa.manage.phone', { phone: factor.phone ?? '' })}
       </p>
       <p>{t('mfa.recovery.remaining', { count: status.recoveryCodesRemaining })}</p>
       <div className="kc-mfa-actions">

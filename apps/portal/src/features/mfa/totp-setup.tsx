@@ -1,6 +1,6 @@
 import type { MfaStatusResponse, RegisterTotpResponse } from '@keycard/contract/mfa';
 import { type FormEvent, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.tsx';
 import { Checkbox } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';

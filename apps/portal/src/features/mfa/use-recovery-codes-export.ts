@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { useBranding } from '../../app/theme.tsx';
+import { useTranslation } from '../../lib/i18n.tsx';
 
 /**
  * Saving the recovery codes somewhere safe: a text file made in the browser (the codes never

@@ -1,8 +1,8 @@
 import { paths } from '@keycard/contract/paths';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { useBranding } from '../../../app/theme.tsx';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { Link } from '../../../lib/router.tsx';
 import { Notice } from '../../../ui/fields.tsx';
 import { Page } from '../../../ui/page.tsx';
 import { useCountdown } from '../use-countdown.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n.tsx';
 import type { NumberChallenge } from './api.ts';
 
 /** Seconds left announced to screen readers: a few marks, not every tick. */

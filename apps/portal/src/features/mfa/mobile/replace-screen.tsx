@@ -1,7 +1,7 @@
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { trackEvent } from '../../../lib/analytics.ts';
+import { useTranslation } from '../../../lib/i18n.tsx';
 import { Loader, Page } from '../../../ui/page.tsx';
 import { ProblemNotice } from '../components.tsx';
 import { analyticsProps } from '../flow.ts';

@@ -1,9 +1,9 @@
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { trackEvent } from '../../../lib/analytics.ts';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { Link } from '../../../lib/router.tsx';
 import { Checkbox } from '../../../ui/fields.tsx';
 import { Loader, Page } from '../../../ui/page.tsx';
 import { mfaApi } from '../api.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n.tsx';
 
 /**
  * SPEC §2/§8: the partner sign-in's warning when the server could not be reached. A modal

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n.tsx';
 import { LoadingPage } from '../../../ui/page.tsx';
 import { usePartnerSso } from '../hooks/use-partner-sso.ts';
 import { NetworkErrorDialog } from './network-error-dialog.tsx';
