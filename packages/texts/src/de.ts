@@ -33,6 +33,8 @@ export const de: Texts = {
     loadFailed: 'Seite nicht geladen',
     accountDisabled: 'Konto deaktiviert',
     partnerSso: 'Partner-Anmeldung',
+    requestRefused: 'Anmeldeanfrage abgelehnt',
+    logoutRefused: 'Abmeldeanfrage abgelehnt',
   },
   login: {
     email: {
@@ -78,6 +80,10 @@ export const de: Texts = {
   },
   logout: {
     loading: 'Sie werden abgemeldet…',
+    provider: {
+      body: 'Sie werden abgemeldet. Falls nichts passiert, wählen Sie „Abmelden“.',
+      submit: 'Abmelden',
+    },
   },
   errors: {
     notFound: {
@@ -97,6 +103,23 @@ export const de: Texts = {
       heading: 'Ihr Konto ist gesperrt',
       body: 'Zu Ihrer Sicherheit ist die Anmeldung bei diesem Konto vorerst gesperrt. Setzen Sie Ihr Passwort zurück oder wenden Sie sich an den Support, um wieder Zugriff zu erhalten.',
       reset: 'Passwort zurücksetzen',
+    },
+    provider: {
+      next: 'Kehren Sie zur Anwendung zurück und versuchen Sie es erneut. Wenn das Problem bestehen bleibt, wenden Sie sich an den Support der Anwendung und nennen Sie den Fehlercode.',
+      codeLabel: 'Fehlercode',
+      reasons: {
+        invalid_request: 'Die Anfrage der Anwendung ist unvollständig oder fehlerhaft.',
+        invalid_client: 'Die Anwendung ist bei diesem Anmeldedienst nicht registriert.',
+        invalid_redirect_uri:
+          'Die Anwendung wollte Sie an eine Adresse zurückleiten, die für sie nicht registriert ist.',
+        unauthorized_client: 'Die Anwendung darf Sie auf diese Weise nicht anmelden.',
+        invalid_scope: 'Die Anwendung hat Zugriffsrechte angefordert, die dieser Dienst nicht gewährt.',
+        unsupported_response_type:
+          'Die Anwendung hat eine Antwortart angefordert, die dieser Dienst nicht anbietet.',
+        server_error:
+          'Der Anmeldedienst konnte die Anfrage nicht abschließen. Versuchen Sie es gleich noch einmal.',
+        other: 'Die Anfrage der Anwendung konnte nicht abgeschlossen werden.',
+      },
     },
   },
   lifecycle: lifecycleDe,

@@ -37,6 +37,8 @@ export const en = {
     loadFailed: 'Page did not load',
     accountDisabled: 'Account disabled',
     partnerSso: 'Partner sign-in',
+    requestRefused: 'Sign-in request refused',
+    logoutRefused: 'Log-out request refused',
   },
   login: {
     email: {
@@ -82,6 +84,10 @@ export const en = {
   },
   logout: {
     loading: 'Logging you out…',
+    provider: {
+      body: 'You are being logged out. If nothing happens, select Log out.',
+      submit: 'Log out',
+    },
   },
   errors: {
     notFound: {
@@ -101,6 +107,22 @@ export const en = {
       heading: 'Your account is locked',
       body: 'For your security, sign-in to this account is blocked for now. Reset your password or contact support to regain access.',
       reset: 'Reset your password',
+    },
+    /** The identity provider's own error page: one explanation per OAuth error code. */
+    provider: {
+      next: 'Go back to the application and try again. If this keeps happening, contact the application’s support and give them the error code.',
+      codeLabel: 'Error code',
+      reasons: {
+        invalid_request: 'The application’s request is incomplete or malformed.',
+        invalid_client: 'The application is not registered with this sign-in service.',
+        invalid_redirect_uri:
+          'The application asked to send you back to an address that is not registered for it.',
+        unauthorized_client: 'The application is not allowed to sign you in this way.',
+        invalid_scope: 'The application asked for access that this service does not grant.',
+        unsupported_response_type: 'The application asked for a kind of answer this service does not give.',
+        server_error: 'The sign-in service could not complete the request. Try again in a moment.',
+        other: 'The application’s request could not be completed.',
+      },
     },
   },
   lifecycle: lifecycleEn,

@@ -33,6 +33,8 @@ export const es: Texts = {
     loadFailed: 'La página no se cargó',
     accountDisabled: 'Cuenta desactivada',
     partnerSso: 'Inicio de sesión de socio',
+    requestRefused: 'Solicitud de inicio de sesión rechazada',
+    logoutRefused: 'Solicitud de cierre de sesión rechazada',
   },
   login: {
     email: {
@@ -78,6 +80,10 @@ export const es: Texts = {
   },
   logout: {
     loading: 'Cerrando sesión…',
+    provider: {
+      body: 'Estamos cerrando su sesión. Si no ocurre nada, seleccione «Cerrar sesión».',
+      submit: 'Cerrar sesión',
+    },
   },
   errors: {
     notFound: {
@@ -97,6 +103,22 @@ export const es: Texts = {
       heading: 'Su cuenta está bloqueada',
       body: 'Por su seguridad, el inicio de sesión en esta cuenta está bloqueado por el momento. Restablezca su contraseña o contacte con soporte para recuperar el acceso.',
       reset: 'Restablecer la contraseña',
+    },
+    provider: {
+      next: 'Vuelva a la aplicación e inténtelo de nuevo. Si el problema continúa, póngase en contacto con el soporte de la aplicación e indique el código de error.',
+      codeLabel: 'Código de error',
+      reasons: {
+        invalid_request: 'La solicitud de la aplicación está incompleta o tiene un formato incorrecto.',
+        invalid_client: 'La aplicación no está registrada en este servicio de inicio de sesión.',
+        invalid_redirect_uri:
+          'La aplicación pidió devolverle a una dirección que no está registrada para ella.',
+        unauthorized_client: 'La aplicación no tiene permiso para iniciar su sesión de esta manera.',
+        invalid_scope: 'La aplicación solicitó un acceso que este servicio no concede.',
+        unsupported_response_type: 'La aplicación solicitó un tipo de respuesta que este servicio no ofrece.',
+        server_error:
+          'El servicio de inicio de sesión no pudo completar la solicitud. Inténtelo de nuevo en un momento.',
+        other: 'No se pudo completar la solicitud de la aplicación.',
+      },
     },
   },
   lifecycle: lifecycleEs,

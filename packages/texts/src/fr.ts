@@ -33,6 +33,8 @@ export const fr: Texts = {
     loadFailed: 'Page non chargée',
     accountDisabled: 'Compte désactivé',
     partnerSso: 'Connexion partenaire',
+    requestRefused: 'Demande de connexion refusée',
+    logoutRefused: 'Demande de déconnexion refusée',
   },
   login: {
     email: {
@@ -78,6 +80,10 @@ export const fr: Texts = {
   },
   logout: {
     loading: 'Déconnexion en cours…',
+    provider: {
+      body: 'Vous êtes en cours de déconnexion. Si rien ne se passe, sélectionnez « Se déconnecter ».',
+      submit: 'Se déconnecter',
+    },
   },
   errors: {
     notFound: {
@@ -97,6 +103,22 @@ export const fr: Texts = {
       heading: 'Votre compte est verrouillé',
       body: 'Pour votre sécurité, la connexion à ce compte est bloquée pour le moment. Réinitialisez votre mot de passe ou contactez l’assistance pour récupérer l’accès.',
       reset: 'Réinitialiser le mot de passe',
+    },
+    provider: {
+      next: 'Revenez à l’application et réessayez. Si le problème persiste, contactez l’assistance de l’application et indiquez-lui le code d’erreur.',
+      codeLabel: 'Code d’erreur',
+      reasons: {
+        invalid_request: 'La demande de l’application est incomplète ou mal formée.',
+        invalid_client: 'L’application n’est pas enregistrée auprès de ce service de connexion.',
+        invalid_redirect_uri:
+          'L’application a demandé à vous renvoyer vers une adresse qui n’est pas enregistrée pour elle.',
+        unauthorized_client: 'L’application n’est pas autorisée à vous connecter de cette façon.',
+        invalid_scope: 'L’application a demandé un accès que ce service n’accorde pas.',
+        unsupported_response_type:
+          'L’application a demandé un type de réponse que ce service ne fournit pas.',
+        server_error: 'Le service de connexion n’a pas pu traiter la demande. Réessayez dans un instant.',
+        other: 'La demande de l’application n’a pas pu aboutir.',
+      },
     },
   },
   lifecycle: lifecycleFr,

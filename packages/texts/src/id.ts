@@ -33,6 +33,8 @@ export const id: Texts = {
     loadFailed: 'Halaman tidak dimuat',
     accountDisabled: 'Akun dinonaktifkan',
     partnerSso: 'Masuk melalui mitra',
+    requestRefused: 'Permintaan masuk ditolak',
+    logoutRefused: 'Permintaan keluar ditolak',
   },
   login: {
     email: {
@@ -78,6 +80,10 @@ export const id: Texts = {
   },
   logout: {
     loading: 'Sedang keluar dari akun Anda…',
+    provider: {
+      body: 'Anda sedang dikeluarkan dari akun. Jika tidak terjadi apa-apa, pilih Keluar.',
+      submit: 'Keluar',
+    },
   },
   errors: {
     notFound: {
@@ -97,6 +103,21 @@ export const id: Texts = {
       heading: 'Akun Anda dikunci',
       body: 'Demi keamanan Anda, akses masuk ke akun ini diblokir untuk sementara. Atur ulang kata sandi Anda atau hubungi tim dukungan untuk mendapatkan kembali akses.',
       reset: 'Atur ulang kata sandi',
+    },
+    provider: {
+      next: 'Kembali ke aplikasi dan coba lagi. Jika masalah ini terus terjadi, hubungi tim dukungan aplikasi tersebut dan sebutkan kode kesalahannya.',
+      codeLabel: 'Kode kesalahan',
+      reasons: {
+        invalid_request: 'Permintaan dari aplikasi tidak lengkap atau formatnya salah.',
+        invalid_client: 'Aplikasi ini tidak terdaftar di layanan masuk ini.',
+        invalid_redirect_uri:
+          'Aplikasi meminta untuk mengembalikan Anda ke alamat yang tidak terdaftar untuk aplikasi tersebut.',
+        unauthorized_client: 'Aplikasi ini tidak diizinkan untuk memasukkan Anda dengan cara ini.',
+        invalid_scope: 'Aplikasi meminta akses yang tidak diberikan oleh layanan ini.',
+        unsupported_response_type: 'Aplikasi meminta jenis jawaban yang tidak disediakan oleh layanan ini.',
+        server_error: 'Layanan masuk tidak dapat menyelesaikan permintaan ini. Coba lagi sebentar lagi.',
+        other: 'Permintaan dari aplikasi tidak dapat diselesaikan.',
+      },
     },
   },
   lifecycle: lifecycleId,

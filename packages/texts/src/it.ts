@@ -33,6 +33,8 @@ export const it: Texts = {
     loadFailed: 'Pagina non caricata',
     accountDisabled: 'Account disattivato',
     partnerSso: 'Accesso partner',
+    requestRefused: 'Richiesta di accesso rifiutata',
+    logoutRefused: 'Richiesta di disconnessione rifiutata',
   },
   login: {
     email: {
@@ -78,6 +80,10 @@ export const it: Texts = {
   },
   logout: {
     loading: 'Disconnessione in corso…',
+    provider: {
+      body: 'Disconnessione in corso. Se non succede nulla, selezioni «Esci».',
+      submit: 'Esci',
+    },
   },
   errors: {
     notFound: {
@@ -97,6 +103,23 @@ export const it: Texts = {
       heading: 'Il suo account è bloccato',
       body: 'Per la sua sicurezza, l’accesso a questo account è momentaneamente bloccato. Reimposti la password o contatti l’assistenza per ripristinare l’accesso.',
       reset: 'Reimposta la password',
+    },
+    provider: {
+      next: 'Torni all’applicazione e riprovi. Se il problema persiste, contatti l’assistenza dell’applicazione e comunichi il codice di errore.',
+      codeLabel: 'Codice di errore',
+      reasons: {
+        invalid_request: 'La richiesta dell’applicazione è incompleta o non valida.',
+        invalid_client: 'L’applicazione non è registrata presso questo servizio di accesso.',
+        invalid_redirect_uri:
+          'L’applicazione ha chiesto di reindirizzarLa a un indirizzo che non è registrato per essa.',
+        unauthorized_client: 'L’applicazione non è autorizzata a farLa accedere in questo modo.',
+        invalid_scope: 'L’applicazione ha richiesto un accesso che questo servizio non concede.',
+        unsupported_response_type:
+          'L’applicazione ha richiesto un tipo di risposta che questo servizio non fornisce.',
+        server_error:
+          'Il servizio di accesso non è riuscito a completare la richiesta. Riprovi tra qualche istante.',
+        other: 'Non è stato possibile completare la richiesta dell’applicazione.',
+      },
     },
   },
   lifecycle: lifecycleIt,

@@ -33,6 +33,8 @@ export const pt: Texts = {
     loadFailed: 'A página não carregou',
     accountDisabled: 'Conta desativada',
     partnerSso: 'Acesso de parceiro',
+    requestRefused: 'Solicitação de início de sessão recusada',
+    logoutRefused: 'Solicitação de encerramento de sessão recusada',
   },
   login: {
     email: {
@@ -78,6 +80,10 @@ export const pt: Texts = {
   },
   logout: {
     loading: 'Encerrando a sua sessão…',
+    provider: {
+      body: 'Estamos encerrando a sua sessão. Se nada acontecer, selecione “Encerrar sessão”.',
+      submit: 'Encerrar sessão',
+    },
   },
   errors: {
     notFound: {
@@ -97,6 +103,22 @@ export const pt: Texts = {
       heading: 'A sua conta está bloqueada',
       body: 'Para sua segurança, o início de sessão nesta conta está temporariamente bloqueado. Redefina a sua senha ou fale com o suporte para recuperar o acesso.',
       reset: 'Redefinir a senha',
+    },
+    provider: {
+      next: 'Volte para a aplicação e tente novamente. Se o problema continuar, entre em contato com o suporte da aplicação e informe o código de erro.',
+      codeLabel: 'Código de erro',
+      reasons: {
+        invalid_request: 'A solicitação da aplicação está incompleta ou malformada.',
+        invalid_client: 'A aplicação não está registrada neste serviço de início de sessão.',
+        invalid_redirect_uri:
+          'A aplicação pediu para levar você de volta a um endereço que não está registrado para ela.',
+        unauthorized_client: 'A aplicação não tem permissão para iniciar a sua sessão dessa forma.',
+        invalid_scope: 'A aplicação solicitou um acesso que este serviço não concede.',
+        unsupported_response_type: 'A aplicação solicitou um tipo de resposta que este serviço não oferece.',
+        server_error:
+          'O serviço de início de sessão não conseguiu concluir a solicitação. Tente novamente em instantes.',
+        other: 'Não foi possível concluir a solicitação da aplicação.',
+      },
     },
   },
   lifecycle: lifecyclePt,

@@ -137,7 +137,8 @@ function clientView(metadata: ClientMetadata) {
   };
 }
 
-function clientMetadata(client: ClientConfig, existing: ClientMetadata | undefined): ClientMetadata {
+/** A client of the file as the provider's metadata, over what is stored of it (its secret left out). */
+export function clientMetadata(client: ClientConfig, existing: ClientMetadata | undefined): ClientMetadata {
   const { client_secret: _secret, ...kept } = existing ?? ({} as Partial<ClientMetadata>);
   return {
     ...kept,
@@ -164,6 +165,8 @@ interface TenantPlanContext {
   at: (...path: PropertyKey[]) => PropertyKey[];
   problems: string[];
   secretFrom: SecretReader;
+  /** Only what does not exist yet is planned; what exists is left exactly as it is. */
+  onlyMissing: boolean;
 }
 
 const actionOf = (exists: boolean, fields: FieldChange[]): Action =>
@@ -173,12 +176,15 @@ const actionOf = (exists: boolean, fields: FieldChange[]): Action =>
  * Compares the file with the database: every object to create or change, field by field, and
  * what will be written. Refuses (ConfigurationFileError, naming the field) what the schema
  * cannot see: an unset secret variable, a domain of another tenant, an unknown login client.
+ * With `onlyMissing` (the demo seed at start-up), only tenants, clients and partners that do
+ * not exist yet are planned: what exists, changed by an operator or not, stays as it is.
  */
 export async function planConfiguration(
   db: Kysely<Database>,
   file: string,
   configuration: Configuration,
   env: Env,
+  options: { onlyMissing?: boolean } = {},
 ): Promise<ConfigurationPlan> {
   const problems: string[] = [];
   const objects: PlannedObject[] = [];
@@ -197,6 +203,7 @@ export async function planConfiguration(
       at: (...path) => ['tenants', index, ...path],
       problems,
       secretFrom,
+      onlyMissing: options.onlyMissing === true,
     };
     const planned = await planTenant(context, domainOwners);
     const clients = await planClients(context);
@@ -215,10 +222,59 @@ export async function planConfiguration(
   return { objects, writes };
 }
 
+/**
+ * A tenant's settings from the file as they are stored (a date as milliseconds), to be merged
+ * into the stored ones; the captcha's secretEnv is left for the caller to resolve.
+ */
+export function settingsPatchOf(settings: TenantConfig['settings']): Record<string, unknown> {
+  const { mfa, captcha, ...plain } = settings;
+  const patch: Record<string, unknown> = { ...plain };
+  if (mfa) {
+    const { mandatoryFrom, ...rest } = mfa;
+    patch.mfa = {
+      ...rest,
+      ...(mandatoryFrom === undefined
+        ? {}
+        : { mandatoryFrom: mandatoryFrom === null ? null : Date.parse(mandatoryFrom) }),
+    };
+  }
+  if (captcha) {
+    const { secretEnv: _secretEnv, ...rest } = captcha;
+    patch.captcha = rest;
+  }
+  return patch;
+}
+
 /** The tenant row, its domains and settings. */
 async function planTenant(context: TenantPlanContext, domainOwners: Map<string, string>) {
   const { db, tenant, at, problems, secretFrom } = context;
   const row = await db.selectFrom('tenants').selectAll().where('code', '=', tenant.code).executeTakeFirst();
+  if (row && context.onlyMissing) {
+    const object: PlannedObject = {
+      kind: 'tenant',
+      tenant: tenant.code,
+      id: tenant.code,
+      action: 'unchanged',
+      fields: [],
+    };
+    const write = {
+      code: tenant.code,
+      exists: true,
+      row: {
+        alias_code: row.alias_code,
+        login_domain: row.login_domain,
+        login_client_id: row.login_client_id,
+        theme: row.theme,
+        default_redirect_uri: row.default_redirect_uri,
+        settings: row.settings,
+      },
+      rowChanged: false,
+      verificationRequired: null,
+      domains: [],
+      domainsChanged: false,
+    };
+    return { exists: true, object, write };
+  }
 
   // Domains: the file lists all of the tenant's; another tenant's domain is never taken over.
   const domains = [tenant.loginDomain, ...tenant.aliasDomains];
@@ -244,27 +300,13 @@ async function planTenant(context: TenantPlanContext, domainOwners: Map<string, 
 
   // Settings: what the file gives is merged into what is stored; secrets come from the environment.
   const storedSettings = row ? (JSON.parse(row.settings) as Record<string, unknown>) : {};
-  const { mfa, captcha, ...plain } = tenant.settings;
-  const patch: Record<string, unknown> = { ...plain };
-  if (mfa) {
-    const { mandatoryFrom, ...rest } = mfa;
-    patch.mfa = {
-      ...rest,
-      ...(mandatoryFrom === undefined
-        ? {}
-        : { mandatoryFrom: mandatoryFrom === null ? null : Date.parse(mandatoryFrom) }),
-    };
-  }
+  const patch = settingsPatchOf(tenant.settings);
   const settingSecrets: Record<string, string> = {};
-  if (captcha) {
-    const { secretEnv, ...rest } = captcha;
-    const next: Record<string, unknown> = { ...rest };
-    if (secretEnv) {
-      const secret = secretFrom(at('settings', 'captcha', 'secretEnv'), secretEnv);
-      if (secret !== null) next.secret = secret;
-      settingSecrets['settings.captcha.secret'] = `from $${secretEnv}`;
-    }
-    patch.captcha = next;
+  const secretEnv = tenant.settings.captcha?.secretEnv;
+  if (secretEnv) {
+    const secret = secretFrom(at('settings', 'captcha', 'secretEnv'), secretEnv);
+    if (secret !== null) (patch.captcha as Record<string, unknown>).secret = secret;
+    settingSecrets['settings.captcha.secret'] = `from $${secretEnv}`;
   }
   const nextSettings = mergeSettings(storedSettings, patch);
 
@@ -342,6 +384,16 @@ async function planClients(context: TenantPlanContext) {
   const generatedSecrets = new Map<string, string>();
   for (const [position, client] of tenant.clients.entries()) {
     const existing = stored.get(client.clientId);
+    if (existing && context.onlyMissing) {
+      objects.push({
+        kind: 'client',
+        tenant: tenant.code,
+        id: client.clientId,
+        action: 'unchanged',
+        fields: [],
+      });
+      continue;
+    }
     const metadata = clientMetadata(client, existing);
     let secretNote: string | undefined;
     if (client.authMethod !== 'none') {
@@ -385,6 +437,10 @@ async function planPartners(context: TenantPlanContext, tenantExists: boolean) {
     const config = partnerConfigOf(partner);
     const { code, ...wanted } = config;
     const existing = stored.get(code);
+    if (existing && context.onlyMissing) {
+      objects.push({ kind: 'partner', tenant: tenant.code, id: code, action: 'unchanged', fields: [] });
+      continue;
+    }
     const fields = diff(existing ?? null, wanted);
     const action = actionOf(Boolean(existing), fields);
     objects.push({ kind: 'partner', tenant: tenant.code, id: code, action, fields });
@@ -434,10 +490,11 @@ export function hasChanges(plan: ConfigurationPlan): boolean {
  * Writes a plan: tenants, domains, clients and partners in one transaction, raising the
  * version of every tenant it touches, so running servers drop what they cached of it within
  * about a second (TenantDirectory polls the versions). Invitations follow through inviteUser,
- * each with its activation mail in the outbox. Answers the generated client secrets.
+ * each with its activation mail in the outbox (their links need the server's configuration;
+ * the demo seed has none to send). Answers the generated client secrets.
  */
 export async function applyConfigurationPlan(
-  deps: { db: Kysely<Database>; config: Config },
+  deps: { db: Kysely<Database>; config?: Config },
   plan: ConfigurationPlan,
   now: number,
 ): Promise<Array<{ tenant: string; clientId: string; secret: string }>> {
@@ -484,9 +541,11 @@ export async function applyConfigurationPlan(
   const directory = new TenantDirectory(db);
   for (const write of plan.writes) {
     if (write.invitations.length === 0) continue;
+    const { config } = deps;
+    if (!config) throw new Error('invitations need the server configuration for their links');
     const tenant = await directory.byCode(write.code);
     if (!tenant) continue;
-    for (const invitation of write.invitations) await inviteUser(deps, tenant, invitation, now);
+    for (const invitation of write.invitations) await inviteUser({ db, config }, tenant, invitation, now);
   }
   return plan.writes.flatMap((write) =>
     [...write.generatedSecrets].map(([clientId, secret]) => ({ tenant: write.code, clientId, secret })),

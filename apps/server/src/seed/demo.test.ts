@@ -1,9 +1,17 @@
-import { tokenExchange } from '@keycard/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { configurationSchema, tokenExchange } from '@keycard/contract';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parse } from 'yaml';
+import { runCliOn } from '../accounts/test-support.ts';
+import { jsonSchemaFile } from '../configuration/json-schema.ts';
 import { findPartner, listPartners, savePartner } from '../partners/partner.repository.ts';
 import { updateTenantSettings } from '../tenants/tenant.admin.ts';
 import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
-import { demoPartner, seedDemo } from './demo.ts';
+import { demoClientSecretEnv, demoConfigurationFile, demoPartner, seedDemo } from './demo.ts';
 
 describe.each(engines)('demo seed on %s', (engine) => {
   let t: TestApp;
@@ -78,6 +86,204 @@ describe.each(engines)('demo seed on %s', (engine) => {
       // The client and its grant are known: only the code is wrong.
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json().error).toBe('invalid_grant');
+    }
+  });
+});
+
+describe('the demo configuration file', () => {
+  it('validates against the committed JSON Schema, as an editor checks it, and against the zod schema', () => {
+    const text = readFileSync(demoConfigurationFile, 'utf8');
+    // The first line points editors at the schema, relative to the file.
+    const first = text.split('\n')[0]!;
+    expect(first).toMatch(/^# yaml-language-server: \$schema=(.+)$/);
+    const schemaPath = path.resolve(path.dirname(demoConfigurationFile), first.split('$schema=')[1]!);
+    expect(schemaPath).toBe(jsonSchemaFile);
+
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    // A CommonJS module: its function is the default export's default.
+    (formats as unknown as { default: (ajv: Ajv2020) => void }).default(ajv);
+    const validate = ajv.compile(JSON.parse(readFileSync(jsonSchemaFile, 'utf8')));
+    const document = parse(text);
+    expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
+    // The same validator refuses what the format forbids: it is not a schema that accepts anything.
+    const misspelt = structuredClone(document);
+    misspelt.tenants[0].theme.colour = misspelt.tenants[0].theme.colours;
+    expect(validate(misspelt)).toBe(false);
+
+    expect(configurationSchema.safeParse(document).success).toBe(true);
+  });
+});
+
+/**
+ * What the demo seed wrote when it was code (before the demo became a configuration file): the
+ * tests and the example apps rely on every one of these values.
+ */
+const demoClient = {
+  client_id: 'demo-app',
+  client_secret: 'demo-app-secret',
+  redirect_uris: ['http://localhost:3001/callback'],
+  post_logout_redirect_uris: ['http://localhost:3001/'],
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+  token_endpoint_auth_method: 'client_secret_basic',
+};
+const demoPartnerAppClient = {
+  client_id: 'demo-partner-app',
+  client_secret: 'demo-partner-app-secret',
+  redirect_uris: ['http://localhost:3002/handoff'],
+  response_types: [],
+  grant_types: [tokenExchange.grantType],
+  token_endpoint_auth_method: 'client_secret_basic',
+};
+const expectedTenants = [
+  {
+    code: 'grand-hotel',
+    alias_code: 'gh',
+    login_domain: 'grand-hotel.localhost',
+    domains: ['grand-hotel.localhost', 'localhost'],
+    theme: 'Grand Hotel Group',
+    primaryBackground: '#1f3a5f',
+    clients: [demoClient, demoPartnerAppClient],
+    mfa: undefined,
+  },
+  {
+    code: 'seaside',
+    alias_code: 'sea',
+    login_domain: 'seaside.localhost',
+    domains: ['seaside.localhost'],
+    theme: 'Seaside Resorts',
+    primaryBackground: '#006d77',
+    clients: [demoClient],
+    mfa: undefined,
+  },
+  {
+    code: 'summit',
+    alias_code: 'sum',
+    login_domain: 'summit.localhost',
+    domains: ['summit.localhost'],
+    theme: 'Summit',
+    primaryBackground: '#233d2e',
+    clients: [demoClient, demoPartnerAppClient],
+    mfa: {
+      mode: 'required',
+      mandatoryFrom: null,
+      trustedDeviceDays: 60,
+      methods: ['totp', 'sms', 'voice', 'smmobile'],
+    },
+  },
+];
+
+describe.each(engines)('the demo file applied on a fresh database on %s', (engine) => {
+  let t: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    // buildTestApp seeds its fresh database, as `npm start` does.
+    t = await buildTestApp(engine);
+    dir = mkdtempSync(path.join(tmpdir(), 'keycard-demo-'));
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('yields the tenants, domains, themes, settings and clients the code seed made', async () => {
+    const db = t.services.db;
+    const rows = await db.selectFrom('tenants').selectAll().orderBy('code').execute();
+    expect(rows.map((row) => row.code)).toEqual(expectedTenants.map((tenant) => tenant.code));
+    for (const [index, expected] of expectedTenants.entries()) {
+      const row = rows[index]!;
+      expect(row).toMatchObject({
+        alias_code: expected.alias_code,
+        login_domain: expected.login_domain,
+        login_client_id: 'demo-app',
+        default_redirect_uri: 'http://localhost:3001/',
+      });
+      const theme = JSON.parse(row.theme);
+      expect(theme.name).toBe(expected.theme);
+      expect(theme.colours.primaryBackground).toBe(expected.primaryBackground);
+      expect(theme.images).toEqual({
+        favicon: `/brand/${expected.code}-favicon.svg`,
+        logo: `/brand/${expected.code}-logo.svg`,
+      });
+      expect(JSON.parse(row.settings).mfa).toEqual(expected.mfa);
+      const domains = await db
+        .selectFrom('tenant_domains')
+        .select('domain')
+        .where('tenant_code', '=', expected.code)
+        .orderBy('domain')
+        .execute();
+      expect(domains.map((each) => each.domain)).toEqual(expected.domains);
+      const clients = await db
+        .selectFrom('oidc_clients')
+        .select('metadata')
+        .where('tenant_code', '=', expected.code)
+        .orderBy('client_id')
+        .execute();
+      // Nothing more than the code seed wrote but an empty post-logout list.
+      expect(
+        clients.map((each) => {
+          const { post_logout_redirect_uris, ...metadata } = JSON.parse(each.metadata);
+          return post_logout_redirect_uris?.length ? { ...metadata, post_logout_redirect_uris } : metadata;
+        }),
+      ).toEqual(expected.clients);
+      const partners = await listPartners(db, expected.code);
+      expect(partners.map((partner) => partner.code)).toEqual(
+        expected.clients.length > 1 ? ['demo-partner'] : [],
+      );
+    }
+    const users = await db
+      .selectFrom('users')
+      .select(['tenant_code', 'email', 'status'])
+      .orderBy('email')
+      .execute();
+    expect(users).toEqual([
+      { tenant_code: 'grand-hotel', email: 'demo@grand-hotel.test', status: 'active' },
+      { tenant_code: 'seaside', email: 'demo@seaside.test', status: 'active' },
+      { tenant_code: 'summit', email: 'demo@summit.test', status: 'active' },
+    ]);
+  });
+
+  it('changes nothing when started again: no version is raised', async () => {
+    const versions = async () =>
+      (await t.services.db.selectFrom('tenants').select(['code', 'version']).orderBy('code').execute()).map(
+        (row) => `${row.code}@${row.version}`,
+      );
+    const before = await versions();
+    await seedDemo(t.services.db);
+    expect(await versions()).toEqual(before);
+  });
+
+  it('round-trips with keycard export, and keycard apply of the file finds nothing to change', async () => {
+    const file = parse(readFileSync(demoConfigurationFile, 'utf8'));
+    for (const [name, value] of Object.entries(demoClientSecretEnv)) vi.stubEnv(name, value);
+    const applied = await runCliOn(t, 'apply', '-f', demoConfigurationFile);
+    expect(applied, applied.err).toMatchObject({ code: 0 });
+    expect(applied.out).toContain('No changes: the database already matches');
+
+    for (const tenant of file.tenants) {
+      const exported = await runCliOn(t, 'export', '--tenant', tenant.code);
+      expect(exported, exported.err).toMatchObject({ code: 0 });
+      const fromExport = configurationSchema.parse(parse(exported.out)).tenants[0]!;
+      const fromFile = configurationSchema.parse({ tenants: [tenant] }).tenants[0]!;
+      // Everything the file says, the export says the same; the export adds every setting's
+      // current value and leaves the secrets' variables out.
+      const withoutSecrets = (clients: typeof fromFile.clients) =>
+        clients
+          .map(({ secretEnv: _secretEnv, ...client }) => client)
+          .sort((a, b) => a.clientId.localeCompare(b.clientId));
+      expect(withoutSecrets(fromExport.clients)).toEqual(withoutSecrets(fromFile.clients));
+      const { clients: _a, settings: exportedSettings, ...exportRest } = fromExport;
+      const { clients: _b, settings: fileSettings, ...fileRest } = fromFile;
+      expect(exportRest).toEqual(fileRest);
+      expect(exportedSettings).toMatchObject(fileSettings);
+
+      // The export applied back to the same database changes nothing.
+      const exportFile = path.join(dir, `${tenant.code}.yaml`);
+      writeFileSync(exportFile, exported.out);
+      const again = await runCliOn(t, 'apply', '-f', exportFile);
+      expect(again, again.err).toMatchObject({ code: 0 });
+      expect(again.out).toContain('No changes: the database already matches');
     }
   });
 });

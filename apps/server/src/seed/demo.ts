@@ -1,68 +1,67 @@
-import { type PartnerConfig, type Theme, tokenExchange } from '@keycard/contract';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PartnerConfig, TenantConfig } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import { createUser, findUserByEmail } from '../accounts/user.repository.ts';
+import {
+  applyConfigurationPlan,
+  clientMetadata,
+  planConfiguration,
+  settingsPatchOf,
+} from '../configuration/configuration.service.ts';
+import { readConfigurationFile } from '../configuration/configuration-file.ts';
 import type { Database } from '../db/schema.ts';
-import { findPartner, savePartner } from '../partners/partner.repository.ts';
+import { savePartner } from '../partners/partner.repository.ts';
 import { type TenantDefinition, upsertTenant } from '../tenants/tenant.admin.ts';
-import type { TenantSettings } from '../tenants/tenant.types.ts';
+import type { ClientMetadata, TenantSettings } from '../tenants/tenant.types.ts';
 
+/**
+ * The demo (README, "Quick start"). Its tenants, themes, clients and partners are the
+ * configuration file beside this one, applied at start-up by the same service as
+ * `keycard apply`. Only what the format cannot say is here: the demo users with a known
+ * password, and the demo clients' known secrets. None of it is for production
+ * (SEED_DEMO is off there).
+ */
+
+/** The configuration file of the demo tenants (docs/configuration.md, "The demo seed"). */
+export const demoConfigurationFile = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  'demo.keycard.yaml',
+);
+
+/** The demo users' password, printed in the README; demo only. */
 export const demoPassword = 'Keycard-demo-1';
 export const demoAppOrigin = 'http://localhost:3001';
 /** examples/partner-app: the demo partner's issuer, key set and hand-off address are under it. */
 export const partnerAppOrigin = 'http://localhost:3002';
 
-const demoClient = {
-  client_id: 'demo-app',
-  client_secret: 'demo-app-secret',
-  redirect_uris: [`${demoAppOrigin}/callback`],
-  post_logout_redirect_uris: [`${demoAppOrigin}/`],
-  grant_types: ['authorization_code', 'refresh_token'],
-  response_types: ['code'],
-  token_endpoint_auth_method: 'client_secret_basic',
+/**
+ * The demo clients' secrets, published in the README so the example apps work out of the box:
+ * the environment the demo file's `secretEnv` names are read from. Demo only.
+ */
+export const demoClientSecretEnv: Readonly<Record<string, string>> = {
+  DEMO_APP_SECRET: 'demo-app-secret',
+  DEMO_PARTNER_APP_SECRET: 'demo-partner-app-secret',
 };
 
-/**
- * The demo partner app as partner `demo-partner` of a tenant; tests that run the app on another
- * port register it with their origin.
- */
-export function demoPartner(origin = partnerAppOrigin): PartnerConfig {
-  return {
-    code: 'demo-partner',
-    displayName: 'Demo partner booking app',
-    issuer: origin,
-    jwksUri: `${origin}/.well-known/jwks.json`,
-    jwks: null,
-    algorithms: ['ES256'],
-    linking: 'link-verified-email',
-    redirectUris: [`${origin}/handoff`],
-    helpUrlTemplate: null,
-    skipMfa: false,
-  };
+/** One active demo user per tenant, signing in with demoPassword; not configuration. */
+const demoUsers: Readonly<Record<string, string>> = {
+  'grand-hotel': 'demo@grand-hotel.test',
+  seaside: 'demo@seaside.test',
+  summit: 'demo@summit.test',
+};
+
+const demoConfiguration = readConfigurationFile(demoConfigurationFile);
+
+/** A client of the demo file as stored, with its demo secret. */
+function demoClientMetadata(client: TenantConfig['clients'][number]): ClientMetadata {
+  const metadata = clientMetadata(client, undefined);
+  const secret = client.secretEnv ? demoClientSecretEnv[client.secretEnv] : undefined;
+  return secret ? { ...metadata, client_secret: secret } : metadata;
 }
 
-/**
- * The demo partner app's OIDC client: it has no browser flow of its own and only redeems
- * hand-off codes (token exchange), so the code's bound address must be one of its redirect URIs.
- */
-export function demoPartnerClient(origin = partnerAppOrigin) {
-  return {
-    client_id: 'demo-partner-app',
-    client_secret: 'demo-partner-app-secret',
-    redirect_uris: [`${origin}/handoff`],
-    response_types: [],
-    grant_types: [tokenExchange.grantType],
-    token_endpoint_auth_method: 'client_secret_basic',
-  };
-}
-
-function theme(name: string, slug: string, colours: Theme['colours'], help: string): Theme {
-  return {
-    name,
-    images: { favicon: `/brand/${slug}-favicon.svg`, logo: `/brand/${slug}-logo.svg` },
-    colours,
-    links: { loginHelpUrl: `${help}/login-help`, contactSupportUrl: `${help}/support` },
-  };
-}
+const rebase = (uri: string, origin: string) =>
+  uri.startsWith(partnerAppOrigin) ? `${origin}${uri.slice(partnerAppOrigin.length)}` : uri;
 
 export type DemoTenant = TenantDefinition & {
   demoUser: string;
@@ -70,97 +69,68 @@ export type DemoTenant = TenantDefinition & {
   partners?: PartnerConfig[];
 };
 
-export const demoTenants: DemoTenant[] = [
-  {
-    code: 'grand-hotel',
-    aliasCode: 'gh',
-    loginDomain: 'grand-hotel.localhost',
-    aliasDomains: ['localhost'],
-    loginClientId: 'demo-app',
-    defaultRedirectUri: `${demoAppOrigin}/`,
-    theme: theme(
-      'Grand Hotel Group',
-      'grand-hotel',
-      {
-        primaryBackground: '#1f3a5f',
-        primaryForeground: '#ffffff',
-        secondaryBackground: '#f5efe6',
-        secondaryForeground: '#1a1a1a',
-        tertiaryBackground: '#7a5c2e',
-        tertiaryForeground: '#ffffff',
-      },
-      'https://help.grand-hotel.example',
-    ),
-    clients: [demoClient, demoPartnerClient()],
-    partners: [demoPartner()],
-    demoUser: 'demo@grand-hotel.test',
-  },
-  {
-    code: 'seaside',
-    aliasCode: 'sea',
-    loginDomain: 'seaside.localhost',
-    loginClientId: 'demo-app',
-    defaultRedirectUri: `${demoAppOrigin}/`,
-    theme: theme(
-      'Seaside Resorts',
-      'seaside',
-      {
-        primaryBackground: '#006d77',
-        primaryForeground: '#ffffff',
-        secondaryBackground: '#e6f4f1',
-        secondaryForeground: '#0b2e33',
-        tertiaryBackground: '#9c3d1a',
-        tertiaryForeground: '#ffffff',
-      },
-      'https://help.seaside.example',
-    ),
-    clients: [demoClient],
-    demoUser: 'demo@seaside.test',
-  },
-  {
-    // MFA required: its demo user registers a second factor at the first sign-in.
-    code: 'summit',
-    aliasCode: 'sum',
-    loginDomain: 'summit.localhost',
-    loginClientId: 'demo-app',
-    defaultRedirectUri: `${demoAppOrigin}/`,
-    theme: theme(
-      'Summit',
-      'summit',
-      {
-        primaryBackground: '#233d2e',
-        primaryForeground: '#ffffff',
-        secondaryBackground: '#eef2ec',
-        secondaryForeground: '#14241a',
-        tertiaryBackground: '#8c3b12',
-        tertiaryForeground: '#ffffff',
-      },
-      'https://help.summit.example',
-    ),
-    settings: {
-      mfa: {
-        mode: 'required',
-        mandatoryFrom: null,
-        trustedDeviceDays: 60,
-        methods: ['totp', 'sms', 'voice', 'smmobile'],
-      },
-    },
-    clients: [demoClient, demoPartnerClient()],
-    partners: [demoPartner()],
-    demoUser: 'demo@summit.test',
-  },
-];
+/**
+ * The demo file's tenants in the shape upsertTenant takes (clients with their demo secrets),
+ * for tests that put a demo tenant back with other settings or clients.
+ */
+export const demoTenants: DemoTenant[] = demoConfiguration.tenants.map((tenant) => ({
+  code: tenant.code,
+  aliasCode: tenant.aliasCode,
+  loginDomain: tenant.loginDomain,
+  aliasDomains: tenant.aliasDomains,
+  loginClientId: tenant.loginClientId,
+  defaultRedirectUri: tenant.defaultRedirectUri,
+  theme: tenant.theme,
+  settings: settingsPatchOf(tenant.settings) as Partial<TenantSettings>,
+  clients: tenant.clients.map(demoClientMetadata),
+  partners: tenant.partners.map((partner) => ({
+    ...partner,
+    displayName: partner.displayName ?? partner.code,
+  })),
+  demoUser: demoUsers[tenant.code] ?? `demo@${tenant.code}.test`,
+}));
 
-/** The demo tenants, apps and users; safe to run on every start. */
-export async function seedDemo(db: Kysely<Database>): Promise<void> {
+/**
+ * The demo partner app as partner `demo-partner` of a tenant; tests that run the app on another
+ * port register it with their origin.
+ */
+export function demoPartner(origin = partnerAppOrigin): PartnerConfig {
+  const partner = demoTenants
+    .flatMap((tenant) => tenant.partners ?? [])
+    .find((p) => p.code === 'demo-partner');
+  if (!partner) throw new Error(`no partner demo-partner in ${demoConfigurationFile}`);
+  return {
+    ...partner,
+    issuer: rebase(partner.issuer, origin),
+    jwksUri: partner.jwksUri === null ? null : rebase(partner.jwksUri, origin),
+    redirectUris: partner.redirectUris.map((uri) => rebase(uri, origin)),
+  };
+}
+
+/**
+ * The demo partner app's OIDC client: it has no browser flow of its own and only redeems
+ * hand-off codes (token exchange), so the code's bound address must be one of its redirect URIs.
+ */
+export function demoPartnerClient(origin = partnerAppOrigin): ClientMetadata {
+  const client = demoTenants
+    .flatMap((tenant) => tenant.clients)
+    .find((candidate) => candidate.client_id === 'demo-partner-app');
+  if (!client) throw new Error(`no client demo-partner-app in ${demoConfigurationFile}`);
+  return { ...client, redirect_uris: client.redirect_uris.map((uri) => rebase(uri, origin)) };
+}
+
+/**
+ * The demo tenants, apps and users; safe to run on every start. The demo file is applied
+ * through the configuration service, creating only what is missing: a restart changes nothing,
+ * and what an operator changed on a demo tenant (settings, a partner, a client) stays.
+ * `keycard apply -f` of the file puts the tenants back as the file says.
+ */
+export async function seedDemo(db: Kysely<Database>, now = Date.now()): Promise<void> {
+  const plan = await planConfiguration(db, demoConfigurationFile, demoConfiguration, demoClientSecretEnv, {
+    onlyMissing: true,
+  });
+  await applyConfigurationPlan({ db }, plan, now);
   for (const tenant of demoTenants) {
-    // Settings an operator changed on a demo tenant (keycard tenant-settings) survive restarts.
-    const existing = await db
-      .selectFrom('tenants')
-      .select('settings')
-      .where('code', '=', tenant.code)
-      .executeTakeFirst();
-    await upsertTenant(db, existing ? { ...tenant, settings: JSON.parse(existing.settings) } : tenant);
     if (!(await findUserByEmail(db, tenant.code, tenant.demoUser))) {
       await createUser(db, {
         tenantCode: tenant.code,
@@ -171,12 +141,6 @@ export async function seedDemo(db: Kysely<Database>): Promise<void> {
         password: demoPassword,
         emailVerified: true,
       });
-    }
-    // Created once: a partner an operator changed (keycard partners update) survives restarts.
-    for (const partner of tenant.partners ?? []) {
-      if (!(await findPartner(db, tenant.code, partner.code))) {
-        await savePartner(db, tenant.code, partner, Date.now());
-      }
     }
   }
 }
