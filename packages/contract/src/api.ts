@@ -59,6 +59,22 @@ export const loginRequest = z.object({
 export const loginResponse = z.object({ code: z.string(), state: z.string() });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
+/**
+ * Which limit refused a password attempt (`fields.limit` of `login.too_many_attempts`):
+ * - `address`: too many attempts from this client address (the network), whatever the account;
+ * - `account`: the lockout of the e-mail address entered (the same for addresses with and
+ *   without an account, so it reveals nothing), or of this browser's own bucket.
+ * The address limit is checked before the account is looked up, so it cannot tell either.
+ */
+export const loginLimits = ['address', 'account'] as const;
+export type LoginLimit = (typeof loginLimits)[number];
+
+/** `fields` of a `login.too_many_attempts` answer: the limit, and whole seconds until a retry may pass. */
+export const loginLimitFields = z
+  .object({ limit: z.enum(loginLimits), retryAfterSeconds: z.string().regex(/^[1-9][0-9]*$/) })
+  .strict();
+export type LoginLimitFields = z.infer<typeof loginLimitFields>;
+
 /** POST /api/authenticate */
 export const authenticateRequest = z.object({
   code: z.string().min(1).max(256),

@@ -1,4 +1,11 @@
-import { apiPaths, type LoginResponse, loginRequest, loginResponse } from '@keycard/contract';
+import {
+  apiPaths,
+  errorCodes,
+  type LoginLimitFields,
+  type LoginResponse,
+  loginRequest,
+  loginResponse,
+} from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../http/context.ts';
 import { answers } from '../http/contract.ts';
@@ -29,7 +36,14 @@ export async function loginRoutes(app: FastifyInstance, services: Services): Pro
       clock.now(),
     );
     if (!outcome.ok) {
-      const fields = outcome.retryAfterMs === undefined ? undefined : retryAfter(outcome.retryAfterMs);
+      // Which limit refused, so the portal can say "from your network" or "this account".
+      const fields: LoginLimitFields | undefined =
+        outcome.code === errorCodes.tooManyAttempts
+          ? {
+              limit: outcome.limit,
+              retryAfterSeconds: retryAfter(outcome.retryAfterMs).retryAfterSeconds as string,
+            }
+          : undefined;
       throw new AppError(outcome.code, { fields });
     }
     return { code: outcome.code, state: input.state };

@@ -1,4 +1,4 @@
-import { errorCodes } from '@keycard/contract';
+import { errorCodes, type LoginLimit } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import {
   hashPassword,
@@ -24,14 +24,14 @@ export interface LoginPolicy {
 
 export type LoginOutcome =
   | { ok: true; code: string }
+  | { ok: false; code: typeof errorCodes.invalidCredentials | typeof errorCodes.passwordLeaked }
   | {
       ok: false;
-      code:
-        | typeof errorCodes.invalidCredentials
-        | typeof errorCodes.tooManyAttempts
-        | typeof errorCodes.passwordLeaked;
-      /** When a refused attempt may be made again (too many attempts). */
-      retryAfterMs?: number;
+      code: typeof errorCodes.tooManyAttempts;
+      /** Which limit refused: the client address's rate, or the account's lockout. */
+      limit: LoginLimit;
+      /** When a refused attempt may be made again. */
+      retryAfterMs: number;
     };
 
 /** A login code is redeemed by /api/authenticate within a minute, once. */
@@ -95,7 +95,13 @@ export async function passwordLogin(
   const address = addressRule(policy);
   const byAddress = await limiter.reserve(`login:ip:${tenant.code}:${input.ip}`, address, now);
   if (!byAddress.allowed) {
-    return { ok: false, code: errorCodes.tooManyAttempts, retryAfterMs: byAddress.retryAfterMs };
+    // Decided before the account is looked up: it says nothing about whether one exists.
+    return {
+      ok: false,
+      code: errorCodes.tooManyAttempts,
+      limit: 'address',
+      retryAfterMs: byAddress.retryAfterMs,
+    };
   }
 
   const user = await findUserByEmail(db, tenant.code, input.email);
@@ -105,7 +111,12 @@ export async function passwordLogin(
   // Refused attempts are answered at once: the lock is keyed by address, not by account, so
   // answering faster reveals nothing, and a burst costs no password hashing.
   if (!reservation.allowed) {
-    return { ok: false, code: errorCodes.tooManyAttempts, retryAfterMs: reservation.retryAfterMs };
+    return {
+      ok: false,
+      code: errorCodes.tooManyAttempts,
+      limit: 'account',
+      retryAfterMs: reservation.retryAfterMs,
+    };
   }
 
   const passwordOk = await checkPassword(user, input.password);
@@ -113,7 +124,7 @@ export async function passwordLogin(
     // The lock runs from this failure, not from when the request came in.
     const { locked } = await limiter.fail(key.name, rule, clock.now());
     return locked
-      ? { ok: false, code: errorCodes.tooManyAttempts, retryAfterMs: rule.lockMs }
+      ? { ok: false, code: errorCodes.tooManyAttempts, limit: 'account', retryAfterMs: rule.lockMs }
       : { ok: false, code: errorCodes.invalidCredentials };
   }
   await limiter.release(key.name, rule, now);
