@@ -12,7 +12,7 @@ import type { Db } from './db/database.ts';
 import type { Services } from './http/context.ts';
 import { installResponseContract } from './http/contract.ts';
 import { errorAnswer, installErrorHandling } from './http/errors.ts';
-import { portalRoutes } from './http/portal.ts';
+import { loadPortalTemplate, portalRoutes } from './http/portal.ts';
 import { installSecurity } from './http/security.ts';
 import { loginRoutes } from './login/login.routes.ts';
 import { devOutboxRoutes } from './messaging/dev-outbox.routes.ts';
@@ -32,6 +32,7 @@ import { mfaRoutes } from './mfa/mfa.routes.ts';
 import { mobileRoutes } from './mobile/graphql.routes.ts';
 import { findInteraction } from './oidc/interaction.service.ts';
 import { oidcRoutes } from './oidc/oidc.routes.ts';
+import { ProviderPages } from './oidc/pages.ts';
 import { ProviderRegistry } from './oidc/provider-registry.ts';
 import { partnerRoutes } from './partners/partner.routes.ts';
 import { type RateLimiter, SqlRateLimiter } from './security/rate-limiter.ts';
@@ -144,7 +145,15 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
     db: database.kysely,
     secrets,
     tenants,
-    providers: new ProviderRegistry({ config, db: database.kysely, secrets, tenants, clock, log: app.log }),
+    providers: new ProviderRegistry({
+      config,
+      db: database.kysely,
+      secrets,
+      tenants,
+      clock,
+      log: app.log,
+      pages: new ProviderPages(loadPortalTemplate(options.portalDist ?? defaultPortalDist)),
+    }),
     limiter,
     clock,
     transports,

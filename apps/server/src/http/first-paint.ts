@@ -76,7 +76,7 @@ export function choosePageLocale(input: {
   return 'en';
 }
 
-const escapeHtml = (value: string) =>
+export const escapeHtml = (value: string) =>
   value.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
@@ -115,7 +115,13 @@ function titleKey(pathname: string, search: URLSearchParams): keyof Texts['title
 }
 
 /** The card and the language menu of every screen, as the portal's Page component renders them. */
-function pageShell(texts: Texts, theme: Theme | null, locale: Locale, heading: string, body: string): string {
+export function pageShell(
+  texts: Texts,
+  theme: Theme | null,
+  locale: Locale,
+  heading: string,
+  body: string,
+): string {
   const logo = theme
     ? `<img class="kc-logo" src="${escapeHtml(theme.images.logo)}" alt="${escapeHtml(
         texts.common.logoAlt.replace('{{name}}', theme.name),
@@ -189,11 +195,51 @@ export function createNonce(): string {
   return randomBytes(16).toString('base64');
 }
 
+/** A page rendered on the server into the portal's template: its head and its root's content. */
+export interface RenderedPage {
+  locale: Locale;
+  title: string;
+  tenant: TenantContext | null;
+  /** The root's server-rendered content, which the portal script replaces. */
+  root: string;
+  /** Markup after the root, outside what the script replaces (a form, a classic script). */
+  afterRoot?: string;
+  /** More JSON data blocks for the script, by element id. */
+  data?: Record<string, unknown>;
+}
+
 /**
- * The built index.html with this host's first paint put in. The template's own title,
- * favicon, lang attribute and empty root are replaced; everything else (the hashed script
- * and stylesheet links) stays as built.
+ * The built index.html with a page put in. The template's own title, favicon, lang attribute
+ * and empty root are replaced; everything else (the hashed script and stylesheet links) stays
+ * as built. Inline styles carry the nonce the page's CSP names.
  */
+export function composePage(template: string, page: RenderedPage, nonce: string): string {
+  const { tenant, locale } = page;
+  const theme = tenant?.theme ?? null;
+  const bootstrap: PortalBootstrap = {
+    locale,
+    branding: tenant && theme ? { theme, tenantCode: tenant.code } : null,
+  };
+  const blocks = { [bootstrapElementId]: bootstrap, ...page.data };
+  const head =
+    `<title>${escapeHtml(page.title)}</title>` +
+    (theme
+      ? `<link rel="icon" href="${escapeHtml(theme.images.favicon)}">`
+      : '<link rel="icon" href="data:,">') +
+    (theme ? `<style nonce="${nonce}">${themeCss(theme)}</style>` : '') +
+    Object.entries(blocks)
+      .map(([id, value]) => `<script type="application/json" id="${id}">${jsonForScript(value)}</script>`)
+      .join('');
+  return template
+    .replaceAll(inlineStyleNonce, nonce)
+    .replace(/<html lang="[^"]*"/, `<html lang="${locale}"`)
+    .replace(/<title>[^<]*<\/title>/, '')
+    .replace(/<link rel="icon"[^>]*>/, '')
+    .replace('</head>', `${head}</head>`)
+    .replace('<div id="root"></div>', `<div id="root">${page.root}</div>${page.afterRoot ?? ''}`);
+}
+
+/** The built index.html with this host's first paint put in. */
 export async function renderFirstPaint(
   template: string,
   context: FirstPaintContext,
@@ -204,18 +250,6 @@ export async function renderFirstPaint(
   const theme = tenant?.theme ?? null;
   const key = titleKey(pathname, search);
   const suffix = theme?.name ?? texts.common.appName;
-  const title = key ? `${texts.titles[key]} | ${suffix}` : suffix;
-  const bootstrap: PortalBootstrap = {
-    locale,
-    branding: tenant && theme ? { theme, tenantCode: tenant.code } : null,
-  };
-  const head =
-    `<title>${escapeHtml(title)}</title>` +
-    (theme
-      ? `<link rel="icon" href="${escapeHtml(theme.images.favicon)}">`
-      : '<link rel="icon" href="data:,">') +
-    (theme ? `<style nonce="${nonce}">${themeCss(theme)}</style>` : '') +
-    `<script type="application/json" id="${bootstrapElementId}">${jsonForScript(bootstrap)}</script>`;
   const root =
     tenant && isEmailStep(pathname)
       ? pageShell(
@@ -226,11 +260,9 @@ export async function renderFirstPaint(
           emailStep(texts, search),
         )
       : '';
-  return template
-    .replaceAll(inlineStyleNonce, nonce)
-    .replace(/<html lang="[^"]*"/, `<html lang="${locale}"`)
-    .replace(/<title>[^<]*<\/title>/, '')
-    .replace(/<link rel="icon"[^>]*>/, '')
-    .replace('</head>', `${head}</head>`)
-    .replace('<div id="root"></div>', `<div id="root">${root}</div>`);
+  return composePage(
+    template,
+    { locale, tenant, title: key ? `${texts.titles[key]} | ${suffix}` : suffix, root },
+    nonce,
+  );
 }

@@ -39,6 +39,27 @@ function compressPage(html: string, encoding: 'br' | 'gzip' | undefined): string
   return html;
 }
 
+function loadBuiltPage(distDir: string): string | undefined {
+  const indexFile = path.join(distDir, 'index.html');
+  return existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined;
+}
+
+/**
+ * The built index.html as pages rendered per host use it (the first paint, the provider's
+ * pages): its stylesheets inline (allowed by each page's nonce). Undefined without a build.
+ */
+export function loadPortalTemplate(distDir: string): string | undefined {
+  const builtHtml = loadBuiltPage(distDir);
+  return builtHtml
+    ? inlineStylesheets(builtHtml, (file) => {
+        const asset = path.join(distDir, file);
+        return asset.startsWith(path.join(distDir, 'assets')) && existsSync(asset)
+          ? readFileSync(asset, 'utf8')
+          : undefined;
+      })
+    : undefined;
+}
+
 /** What the branded first paint needs to know of a request's host and sign-in request. */
 export interface FirstPaintSource {
   resolveTenant(host: string): Promise<TenantContext | null>;
@@ -59,19 +80,8 @@ export async function portalRoutes(
   app: FastifyInstance,
   opts: { distDir: string; firstPaint?: FirstPaintSource },
 ): Promise<void> {
-  const indexFile = path.join(opts.distDir, 'index.html');
-  const built = existsSync(indexFile);
-  const builtHtml = built ? readFileSync(indexFile, 'utf8') : undefined;
-  // Rendered per host, the page carries its stylesheet inline (allowed by the page's nonce).
-  const indexHtml =
-    builtHtml && opts.firstPaint
-      ? inlineStylesheets(builtHtml, (file) => {
-          const asset = path.join(opts.distDir, file);
-          return asset.startsWith(path.join(opts.distDir, 'assets')) && existsSync(asset)
-            ? readFileSync(asset, 'utf8')
-            : undefined;
-        })
-      : builtHtml;
+  const built = existsSync(path.join(opts.distDir, 'index.html'));
+  const indexHtml = opts.firstPaint ? loadPortalTemplate(opts.distDir) : loadBuiltPage(opts.distDir);
   if (built) {
     await app.register(fastifyStatic, {
       root: opts.distDir,

@@ -14,7 +14,7 @@ import type { TenantDirectory } from '../tenants/tenant.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { createAdapterClass } from './adapter.ts';
 import { loadSigningKeys } from './keys.ts';
-import { renderLogoutPage, renderProviderError } from './pages.ts';
+import { ProviderPages } from './pages.ts';
 import { registerTokenExchange } from './token-exchange.ts';
 
 export interface ProviderDeps {
@@ -24,6 +24,8 @@ export interface ProviderDeps {
   tenants: TenantDirectory;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** The provider's error and logout pages, as portal pages (without: a page of their own). */
+  pages?: ProviderPages;
 }
 
 interface Entry {
@@ -72,6 +74,7 @@ export class ProviderRegistry {
     const tenant = (await tenants.byCode(requested.code)) ?? requested;
     const clients = await tenants.clients(tenant.code);
     const keys = await loadSigningKeys(db, secrets.encryptionKey, tenant.code);
+    const pages = this.#deps.pages ?? new ProviderPages(undefined);
 
     const policy = interactionPolicy.base();
     // Invariant 1: the provider's own session is not enough. Every authorization also needs
@@ -127,9 +130,7 @@ export class ProviderRegistry {
         userinfo: { enabled: true },
         rpInitiatedLogout: {
           enabled: true,
-          logoutSource: async (ctx, form) => {
-            ctx.body = renderLogoutPage(tenant, form);
-          },
+          logoutSource: (ctx, form) => pages.renderLogout(ctx, tenant, form),
           postLogoutSuccessSource: async (ctx) => {
             ctx.status = 303;
             ctx.redirect('/login?loggedOut=true');
@@ -163,10 +164,7 @@ export class ProviderRegistry {
           }),
         };
       },
-      renderError: async (ctx, out) => {
-        ctx.type = 'html';
-        ctx.body = renderProviderError(tenant, out);
-      },
+      renderError: (ctx, out) => pages.renderError(ctx, tenant, out),
       ttl: {
         AccessToken: 3600,
         AuthorizationCode: 60,
