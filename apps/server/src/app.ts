@@ -5,6 +5,8 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { lifecycleRoutes } from './accounts/lifecycle.routes.ts';
 import { loadLeakedPasswords, usePasswordHashing } from './accounts/password.service.ts';
+import { adminApiRoutes } from './admin/admin.routes.ts';
+import { adminProviderConfiguration } from './admin/admin-provider.ts';
 import { type AnalyticsProvider, createHttpAnalyticsProvider } from './analytics/analytics.provider.ts';
 import { analyticsRoutes } from './analytics/analytics.routes.ts';
 import type { Config } from './config.ts';
@@ -153,6 +155,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
       clock,
       log: app.log,
       pages: new ProviderPages(loadPortalTemplate(options.portalDist ?? defaultPortalDist)),
+      configure: adminProviderConfiguration(config),
     }),
     limiter,
     clock,
@@ -233,6 +236,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   await app.register(mobileRoutes, services);
   await app.register(partnerRoutes, services);
   await app.register(analyticsRoutes, services);
+  await app.register(adminApiRoutes, services);
   await app.register(oidcRoutes, services);
   await app.register(devOutboxRoutes, services);
   await app.register(portalRoutes, {

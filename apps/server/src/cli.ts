@@ -15,6 +15,13 @@ import {
 import { deleteAccount, disableAccount, enableAccount } from './accounts/account-status.service.ts';
 import { applyVerificationPolicy } from './accounts/email-verification.service.ts';
 import { createRegistrationLink, inviteUser } from './accounts/invitation.service.ts';
+import { cliActor, recordAudit } from './admin/audit.service.ts';
+import {
+  OperatorsUsageError,
+  operatorsUsage,
+  parseOperatorsArgs,
+  runOperatorsCommand,
+} from './admin/operators.cli.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import {
   type ConfigurationCommand,
@@ -76,6 +83,7 @@ const usage = `Keycard operator commands
 
 ${partnersUsage}
 ${configurationUsage}
+${operatorsUsage}
 The database is the server's: DATABASE_URL, or the SQLite file in DATA_DIR (default ./data).
 Queued mail is delivered by the running Keycard server (SMTP_URL, or the local outbox page).
 `;
@@ -273,6 +281,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         err: io.err,
       });
     }
+    if (command === 'operators') {
+      const parsed = parseOperatorsArgs(rest);
+      const config = io.config ?? loadConfig();
+      const { kysely } = await open(config);
+      return await runOperatorsCommand(parsed, {
+        db: kysely,
+        config,
+        now: io.now?.() ?? Date.now(),
+        out: io.out,
+        err: io.err,
+      });
+    }
     if ((configurationCommands as readonly string[]).includes(command)) {
       const parsed = parseConfigurationArgs(command as ConfigurationCommand, rest);
       const config = io.config ?? loadConfig();
@@ -326,7 +346,25 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const deps = { db: kysely, config };
     if (command === 'tenant-settings') {
       if (Object.keys(patch).length > 0) {
+        const before = Object.fromEntries(
+          Object.keys(patch).map((key) => [
+            key,
+            (tenant!.settings as unknown as Record<string, unknown>)[key],
+          ]),
+        );
         await updateTenantSettings(kysely, tenant.code, patch);
+        await recordAudit(
+          kysely,
+          cliActor,
+          {
+            tenant: tenant.code,
+            action: 'settings.update',
+            target: { kind: 'tenant', id: tenant.code },
+            before,
+            after: patch,
+          },
+          now,
+        );
         if (typeof patch.emailVerificationRequired === 'boolean') {
           const flagged = await applyVerificationPolicy(
             kysely,
@@ -346,7 +384,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     } else if (accountCommands.includes(command)) {
       io.out(await changeAccount(command, { db: kysely, config }, tenant, email, now));
     } else if (command === 'invite') {
-      const { created } = await inviteUser(deps, tenant, { email, type, locale }, now);
+      const { created, user } = await inviteUser(deps, tenant, { email, type, locale }, now);
+      const target = { kind: 'user', id: user.id };
+      await recordAudit(
+        kysely,
+        cliActor,
+        { tenant: tenant.code, action: 'user.invite', target, after: { type, locale } },
+        now,
+      );
       io.out(
         `${created ? 'Invited' : 'Invited again'} ${email} to ${tenant.code} (${type}, ${locale}): the activation mail is queued.`,
       );
@@ -366,6 +411,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       error instanceof UsageError ||
       error instanceof PartnerUsageError ||
       error instanceof ConfigurationUsageError ||
+      error instanceof OperatorsUsageError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
       io.err(`${(error as Error).message}\n\n${usage}`);
@@ -399,6 +445,7 @@ async function changeAccount(
 ): Promise<string> {
   if (command === 'disable-user') {
     const { user, change } = await disableAccount(deps.db, tenant, email, now);
+    if (user && change === 'disabled') await auditAccount(deps.db, tenant.code, 'user.disable', user.id, now);
     if (change === 'disabled')
       return `Disabled ${email} on ${tenant.code}: its sessions, grants and tokens have ended.`;
     return user
@@ -407,6 +454,7 @@ async function changeAccount(
   }
   if (command === 'enable-user') {
     const { user, change } = await enableAccount(deps.db, tenant, email, now);
+    if (user && change === 'enabled') await auditAccount(deps.db, tenant.code, 'user.enable', user.id, now);
     if (change === 'enabled') return `Enabled ${email} on ${tenant.code}.`;
     return user
       ? `${email} is ${user.status} on ${tenant.code}; nothing changed.`
@@ -416,13 +464,19 @@ async function changeAccount(
     ? new RedisRateLimiter(deps.config.redisUrl)
     : new SqlRateLimiter(deps.db);
   try {
-    const { change } = await deleteAccount({ db: deps.db, limiter }, tenant, email, now);
+    const { user, change } = await deleteAccount({ db: deps.db, limiter }, tenant, email, now);
+    if (user && change === 'deleted') await auditAccount(deps.db, tenant.code, 'user.delete', user.id, now);
     return change === 'deleted'
       ? `Deleted ${email} from ${tenant.code}, with its sessions, grants, tokens, factors and queued mail.`
       : `No account ${email} on ${tenant.code}.`;
   } finally {
     await limiter.close();
   }
+}
+
+/** The audit log names the account by id (so its address is erased with it). */
+function auditAccount(db: Db['kysely'], tenantCode: string, action: string, userId: string, now: number) {
+  return recordAudit(db, cliActor, { tenant: tenantCode, action, target: { kind: 'user', id: userId } }, now);
 }
 
 /** A refused request in the operator's terms: what was asked, and why it cannot be done. */

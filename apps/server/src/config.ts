@@ -24,6 +24,14 @@ const envSchema = z.object({
     .optional(),
   TRUST_PROXY: bool.default(false),
   SEED_DEMO: bool.optional(),
+  /** The operator host: admin API and console, and the operator tenant's login domain. */
+  ADMIN_DOMAIN: z
+    .string()
+    .regex(
+      /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/,
+      'must be a lower-case host name',
+    )
+    .default('admin.localhost'),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -110,6 +118,8 @@ export interface Config {
   encryptionKey: string | undefined;
   trustProxy: boolean;
   seedDemo: boolean;
+  /** The operator host (admin API, console, operator tenant); the API answers 404 elsewhere. */
+  adminDomain: string;
   smtpUrl: string | undefined;
   mailFrom: string;
   redisUrl: string | undefined;
@@ -178,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: e.ENCRYPTION_KEY,
     trustProxy: e.TRUST_PROXY,
     seedDemo: e.SEED_DEMO ?? !production,
+    adminDomain: e.ADMIN_DOMAIN,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     redisUrl: e.REDIS_URL,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  adminErrors,
   type ErrorCode,
   errorCodes,
   lifecycleErrors,
@@ -62,6 +63,23 @@ export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
     status: 422,
     message: 'This Idempotency-Key was used for a different request.',
   },
+
+  [adminErrors.unauthenticated]: {
+    status: 401,
+    message: 'Send a valid bearer access token of the operator tenant for the admin API.',
+  },
+  [adminErrors.forbidden]: { status: 403, message: 'Your role does not allow this here.' },
+  [adminErrors.tenantNotFound]: { status: 404, message: 'There is no tenant with this code.' },
+  [adminErrors.tenantExists]: { status: 409, message: 'A tenant with this code exists already.' },
+  [adminErrors.domainTaken]: { status: 409, message: 'This domain belongs to another tenant.' },
+  [adminErrors.clientNotFound]: { status: 404, message: 'The tenant has no client with this id.' },
+  [adminErrors.clientExists]: { status: 409, message: 'The tenant has a client with this id already.' },
+  [adminErrors.loginClientRequired]: {
+    status: 409,
+    message: "The tenant's login client cannot be disabled or removed.",
+  },
+  [adminErrors.userNotFound]: { status: 404, message: 'The tenant has no account with this id.' },
+  [adminErrors.operatorExists]: { status: 409, message: 'This operator exists already.' },
 
   [partnerErrors.unknown]: { status: 404, message: 'This partner is not known here.' },
   [partnerErrors.tokenInvalid]: { status: 401, message: 'The partner sign-in link is not valid.' },

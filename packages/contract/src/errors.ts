@@ -139,8 +139,28 @@ export const mobileErrors = {
 } as const;
 export type MobileErrorCode = (typeof mobileErrors)[keyof typeof mobileErrors];
 
+/** Error codes of the admin API (docs/admin-api.md). */
+export const adminErrors = {
+  /** No bearer token, or one that is unknown, expired, revoked or not for the admin API. */
+  unauthenticated: 'admin.unauthenticated',
+  /** The operator's role (or tenant scope) does not allow this route on this tenant. */
+  forbidden: 'admin.forbidden',
+  tenantNotFound: 'admin.tenant_not_found',
+  tenantExists: 'admin.tenant_exists',
+  /** A domain of another tenant: domains are never taken over. */
+  domainTaken: 'admin.domain_taken',
+  clientNotFound: 'admin.client_not_found',
+  clientExists: 'admin.client_exists',
+  /** The tenant's login client cannot be disabled. */
+  loginClientRequired: 'admin.login_client_required',
+  userNotFound: 'admin.user_not_found',
+  operatorExists: 'admin.operator_exists',
+} as const;
+export type AdminErrorCode = (typeof adminErrors)[keyof typeof adminErrors];
+
 export type ErrorCode =
   | (typeof errorCodes)[keyof typeof errorCodes]
+  | AdminErrorCode
   | MfaErrorCode
   | LifecycleError
   | PartnerErrorCode

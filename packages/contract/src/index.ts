@@ -1,3 +1,4 @@
+export * from './admin.ts';
 export * from './api.ts';
 export * from './api-paths.ts';
 export * from './configuration.ts';

@@ -12,6 +12,7 @@ import {
 import { type Kysely, sql } from 'kysely';
 import { applyVerificationPolicy } from '../accounts/email-verification.service.ts';
 import { inviteUser } from '../accounts/invitation.service.ts';
+import { type AuditActor, applyActor, recordAudit, recordPlanAudit } from '../admin/audit.service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { listPartners, savePartner } from '../partners/partner.repository.ts';
@@ -494,11 +495,12 @@ export function hasChanges(plan: ConfigurationPlan): boolean {
  * the demo seed has none to send). Answers the generated client secrets.
  */
 export async function applyConfigurationPlan(
-  deps: { db: Kysely<Database>; config?: Config },
+  deps: { db: Kysely<Database>; config?: Config; actor?: AuditActor },
   plan: ConfigurationPlan,
   now: number,
 ): Promise<Array<{ tenant: string; clientId: string; secret: string }>> {
   const { db } = deps;
+  const actor = deps.actor ?? applyActor;
   await db.transaction().execute(async (trx) => {
     for (const write of plan.writes) {
       const touched =
@@ -537,6 +539,8 @@ export async function applyConfigurationPlan(
         await applyVerificationPolicy(trx, write.code, write.verificationRequired, now);
       }
     }
+    // Every object created or changed goes to the audit log in the same transaction.
+    await recordPlanAudit(trx, actor, plan.objects, now);
   });
   const directory = new TenantDirectory(db);
   for (const write of plan.writes) {
@@ -545,7 +549,12 @@ export async function applyConfigurationPlan(
     if (!config) throw new Error('invitations need the server configuration for their links');
     const tenant = await directory.byCode(write.code);
     if (!tenant) continue;
-    for (const invitation of write.invitations) await inviteUser({ db, config }, tenant, invitation, now);
+    for (const invitation of write.invitations) {
+      const { user } = await inviteUser({ db, config }, tenant, invitation, now);
+      const after = { type: invitation.type, locale: invitation.locale };
+      const target = { kind: 'user', id: user.id };
+      await recordAudit(db, actor, { tenant: tenant.code, action: 'user.invite', target, after }, now);
+    }
   }
   return plan.writes.flatMap((write) =>
     [...write.generatedSecrets].map(([clientId, secret]) => ({ tenant: write.code, clientId, secret })),

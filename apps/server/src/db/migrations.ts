@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { adminMigrations } from './migrations/admin.ts';
 import { idempotencyMigrations } from './migrations/idempotency.ts';
 import { lifecycleMigrations } from './migrations/lifecycle.ts';
 import { mfaMigrations } from './migrations/mfa.ts';
@@ -161,7 +162,7 @@ const foundation: Record<string, Migration> = {
 };
 
 // Kysely applies migrations in name order: 0xxx foundation, 1xxx lifecycle, 2xxx MFA, 3xxx sign-in,
-// 4xxx partners, 5xxx mobile-app MFA, 6xxx idempotency keys.
+// 4xxx partners, 5xxx mobile-app MFA, 6xxx idempotency keys, 8xxx admin API (audit log, operators).
 const migrations: Record<string, Migration> = {
   ...foundation,
   ...lifecycleMigrations,
@@ -170,6 +171,7 @@ const migrations: Record<string, Migration> = {
   ...partnerMigrations,
   ...mobileMigrations,
   ...idempotencyMigrations,
+  ...adminMigrations,
 };
 
 export async function migrateToLatest(db: AnyDb): Promise<void> {

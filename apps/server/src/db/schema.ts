@@ -12,6 +12,9 @@ export interface Database {
   attempt_buckets: AttemptBucketsTable;
   known_browsers: KnownBrowsersTable;
   outbox: OutboxTable;
+  audit_log: AuditLogTable;
+  operators: OperatorsTable;
+  disabled_clients: DisabledClientsTable;
 }
 
 export interface TenantsTable {
@@ -145,4 +148,36 @@ export interface OutboxTable {
   created_at: number;
   sent_at: number | null;
   last_error: string | null;
+}
+
+/** Append-only (a trigger refuses UPDATE and DELETE); JSON before/after without secrets. */
+export interface AuditLogTable {
+  id: string;
+  at: number;
+  actor_kind: string;
+  actor_id: string | null;
+  tenant_code: string | null;
+  action: string;
+  target_kind: string;
+  target_id: string;
+  before: string | null;
+  after: string | null;
+}
+
+export interface OperatorsTable {
+  id: string;
+  /** human: a user of the operator tenant; client: one of its OAuth clients. */
+  kind: string;
+  subject: string;
+  role: string;
+  /** JSON array of tenant codes; null: every tenant. */
+  tenants: string | null;
+  created_at: number;
+}
+
+export interface DisabledClientsTable {
+  tenant_code: string;
+  client_id: string;
+  metadata: string;
+  created_at: number;
 }

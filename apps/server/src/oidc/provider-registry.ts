@@ -26,6 +26,8 @@ export interface ProviderDeps {
   log: FastifyBaseLogger;
   /** The provider's error and logout pages, as portal pages (without: a page of their own). */
   pages?: ProviderPages;
+  /** Adds to one tenant's provider configuration (the operator tenant's admin API resource). */
+  configure?: (tenant: TenantContext, configuration: Configuration) => void;
 }
 
 interface Entry {
@@ -175,6 +177,7 @@ export class ProviderRegistry {
         RefreshToken: 14 * 24 * 3600,
       },
     };
+    this.#deps.configure?.(tenant, configuration);
     const provider = new Provider(issuerFor(config, tenant), configuration);
     // The mount (oidc.routes.ts) hands the provider the scheme, host and client address
     // Fastify established, so the provider may read them from forwarded headers.

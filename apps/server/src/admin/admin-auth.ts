@@ -1,0 +1,82 @@
+import { type AdminPermission, adminErrors, operatorTenantCode, rolePermissions } from '@keycard/contract';
+import type { Services } from '../http/context.ts';
+import { AppError } from '../shared/errors.ts';
+import type { AuditActor } from './audit.service.ts';
+import { adminResource, findOperator, type Operator } from './operators.service.ts';
+
+export interface AdminCaller {
+  operator: Operator;
+  actor: AuditActor;
+}
+
+const bearer = /^Bearer ([A-Za-z0-9._~+/-]{16,512}=*)$/i;
+
+function audienceOf(token: { aud?: unknown }): string[] {
+  const { aud } = token;
+  return Array.isArray(aud) ? aud.map(String) : typeof aud === 'string' ? [aud] : [];
+}
+
+/**
+ * The caller of an admin API request, from its bearer access token alone (RFC 6750): an opaque
+ * token the operator tenant's provider issued for the admin API, looked up in its store, so an
+ * expired or revoked token fails at once. A machine client's token maps to the operator of
+ * that client; a person's to the operator of that account, which must still be active.
+ * Cookies are never read: a browser cannot be made to send a bearer token (no CSRF).
+ */
+export async function authenticateCaller(
+  services: Services,
+  authorization: string | undefined,
+): Promise<AdminCaller> {
+  const match = bearer.exec(authorization ?? '');
+  const value = match?.[1];
+  if (!value) throw new AppError(adminErrors.unauthenticated);
+  const tenant = await services.tenants.byCode(operatorTenantCode);
+  if (!tenant) {
+    // The directory remembers an unknown code until told otherwise: forget it, so the operator
+    // tenant that `keycard operators create-owner` creates later is seen at once.
+    services.tenants.invalidate(operatorTenantCode);
+    throw new AppError(adminErrors.unauthenticated);
+  }
+  const { provider } = await services.providers.get(tenant);
+  const resource = adminResource(services.config);
+
+  const machine = await provider.ClientCredentials.find(value);
+  const machineClientId = machine?.clientId;
+  if (machine && machineClientId && !machine.isExpired && audienceOf(machine).includes(resource)) {
+    // A client removed since the token was issued gets nothing more.
+    const client = await provider.Client.find(machineClientId);
+    const operator = client ? await findOperator(services.db, 'client', machineClientId) : null;
+    if (!operator) throw new AppError(adminErrors.unauthenticated);
+    return { operator, actor: { kind: 'client', id: machineClientId } };
+  }
+  const person = machine ? undefined : await provider.AccessToken.find(value);
+  if (person && !person.isExpired && person.accountId && audienceOf(person).includes(resource)) {
+    const user = await services.db
+      .selectFrom('users')
+      .select('status')
+      .where('tenant_code', '=', operatorTenantCode)
+      .where('id', '=', person.accountId)
+      .executeTakeFirst();
+    const operator =
+      user?.status === 'active' ? await findOperator(services.db, 'human', person.accountId) : null;
+    if (!operator) throw new AppError(adminErrors.unauthenticated);
+    return { operator, actor: { kind: 'operator', id: operator.id } };
+  }
+  throw new AppError(adminErrors.unauthenticated);
+}
+
+/** Whether the operator's role allows the permission, on the tenant when one is named. */
+export function isAllowed(operator: Operator, permission: AdminPermission, tenantCode?: string): boolean {
+  if (!rolePermissions[operator.role].includes(permission)) return false;
+  if (tenantCode === undefined || operator.role === 'owner' || operator.tenants === null) return true;
+  return operator.tenants.includes(tenantCode);
+}
+
+export function assertAllowed(operator: Operator, permission: AdminPermission, tenantCode?: string): void {
+  if (!isAllowed(operator, permission, tenantCode)) throw new AppError(adminErrors.forbidden);
+}
+
+/** The tenants an operator sees: null for all. */
+export function scopeOf(operator: Operator): string[] | null {
+  return operator.role === 'owner' ? null : operator.tenants;
+}

@@ -1,0 +1,485 @@
+import {
+  type AdminRole,
+  adminErrors,
+  adminRoles,
+  apiErrorSchema,
+  auditSearchResponse,
+  operatorTenantCode,
+  rolePermissions,
+} from '@keycard/contract';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findUserByEmail } from '../accounts/user.repository.ts';
+import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../test/helper.ts';
+import { type AdminRoute, adminRoutes } from './admin.routes.ts';
+import { adminCall, adminHost, operatorToken } from './admin.test-support.ts';
+
+const grandTheme = {
+  name: 'Grand Hotel Group',
+  images: { favicon: '/brand/grand-hotel-favicon.svg', logo: '/brand/grand-hotel-logo.svg' },
+  colours: {
+    primaryBackground: '#1f3a5f',
+    primaryForeground: '#ffffff',
+    secondaryBackground: '#f5efe6',
+    secondaryForeground: '#1a1a1a',
+    tertiaryBackground: '#7a5c2e',
+    tertiaryForeground: '#ffffff',
+  },
+  links: {
+    loginHelpUrl: 'https://help.grand-hotel.example/login-help',
+    contactSupportUrl: 'https://help.grand-hotel.example/support',
+  },
+};
+
+function newTenant(code: string) {
+  return {
+    code,
+    aliasCode: null,
+    loginDomain: `${code}.localhost`,
+    aliasDomains: [],
+    defaultRedirectUri: 'https://app.example.com/',
+    loginClientId: `${code}-app`,
+    theme: { ...grandTheme, name: `Tenant ${code}` },
+    settings: { mfa: { mode: 'recommended' } },
+    clients: [{ clientId: `${code}-app`, redirectUris: ['https://app.example.com/callback'] }],
+  };
+}
+
+interface Sample {
+  url: string;
+  body?: unknown;
+}
+
+/** A request each route should accept from a role allowed to make it, on tenant `code`. */
+function sampleOf(route: AdminRoute, key: string, code: string, userId: string): Sample {
+  const url = route.path
+    .replace(':code', code)
+    .replace(':clientId', route.path.endsWith('/secret') ? `${code}-app` : `app-${key}`)
+    .replace(':userId', userId);
+  const bodies: Record<string, unknown> = {
+    'POST /tenants': newTenant(`new-${key}`),
+    'PATCH /tenants/:code': { aliasCode: null },
+    'PUT /tenants/:code/domains': { loginDomain: `${code}.localhost`, aliasDomains: [] },
+    'PUT /tenants/:code/theme': grandTheme,
+    'PATCH /tenants/:code/settings': { analyticsId: null },
+    'POST /tenants/:code/clients': { clientId: `app-${key}`, redirectUris: ['https://app.example.com/cb'] },
+    'POST /tenants/:code/users': { email: `invitee-${key}@example.com`, type: 'staff' },
+    'POST /operators/clients': { clientId: `machine-${key}`, role: 'auditor' },
+  };
+  const body = bodies[`${route.method} ${route.path}`] ?? (route.method === 'POST' ? {} : undefined);
+  return { url, body };
+}
+
+describe.each(engines)('admin API on %s', (engine) => {
+  let t: TestApp;
+  let owner: string;
+  beforeAll(async () => {
+    t = await buildTestApp(engine);
+    owner = await operatorToken(t, 'test-owner', 'owner');
+  });
+  afterAll(() => t.close());
+
+  /** A tenant of its own for a test, created through the API. */
+  async function tenantFor(code: string) {
+    const created = await adminCall(t.app, 'POST', '/tenants', { token: owner, body: newTenant(code) });
+    expect(created.statusCode).toBe(201);
+    return created.json();
+  }
+
+  async function invitedUser(code: string, email: string): Promise<string> {
+    const invited = await adminCall(t.app, 'POST', `/tenants/${code}/users`, {
+      token: owner,
+      body: { email, type: 'staff' },
+    });
+    expect(invited.statusCode).toBe(201);
+    return invited.json().user.id;
+  }
+
+  it('lets every role do exactly what its permissions say, on every route', async () => {
+    // Each role works on a tenant of its own (a tenant admin and a help desk scoped to it).
+    for (const role of adminRoles) {
+      const code = `matrix-${role.replace('_', '-')}`;
+      await tenantFor(code);
+      const userId = await invitedUser(code, `user-${role}@example.com`);
+      const token = await operatorToken(t, `op-${role}`, role, role === 'owner' ? null : [code]);
+      for (const route of adminRoutes) {
+        const { url, body } = sampleOf(route, role, code, userId);
+        const answer = await adminCall(t.app, route.method, url, { token, body });
+        const allowed = rolePermissions[role].includes(route.permission);
+        const label = `${role} ${route.method} ${route.path}: ${answer.statusCode} ${answer.body.slice(0, 200)}`;
+        if (allowed) {
+          expect(answer.statusCode, label).toBe(route.status ?? 200);
+          if (route.response) route.response.parse(answer.json());
+        } else {
+          expect(answer.statusCode, label).toBe(403);
+          expect(apiErrorSchema.parse(answer.json()).code).toBe(adminErrors.forbidden);
+        }
+      }
+    }
+  });
+
+  it("refuses a scoped operator another tenant's objects, and lists only its own tenants", async () => {
+    await tenantFor('scoped-a');
+    const bUser = await findUserByEmail(t.services.db, demo.seaside.code, demo.seaside.email);
+    for (const role of ['tenant_admin', 'help_desk', 'auditor'] as AdminRole[]) {
+      const token = await operatorToken(t, `scoped-${role}`, role, ['scoped-a']);
+      const list = await adminCall(t.app, 'GET', '/tenants', { token });
+      expect(list.json().tenants.map((tenant: { code: string }) => tenant.code)).toEqual(['scoped-a']);
+      for (const route of adminRoutes.filter((each) => each.path.includes(':code'))) {
+        const { url, body } = sampleOf(route, role, demo.seaside.code, bUser!.id);
+        const answer = await adminCall(t.app, route.method, url, { token, body });
+        expect(answer.statusCode, `${role} ${route.method} ${url}`).toBe(403);
+      }
+      // Audit entries of other tenants stay out of sight, even when asked for by name.
+      if (!rolePermissions[role].includes('audit.read')) continue;
+      const audit = auditSearchResponse.parse(
+        (await adminCall(t.app, 'GET', '/audit?tenant=grand-hotel', { token })).json(),
+      );
+      expect(audit.entries).toEqual([]);
+    }
+  });
+
+  it('answers 404 on any other host, for every route', async () => {
+    for (const route of adminRoutes) {
+      const { url, body } = sampleOf(route, 'host', 'grand-hotel', '00000000-0000-4000-8000-000000000000');
+      for (const host of [demo.grandHotel.host, 'unknown.localhost:3000']) {
+        const answer = await adminCall(t.app, route.method, url, { token: owner, body, host });
+        expect(answer.statusCode, `${host} ${route.method} ${url}`).toBe(404);
+        expect(apiErrorSchema.parse(answer.json()).code).toBe('common.not_found');
+      }
+    }
+    const document = await adminCall(t.app, 'GET', '/admin/api/openapi.json', { host: demo.grandHotel.host });
+    expect(document.statusCode).toBe(404);
+  });
+
+  it('refuses requests without a valid bearer token: none, malformed, unknown, expired, or a cookie', async () => {
+    const cases: Record<string, Record<string, string>> = {
+      none: {},
+      basic: { authorization: 'Basic dGVzdDp0ZXN0' },
+      malformed: { authorization: 'Bearer a b' },
+      unknown: { authorization: `Bearer ${'x'.repeat(43)}` },
+    };
+    for (const [name, headers] of Object.entries(cases)) {
+      const answer = await adminCall(t.app, 'GET', '/tenants', { headers });
+      expect(answer.statusCode, name).toBe(401);
+      expect(answer.headers['www-authenticate']).toContain('Bearer');
+      expect(apiErrorSchema.parse(answer.json()).code).toBe(adminErrors.unauthenticated);
+    }
+    // Cookies are never read: a signed-in browser session (CSRF's vehicle) gets nothing.
+    const { cookie } = await signIn(t.app);
+    const withCookie = await adminCall(t.app, 'POST', '/tenants', {
+      headers: { cookie, origin: `http://${adminHost}` },
+      body: newTenant('by-cookie'),
+    });
+    expect(withCookie.statusCode).toBe(401);
+
+    // Expired: the stored token's lifetime is over (as if ten minutes had passed).
+    const token = await operatorToken(t, 'expiring', 'owner');
+    expect((await adminCall(t.app, 'GET', '/tenants', { token })).statusCode).toBe(200);
+    const past = Math.floor(Date.now() / 1000) - 60;
+    const rows = await t.services.db
+      .selectFrom('oidc_payloads')
+      .select(['id', 'payload'])
+      .where('tenant_code', '=', operatorTenantCode)
+      .where('model', '=', 'ClientCredentials')
+      .execute();
+    for (const row of rows) {
+      const payload = JSON.parse(row.payload) as { clientId?: string; exp: number };
+      if (payload.clientId !== 'expiring') continue;
+      await t.services.db
+        .updateTable('oidc_payloads')
+        .set({ payload: JSON.stringify({ ...payload, exp: past }), expires_at: past * 1000 })
+        .where('id', '=', row.id)
+        .execute();
+    }
+    const expired = await adminCall(t.app, 'GET', '/tenants', { token });
+    expect(expired.statusCode).toBe(401);
+  });
+
+  it("issues no client-credentials token on a customer tenant's issuer", async () => {
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/oidc/token',
+      headers: {
+        host: demo.grandHotel.host,
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from('demo-app:demo-app-secret').toString('base64')}`,
+      },
+      payload: 'grant_type=client_credentials',
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().error).toMatch(/unsupported_grant_type|unauthorized_client/);
+  });
+
+  it('refuses malformed and oversized input with a coded 4xx', async () => {
+    const bad: Array<[string, string, unknown, number]> = [
+      ['POST', '/tenants', '{not json', 400],
+      ['POST', '/tenants', { ...newTenant('x'), unknownField: 1 }, 400],
+      ['POST', '/tenants', { ...newTenant('Bad Code') }, 400],
+      ['POST', '/tenants', { ...newTenant('no-clients'), clients: [] }, 400],
+      ['POST', '/tenants', { ...newTenant('big'), aliasCode: 'x'.repeat(70 * 1024) }, 413],
+      ['PUT', '/tenants/grand-hotel/theme', { ...grandTheme, colours: { primaryBackground: 'red' } }, 400],
+      ['PATCH', '/tenants/grand-hotel', {}, 400],
+      ['GET', '/tenants/grand-hotel/users?limit=5000', undefined, 400],
+      ['GET', '/tenants/grand-hotel/users/not-a-uuid', undefined, 400],
+      ['GET', '/audit?cursor=nope', undefined, 400],
+      ['GET', '/tenants/nobody-here', undefined, 404],
+      ['POST', '/tenants/grand-hotel/clients/nobody/secret', {}, 404],
+    ];
+    for (const [method, url, body, status] of bad) {
+      const answer = await adminCall(t.app, method, url, { token: owner, body });
+      expect(answer.statusCode, `${method} ${url} ${answer.body.slice(0, 200)}`).toBe(status);
+      apiErrorSchema.parse(answer.json());
+    }
+    const wrongType = await adminCall(t.app, 'POST', '/tenants', {
+      token: owner,
+      body: 'code=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(wrongType.statusCode).toBe(415);
+  });
+
+  it("refuses another tenant's domain with a 409 and changes nothing", async () => {
+    const taken = await adminCall(t.app, 'POST', '/tenants', {
+      token: owner,
+      body: { ...newTenant('thief'), aliasDomains: ['grand-hotel.localhost'] },
+    });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().code).toBe(adminErrors.domainTaken);
+    expect((await adminCall(t.app, 'GET', '/tenants/thief', { token: owner })).statusCode).toBe(404);
+  });
+
+  it('shows a client secret once: at creation and rotation, never in a read or the audit log', async () => {
+    await tenantFor('secrets');
+    const created = await adminCall(t.app, 'POST', '/tenants/secrets/clients', {
+      token: owner,
+      body: { clientId: 'pms', redirectUris: ['https://pms.example.com/cb'] },
+    });
+    expect(created.statusCode).toBe(201);
+    const first = created.json().secret as string;
+    expect(first.length).toBeGreaterThanOrEqual(43);
+    const rotated = await adminCall(t.app, 'POST', '/tenants/secrets/clients/pms/secret', {
+      token: owner,
+      body: {},
+    });
+    const second = rotated.json().secret as string;
+    expect(second).not.toBe(first);
+    const read = await adminCall(t.app, 'GET', '/tenants/secrets', { token: owner });
+    const log = await adminCall(t.app, 'GET', '/audit/export', { token: owner });
+    for (const text of [read.body, log.body]) {
+      expect(text).not.toContain(first);
+      expect(text).not.toContain(second);
+    }
+    expect(log.headers['content-type']).toContain('application/x-ndjson');
+  });
+
+  it('applies changes without a restart: a new tenant answers on its domain, a disabled client is refused', async () => {
+    const before = await call(t.app, 'GET', '/api/login-domains/live.localhost', {
+      host: 'live.localhost:3000',
+    });
+    expect(before.statusCode).toBe(404);
+    await tenantFor('live');
+    await t.services.tenants.refresh();
+    const after = await call(t.app, 'GET', '/api/login-domains/live.localhost', {
+      host: 'live.localhost:3000',
+    });
+    expect(after.statusCode).toBe(200);
+    expect(after.json().theme.name).toBe('Tenant live');
+
+    const themed = await adminCall(t.app, 'PUT', '/tenants/live/theme', {
+      token: owner,
+      body: { ...grandTheme, name: 'Live, rebranded' },
+    });
+    expect(themed.statusCode).toBe(200);
+    await t.services.tenants.refresh();
+    const rebranded = await call(t.app, 'GET', '/api/login-domains/live.localhost', {
+      host: 'live.localhost:3000',
+    });
+    expect(rebranded.json().theme.name).toBe('Live, rebranded');
+
+    const authorize = () =>
+      t.app.inject({
+        method: 'GET',
+        url: '/oidc/auth?client_id=live-app&response_type=code&scope=openid&redirect_uri=https%3A%2F%2Fapp.example.com%2Fcallback&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256',
+        headers: { host: 'live.localhost:3000' },
+      });
+    expect((await authorize()).statusCode).toBe(303);
+    const disabled = await adminCall(t.app, 'POST', '/tenants/live/clients/live-app/disable', {
+      token: owner,
+      body: {},
+    });
+    expect(disabled.statusCode).toBe(409);
+    expect(disabled.json().code).toBe(adminErrors.loginClientRequired);
+    await adminCall(t.app, 'POST', '/tenants/live/clients', {
+      token: owner,
+      body: { clientId: 'side-app', redirectUris: ['https://app.example.com/side'] },
+    });
+    const off = await adminCall(t.app, 'POST', '/tenants/live/clients/side-app/disable', {
+      token: owner,
+      body: {},
+    });
+    expect(off.json()).toMatchObject({ clientId: 'side-app', disabled: true });
+    await t.services.tenants.refresh();
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/oidc/auth?client_id=side-app&response_type=code&scope=openid&redirect_uri=https%3A%2F%2Fapp.example.com%2Fside&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256',
+      headers: { host: 'live.localhost:3000' },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('invalid_client');
+  });
+
+  it('writes an audit entry for every change, by who made it, without secrets', async () => {
+    await tenantFor('audited');
+    const userId = await invitedUser('audited', 'audited-user@example.com');
+    const token = await operatorToken(t, 'auditing-admin', 'tenant_admin', ['audited']);
+    await adminCall(t.app, 'PATCH', '/tenants/audited/settings', {
+      token,
+      body: { mfa: { mode: 'required' } },
+    });
+    await adminCall(t.app, 'POST', `/tenants/audited/users/${userId}/disable`, { token, body: {} });
+    await adminCall(t.app, 'DELETE', `/tenants/audited/users/${userId}`, { token });
+    const search = await adminCall(t.app, 'GET', '/audit?tenant=audited&limit=500', { token: owner });
+    const { entries } = auditSearchResponse.parse(search.json());
+    const actions = entries.map((entry) => `${entry.actor.kind}:${entry.actor.id}:${entry.action}`).reverse();
+    expect(actions).toEqual([
+      'client:test-owner:tenant.create',
+      'client:test-owner:client.create',
+      'client:test-owner:user.invite',
+      'client:auditing-admin:tenant.update',
+      'client:auditing-admin:user.delete',
+    ]);
+    // The invited account was pending: disabling it changed nothing, and says so without an entry.
+    const settings = entries.find((entry) => entry.action === 'tenant.update');
+    expect(settings?.before).toMatchObject({ 'settings.mfa.mode': 'recommended' });
+    expect(settings?.after).toMatchObject({ 'settings.mfa.mode': 'required' });
+    const created = entries.find((entry) => entry.action === 'client.create');
+    expect(JSON.stringify(created)).toContain('[secret]');
+    // Erased: the log names the account by id, never by its address.
+    expect(JSON.stringify(entries)).not.toContain('audited-user@example.com');
+
+    // Paging: newest first, continued with `next`.
+    const page = auditSearchResponse.parse(
+      (await adminCall(t.app, 'GET', '/audit?tenant=audited&limit=2', { token: owner })).json(),
+    );
+    expect(page.entries).toHaveLength(2);
+    const rest = auditSearchResponse.parse(
+      (
+        await adminCall(t.app, 'GET', `/audit?tenant=audited&limit=500&cursor=${page.next}`, { token: owner })
+      ).json(),
+    );
+    expect([...page.entries, ...rest.entries].map((entry) => entry.id)).toEqual(
+      entries.map((entry) => entry.id),
+    );
+  });
+
+  it('keeps the audit log append-only: the database refuses UPDATE and DELETE', async () => {
+    const count = async () =>
+      Number(
+        (
+          await t.services.db
+            .selectFrom('audit_log')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    expect(before).toBeGreaterThan(0);
+    await expect(t.services.db.updateTable('audit_log').set({ action: 'forged' }).execute()).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(t.services.db.deleteFrom('audit_log').execute()).rejects.toThrow(/append-only/);
+    if (engine === 'postgres') {
+      await expect(sql`truncate audit_log`.execute(t.services.db)).rejects.toThrow(/append-only/);
+    }
+    expect(await count()).toBe(before);
+    const forged = await t.services.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('action', '=', 'forged')
+      .execute();
+    expect(forged).toEqual([]);
+  });
+
+  it('runs the user actions on the account the path names', async () => {
+    const code = demo.grandHotel.code;
+    const user = await findUserByEmail(t.services.db, code, demo.grandHotel.email);
+    const { cookie } = await signIn(t.app);
+    const ended = await adminCall(t.app, 'POST', `/tenants/${code}/users/${user!.id}/end-sessions`, {
+      token: owner,
+      body: {},
+    });
+    expect(ended.json()).toMatchObject({ outcome: 'done' });
+    const session = await call(t.app, 'GET', '/api/session', { cookie });
+    expect(session.json()).toMatchObject({ exists: false });
+
+    const found = await adminCall(t.app, 'GET', `/tenants/${code}/users?email=DEMO@grand`, { token: owner });
+    expect(found.json().users.map((each: { email: string }) => each.email)).toEqual([demo.grandHotel.email]);
+    const wildcard = await adminCall(t.app, 'GET', `/tenants/${code}/users?email=%25`, { token: owner });
+    expect(wildcard.json().users).toEqual([]);
+
+    const disabled = await adminCall(t.app, 'POST', `/tenants/${code}/users/${user!.id}/disable`, {
+      token: owner,
+      body: {},
+    });
+    expect(disabled.json()).toMatchObject({ outcome: 'done', user: { status: 'disabled' } });
+    await expect(signIn(t.app)).rejects.toThrow();
+    const enabled = await adminCall(t.app, 'POST', `/tenants/${code}/users/${user!.id}/enable`, {
+      token: owner,
+      body: {},
+    });
+    expect(enabled.json()).toMatchObject({ outcome: 'done', user: { status: 'active' } });
+    await signIn(t.app);
+    // Another tenant's account is not found through this tenant.
+    const other = await findUserByEmail(t.services.db, demo.seaside.code, demo.seaside.email);
+    const cross = await adminCall(t.app, 'GET', `/tenants/${code}/users/${other!.id}`, { token: owner });
+    expect(cross.statusCode).toBe(404);
+    expect(cross.json().code).toBe(adminErrors.userNotFound);
+  });
+
+  it('serves an OpenAPI 3.1 document naming every route', async () => {
+    const answer = await adminCall(t.app, 'GET', '/admin/api/openapi.json');
+    expect(answer.statusCode).toBe(200);
+    const document = answer.json() as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(document.openapi).toBe('3.1.0');
+    for (const route of adminRoutes) {
+      const path = `/admin/api/v1${route.path}`.replace(/:(\w+)/g, '{$1}');
+      expect(document.paths[path]?.[route.method.toLowerCase()], path).toBeDefined();
+    }
+  });
+
+  if (engine === 'postgres') {
+    it('creates a tenant or a client once when 20 ask at the same time; the others get a 409', async () => {
+      const tenants = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          adminCall(t.app, 'POST', '/tenants', { token: owner, body: newTenant('racing') }),
+        ),
+      );
+      const statuses = tenants.map((answer) => answer.statusCode).sort();
+      expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 409)).toHaveLength(19);
+      for (const answer of tenants.filter((each) => each.statusCode === 409)) {
+        expect(answer.json().code).toBe(adminErrors.tenantExists);
+      }
+      const clients = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          adminCall(t.app, 'POST', '/tenants/racing/clients', {
+            token: owner,
+            body: { clientId: 'twin', redirectUris: ['https://app.example.com/twin'] },
+          }),
+        ),
+      );
+      expect(clients.filter((answer) => answer.statusCode === 201)).toHaveLength(1);
+      const refused = clients.filter((answer) => answer.statusCode === 409);
+      expect(refused).toHaveLength(19);
+      for (const answer of refused) expect(answer.json().code).toBe(adminErrors.clientExists);
+      const created = await t.services.db
+        .selectFrom('audit_log')
+        .select('id')
+        .where('tenant_code', '=', 'racing')
+        .where('action', '=', 'tenant.create')
+        .execute();
+      expect(created).toHaveLength(1);
+    });
+  }
+});

@@ -1,0 +1,425 @@
+import { isDeepStrictEqual } from 'node:util';
+import {
+  type AdminPermission,
+  adminApi,
+  adminClientCreateRequest,
+  adminClientParams,
+  adminClientSchema,
+  adminClientSecretResponse,
+  adminDomainsRequest,
+  adminInviteRequest,
+  adminInviteResponse,
+  adminMachineClientRequest,
+  adminMachineClientResponse,
+  adminOperatorListResponse,
+  adminSettingsRequest,
+  adminTenantCreateRequest,
+  adminTenantCreateResponse,
+  adminTenantListResponse,
+  adminTenantParams,
+  adminTenantPatchRequest,
+  adminTenantSchema,
+  adminThemeRequest,
+  adminUserActionResponse,
+  adminUserListResponse,
+  adminUserParams,
+  adminUserResponse,
+  adminUserSearchQuery,
+  apiErrorSchema,
+  auditSearchQuery,
+  auditSearchResponse,
+  errorCodes,
+  operatorTenantCode,
+} from '@keycard/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Services } from '../http/context.ts';
+import { ContractViolation } from '../http/contract.ts';
+import { errorAnswer } from '../http/errors.ts';
+import { parseInput } from '../http/validate.ts';
+import { AppError } from '../shared/errors.ts';
+import { hostnameOf } from '../tenants/tenant.service.ts';
+import {
+  type AdminDeps,
+  changeTenant,
+  createClient,
+  createTenant,
+  deleteUser,
+  endUserSessions,
+  getTenant,
+  getUser,
+  inviteAccount,
+  listTenants,
+  resendActivation,
+  resetUserMfa,
+  rotateClientSecret,
+  searchUsers,
+  setClientDisabled,
+  setUserDisabled,
+  unlockUser,
+} from './admin.service.ts';
+import { type AdminCaller, assertAllowed, authenticateCaller, scopeOf } from './admin-auth.ts';
+import { exportAudit, searchAudit } from './audit.service.ts';
+import { adminOpenApiDocument } from './openapi.ts';
+import { createMachineClient, listOperators } from './operators.service.ts';
+
+interface Input {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+export interface AdminRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Under /admin/api/v1, Fastify style (`:code`). */
+  path: string;
+  summary: string;
+  permission: AdminPermission;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** The successful answer's schema; null for the JSON-lines export. */
+  response: z.ZodType | null;
+  status?: number;
+  run: (deps: AdminDeps, input: Input, caller: AdminCaller, reply: FastifyReply) => Promise<unknown>;
+}
+
+const emptyObject = z.strictObject({});
+
+/**
+ * Every route of the admin API, with who may call it (its permission, and the tenant in its
+ * path for tenant-scoped operators) and what it takes and answers. The routes, the OpenAPI
+ * document and the role tests are all made from this one table.
+ */
+export const adminRoutes: AdminRoute[] = [
+  {
+    method: 'GET',
+    path: '/tenants',
+    summary: 'List tenants (a scoped operator sees its own)',
+    permission: 'tenants.read',
+    response: adminTenantListResponse,
+    run: async (deps, _input, caller) => ({ tenants: await listTenants(deps.db, scopeOf(caller.operator)) }),
+  },
+  {
+    method: 'POST',
+    path: '/tenants',
+    summary: 'Create a tenant with its domains, theme, settings and clients',
+    permission: 'tenants.create',
+    body: adminTenantCreateRequest,
+    response: adminTenantCreateResponse,
+    status: 201,
+    run: (deps, { body }) => createTenant(deps, body as z.infer<typeof adminTenantCreateRequest>),
+  },
+  {
+    method: 'GET',
+    path: '/tenants/:code',
+    summary: 'Read a tenant: domains, theme, settings (no secret) and clients',
+    permission: 'tenants.read',
+    params: adminTenantParams,
+    response: adminTenantSchema,
+    run: (deps, { params }) => getTenant(deps.db, params.code!),
+  },
+  {
+    method: 'PATCH',
+    path: '/tenants/:code',
+    summary: "Change a tenant's alias code, default redirect URI or login client",
+    permission: 'tenants.write',
+    params: adminTenantParams,
+    body: adminTenantPatchRequest,
+    response: adminTenantSchema,
+    run: (deps, { params, body }) =>
+      changeTenant(deps, params.code!, (tenant) => ({
+        ...tenant,
+        ...(body as z.infer<typeof adminTenantPatchRequest>),
+      })),
+  },
+  {
+    method: 'PUT',
+    path: '/tenants/:code/domains',
+    summary: "Replace a tenant's login domain and alias domains",
+    permission: 'tenants.write',
+    params: adminTenantParams,
+    body: adminDomainsRequest,
+    response: adminTenantSchema,
+    run: (deps, { params, body }) =>
+      changeTenant(deps, params.code!, (tenant) => ({
+        ...tenant,
+        ...(body as z.infer<typeof adminDomainsRequest>),
+      })),
+  },
+  {
+    method: 'PUT',
+    path: '/tenants/:code/theme',
+    summary: "Replace a tenant's theme (colours, images, name, links)",
+    permission: 'tenants.write',
+    params: adminTenantParams,
+    body: adminThemeRequest,
+    response: adminTenantSchema,
+    run: (deps, { params, body }) =>
+      changeTenant(deps, params.code!, (tenant) => ({
+        ...tenant,
+        theme: body as z.infer<typeof adminThemeRequest>,
+      })),
+  },
+  {
+    method: 'PATCH',
+    path: '/tenants/:code/settings',
+    summary: "Change a tenant's settings (merged into the stored ones)",
+    permission: 'tenants.write',
+    params: adminTenantParams,
+    body: adminSettingsRequest,
+    response: adminTenantSchema,
+    run: (deps, { params, body }) =>
+      changeTenant(deps, params.code!, (tenant) => ({
+        ...tenant,
+        settings: body as z.infer<typeof adminSettingsRequest>,
+      })),
+  },
+  {
+    method: 'POST',
+    path: '/tenants/:code/clients',
+    summary: 'Create an OIDC client; a confidential one gets a secret, shown once',
+    permission: 'tenants.write',
+    params: adminTenantParams,
+    body: adminClientCreateRequest,
+    response: adminClientSecretResponse,
+    status: 201,
+    run: (deps, { params, body }) =>
+      createClient(deps, params.code!, body as z.infer<typeof adminClientCreateRequest>),
+  },
+  {
+    method: 'POST',
+    path: '/tenants/:code/clients/:clientId/secret',
+    summary: "Rotate a client's secret (the old one stops working); the new one is shown once",
+    permission: 'tenants.write',
+    params: adminClientParams,
+    body: emptyObject,
+    response: adminClientSecretResponse,
+    run: (deps, { params }) => rotateClientSecret(deps, params.code!, params.clientId!),
+  },
+  {
+    method: 'POST',
+    path: '/tenants/:code/clients/:clientId/disable',
+    summary: 'Disable a client: its sign-ins and token requests are refused',
+    permission: 'tenants.write',
+    params: adminClientParams,
+    body: emptyObject,
+    response: adminClientSchema,
+    run: (deps, { params }) => setClientDisabled(deps, params.code!, params.clientId!, true),
+  },
+  {
+    method: 'POST',
+    path: '/tenants/:code/clients/:clientId/enable',
+    summary: 'Enable a disabled client again',
+    permission: 'tenants.write',
+    params: adminClientParams,
+    body: emptyObject,
+    response: adminClientSchema,
+    run: (deps, { params }) => setClientDisabled(deps, params.code!, params.clientId!, false),
+  },
+  {
+    method: 'GET',
+    path: '/tenants/:code/users',
+    summary: 'Search accounts by the start of their e-mail address',
+    permission: 'users.read',
+    params: adminTenantParams,
+    query: adminUserSearchQuery,
+    response: adminUserListResponse,
+    run: async (deps, { params, query }) => {
+      const { email, limit } = query as z.infer<typeof adminUserSearchQuery>;
+      return { users: await searchUsers(deps, params.code!, email, limit) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/tenants/:code/users',
+    summary: 'Invite an account: created pending, with its activation mail',
+    permission: 'users.write',
+    params: adminTenantParams,
+    body: adminInviteRequest,
+    response: adminInviteResponse,
+    status: 201,
+    run: (deps, { params, body }) =>
+      inviteAccount(deps, params.code!, body as z.infer<typeof adminInviteRequest>),
+  },
+  {
+    method: 'GET',
+    path: '/tenants/:code/users/:userId',
+    summary: 'Read an account',
+    permission: 'users.read',
+    params: adminUserParams,
+    response: adminUserResponse,
+    run: async (deps, { params }) => ({ user: await getUser(deps, params.code!, params.userId!) }),
+  },
+  ...(
+    [
+      ['resend-activation', 'Send a new activation mail to a pending account', resendActivation],
+      [
+        'disable',
+        'Disable an account; its sessions, grants and tokens end',
+        (d, c, u) => setUserDisabled(d, c, u, true),
+      ],
+      ['enable', 'Enable a disabled account', (d, c, u) => setUserDisabled(d, c, u, false)],
+      ['unlock', 'Lift a sign-in lockout', unlockUser],
+      ['reset-mfa', 'Remove every MFA factor; the next sign-in sets one up again', resetUserMfa],
+      ['end-sessions', 'End every session, grant and token of the account', endUserSessions],
+    ] as Array<[string, string, (deps: AdminDeps, code: string, userId: string) => Promise<unknown>]>
+  ).map(
+    ([action, summary, run]): AdminRoute => ({
+      method: 'POST',
+      path: `/tenants/:code/users/:userId/${action}`,
+      summary,
+      permission: 'users.write',
+      params: adminUserParams,
+      body: emptyObject,
+      response: adminUserActionResponse,
+      run: (deps, { params }) => run(deps, params.code!, params.userId!),
+    }),
+  ),
+  {
+    method: 'DELETE',
+    path: '/tenants/:code/users/:userId',
+    summary: 'Delete an account and everything kept for it (erasure)',
+    permission: 'users.write',
+    params: adminUserParams,
+    response: adminUserActionResponse,
+    run: (deps, { params }) => deleteUser(deps, params.code!, params.userId!),
+  },
+  {
+    method: 'GET',
+    path: '/audit',
+    summary: 'Search the audit log, newest first',
+    permission: 'audit.read',
+    query: auditSearchQuery,
+    response: auditSearchResponse,
+    run: (deps, { query }, caller) =>
+      searchAudit(deps.db, {
+        ...(query as z.infer<typeof auditSearchQuery>),
+        tenants: scopeOf(caller.operator),
+      }),
+  },
+  {
+    method: 'GET',
+    path: '/audit/export',
+    summary: 'Export the audit log as JSON lines (application/x-ndjson), newest first',
+    permission: 'audit.read',
+    query: auditSearchQuery.omit({ cursor: true, limit: true }),
+    response: null,
+    run: async (deps, { query }, caller, reply) => {
+      const filter = { ...(query as z.infer<typeof auditSearchQuery>), tenants: scopeOf(caller.operator) };
+      const lines: string[] = [];
+      for await (const line of exportAudit(deps.db, filter)) lines.push(line);
+      return reply
+        .type('application/x-ndjson; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="keycard-audit.jsonl"')
+        .send(lines.join(''));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/operators',
+    summary: 'List operators (people and machine clients) and their roles',
+    permission: 'operators.manage',
+    response: adminOperatorListResponse,
+    run: async (deps) => ({ operators: await listOperators(deps.db) }),
+  },
+  {
+    method: 'POST',
+    path: '/operators/clients',
+    summary: 'Create a machine operator: a client-credentials client with a role; its secret is shown once',
+    permission: 'operators.manage',
+    body: adminMachineClientRequest,
+    response: adminMachineClientResponse,
+    status: 201,
+    run: async (deps, { body }) => {
+      const input = body as z.infer<typeof adminMachineClientRequest>;
+      const { operator, secret } = await createMachineClient(deps, input, deps.now);
+      deps.tenants.invalidate(operatorTenantCode);
+      return { operator, clientId: input.clientId, secret };
+    },
+  },
+];
+
+/** Admin answers are checked against their contract outside production, as /api answers are. */
+function checkAnswer(route: string, schema: z.ZodType, payload: unknown, status: number): void {
+  const plain = JSON.parse(JSON.stringify(payload ?? null)) as unknown;
+  const parsed = schema.safeParse(plain);
+  if (!parsed.success) {
+    throw new ContractViolation(`${route} answered ${status} off contract: ${parsed.error.message}`);
+  }
+  if (!isDeepStrictEqual(JSON.parse(JSON.stringify(parsed.data ?? null)), plain)) {
+    throw new ContractViolation(`${route} answered ${status} with fields its contract does not have`);
+  }
+}
+
+/**
+ * The admin API on the operator host only (ADMIN_DOMAIN): elsewhere every /admin path is a
+ * 404, as if it did not exist. Bearer tokens only; the body limit is the server's (64 KiB).
+ */
+export async function adminApiRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  const { config } = services;
+  const onAdminHost = (request: FastifyRequest) => hostnameOf(request.host) === config.adminDomain;
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!onAdminHost(request)) {
+      const { status, body } = errorAnswer(new AppError(errorCodes.notFound));
+      return reply.status(status).send(body);
+    }
+    reply.header('cache-control', 'no-store');
+  });
+  if (config.env !== 'production') {
+    app.addHook('preSerialization', async (request, reply, payload) => {
+      const route = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
+      const schema = reply.statusCode >= 400 ? apiErrorSchema : request.routeOptions.config?.response;
+      if (!schema) throw new ContractViolation(`${route} declares no response schema`);
+      checkAnswer(route, schema, payload, reply.statusCode);
+      return payload;
+    });
+  }
+
+  const document = adminOpenApiDocument(adminRoutes, config);
+  app.get(
+    adminApi.openApi,
+    { config: { response: z.record(z.string(), z.unknown()) } },
+    async () => document,
+  );
+
+  for (const route of adminRoutes) {
+    app.route({
+      method: route.method,
+      url: `${adminApi.base}${route.path}`,
+      ...(route.response ? { config: { response: route.response } } : {}),
+      handler: async (request, reply) => {
+        const caller = await authenticateCaller(services, request.headers.authorization).catch((error) => {
+          reply.header('www-authenticate', 'Bearer realm="keycard-admin"');
+          throw error;
+        });
+        const params = route.params ? parseInput(route.params, request.params) : {};
+        const code = (params as { code?: string }).code;
+        assertAllowed(caller.operator, route.permission, code);
+        const query = (route.query ? parseInput(route.query, request.query) : {}) as Record<string, unknown>;
+        const body = route.body ? parseInput(route.body, request.body) : undefined;
+        const deps: AdminDeps = {
+          db: services.db,
+          config,
+          tenants: services.tenants,
+          limiter: services.limiter,
+          actor: caller.actor,
+          now: services.clock.now(),
+        };
+        const answer = await route.run(
+          deps,
+          { params: params as Record<string, string>, query, body },
+          caller,
+          reply,
+        );
+        if (reply.sent) return reply;
+        return reply.status(route.status ?? 200).send(answer);
+      },
+    });
+  }
+  // Any other /admin address is nothing, on every host (never the portal's page).
+  app.all('/admin/*', async () => {
+    throw new AppError(errorCodes.notFound);
+  });
+}

@@ -1,0 +1,593 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type AdminClient,
+  type AdminTenant,
+  type AdminUser,
+  type adminClientCreateRequest,
+  adminErrors,
+  type adminTenantCreateRequest,
+  configurationSchema,
+  errorCodes,
+  type Locale,
+  type TenantConfig,
+  type UserType,
+} from '@keycard/contract';
+import { type Kysely, sql } from 'kysely';
+import type { z } from 'zod';
+import { deleteAccount, disableAccount, enableAccount } from '../accounts/account-status.service.ts';
+import { inviteUser, queueActivation } from '../accounts/invitation.service.ts';
+import { findUserById, type UserRow } from '../accounts/user.repository.ts';
+import type { Config } from '../config.ts';
+import {
+  applyConfigurationPlan,
+  exportTenant,
+  planConfiguration,
+} from '../configuration/configuration.service.ts';
+import { ConfigurationFileError } from '../configuration/configuration-file.ts';
+import type { Database } from '../db/schema.ts';
+import { removeDevices } from '../mfa/device.service.ts';
+import { mfaDb } from '../mfa/mfa.schema.ts';
+import { deactivateUserDevices } from '../mobile/device-key.service.ts';
+import type { RateLimiter } from '../security/rate-limiter.ts';
+import { endUserAccess } from '../sessions/user-access.ts';
+import { AppError } from '../shared/errors.ts';
+import type { TenantDirectory } from '../tenants/tenant.service.ts';
+import type { ClientMetadata, TenantContext } from '../tenants/tenant.types.ts';
+import { type AuditActor, recordAudit } from './audit.service.ts';
+import { isUniqueViolation } from './operators.service.ts';
+
+/**
+ * What the admin API does (docs/admin-api.md), without HTTP. Tenant, domain, theme, settings
+ * and client changes go through the same planner as `keycard apply` (the same checks, the
+ * same diff in the audit log, the tenant's version raised so every instance applies the
+ * change within about a second); user actions reuse the account services.
+ */
+
+export interface AdminDeps {
+  db: Kysely<Database>;
+  config: Config;
+  tenants: TenantDirectory;
+  limiter: RateLimiter;
+  actor: AuditActor;
+  now: number;
+}
+
+type TenantRow = Database['tenants'];
+
+async function tenantRow(db: Kysely<Database>, code: string): Promise<TenantRow> {
+  const row = await db.selectFrom('tenants').selectAll().where('code', '=', code).executeTakeFirst();
+  if (!row) throw new AppError(adminErrors.tenantNotFound);
+  return row;
+}
+
+async function domainsOf(db: Kysely<Database>, codes: string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>();
+  if (codes.length === 0) return map;
+  const rows = await db
+    .selectFrom('tenant_domains')
+    .select(['tenant_code', 'domain'])
+    .where('tenant_code', 'in', codes)
+    .orderBy('domain')
+    .execute();
+  for (const row of rows) map.set(row.tenant_code, [...(map.get(row.tenant_code) ?? []), row.domain]);
+  return map;
+}
+
+function summaryOf(row: TenantRow, domains: string[]) {
+  return {
+    code: row.code,
+    aliasCode: row.alias_code,
+    loginDomain: row.login_domain,
+    aliasDomains: domains.filter((domain) => domain !== row.login_domain),
+    createdAt: Number(row.created_at),
+    version: Number(row.version),
+  };
+}
+
+/** Tenants in code order; `scope` limits them to an operator's tenants (null: all). */
+export async function listTenants(db: Kysely<Database>, scope: string[] | null) {
+  let query = db.selectFrom('tenants').selectAll().orderBy('code');
+  if (scope) {
+    if (scope.length === 0) return [];
+    query = query.where('code', 'in', scope);
+  }
+  const rows = await query.execute();
+  const domains = await domainsOf(
+    db,
+    rows.map((row) => row.code),
+  );
+  return rows.map((row) => summaryOf(row, domains.get(row.code) ?? []));
+}
+
+const grantTypes = new Set(['authorization_code', 'refresh_token', 'client_credentials']);
+
+function clientOf(metadata: ClientMetadata, disabled: boolean): AdminClient {
+  return {
+    clientId: metadata.client_id,
+    redirectUris: metadata.redirect_uris ?? [],
+    postLogoutRedirectUris: metadata.post_logout_redirect_uris ?? [],
+    grantTypes: (metadata.grant_types ?? ['authorization_code']).filter(
+      (type) => grantTypes.has(type) || type.startsWith('urn:'),
+    ) as AdminClient['grantTypes'],
+    authMethod: (metadata.token_endpoint_auth_method ?? 'client_secret_basic') as AdminClient['authMethod'],
+    disabled,
+  };
+}
+
+async function clientsOf(db: Kysely<Database>, code: string): Promise<AdminClient[]> {
+  const enabled = await db
+    .selectFrom('oidc_clients')
+    .select('metadata')
+    .where('tenant_code', '=', code)
+    .execute();
+  const disabled = await db
+    .selectFrom('disabled_clients')
+    .select('metadata')
+    .where('tenant_code', '=', code)
+    .execute();
+  return [
+    ...enabled.map((row) => clientOf(JSON.parse(row.metadata) as ClientMetadata, false)),
+    ...disabled.map((row) => clientOf(JSON.parse(row.metadata) as ClientMetadata, true)),
+  ].sort((a, b) => a.clientId.localeCompare(b.clientId));
+}
+
+export async function getTenant(db: Kysely<Database>, code: string): Promise<AdminTenant> {
+  const row = await tenantRow(db, code);
+  const exported = await exportTenant(db, code);
+  const tenant = exported?.tenants[0];
+  if (!tenant) throw new AppError(adminErrors.tenantNotFound);
+  const domains = await domainsOf(db, [code]);
+  return {
+    ...summaryOf(row, domains.get(code) ?? []),
+    defaultRedirectUri: row.default_redirect_uri,
+    loginClientId: row.login_client_id,
+    theme: tenant.theme,
+    settings: tenant.settings ?? {},
+    clients: await clientsOf(db, code),
+  } as AdminTenant;
+}
+
+/** The tenant as a configuration file would describe it, with no clients, partners or invitations. */
+async function tenantConfigOf(db: Kysely<Database>, row: TenantRow): Promise<TenantConfig> {
+  const domains = (await domainsOf(db, [row.code])).get(row.code) ?? [];
+  return {
+    code: row.code,
+    aliasCode: row.alias_code,
+    loginDomain: row.login_domain,
+    aliasDomains: domains.filter((domain) => domain !== row.login_domain),
+    defaultRedirectUri: row.default_redirect_uri,
+    loginClientId: row.login_client_id,
+    theme: JSON.parse(row.theme) as TenantConfig['theme'],
+    settings: {},
+    clients: [],
+    partners: [],
+    invitations: [],
+  };
+}
+
+/** The planner's refusals as a 400 (or 409 for a domain of another tenant). */
+function planningError(error: ConfigurationFileError): AppError {
+  const fields: Record<string, string> = {};
+  for (const problem of error.problems) {
+    const at = problem.indexOf(': ');
+    const path = (at > 0 ? problem.slice(0, at) : '_').replace(/^tenants\[0\]\.?/, '') || '_';
+    fields[path] = at > 0 ? problem.slice(at + 2) : problem;
+  }
+  if (error.problems.some((problem) => /is (also )?a domain of tenant/.test(problem))) {
+    return new AppError(adminErrors.domainTaken, { fields, cause: error });
+  }
+  return new AppError(errorCodes.validationFailed, { fields, cause: error });
+}
+
+/** Plans and applies one tenant as `keycard apply` would, answering the generated secrets. */
+async function applyTenant(deps: AdminDeps, tenant: unknown) {
+  const parsed = configurationSchema.safeParse({ tenants: [tenant] });
+  if (!parsed.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of parsed.error.issues) {
+      fields[issue.path.slice(2).join('.') || '_'] = issue.message;
+    }
+    throw new AppError(errorCodes.validationFailed, { fields });
+  }
+  let plan: Awaited<ReturnType<typeof planConfiguration>>;
+  try {
+    plan = await planConfiguration(deps.db, 'request', parsed.data, {});
+  } catch (error) {
+    if (error instanceof ConfigurationFileError) throw planningError(error);
+    throw error;
+  }
+  const secrets = await applyConfigurationPlan(
+    { db: deps.db, config: deps.config, actor: deps.actor },
+    plan,
+    deps.now,
+  );
+  deps.tenants.invalidate(parsed.data.tenants[0]?.code);
+  return secrets.map(({ clientId, secret }) => ({ clientId, secret }));
+}
+
+export async function createTenant(deps: AdminDeps, input: z.infer<typeof adminTenantCreateRequest>) {
+  const existing = await deps.db
+    .selectFrom('tenants')
+    .select('code')
+    .where('code', '=', input.code)
+    .executeTakeFirst();
+  if (existing) throw new AppError(adminErrors.tenantExists);
+  try {
+    const secrets = await applyTenant(deps, { ...input, partners: [], invitations: [] });
+    return { tenant: await getTenant(deps.db, input.code), secrets };
+  } catch (error) {
+    // Two requests for the same code (or domain) at once: the database lets one through.
+    if (isUniqueViolation(error)) {
+      const now = await deps.db
+        .selectFrom('tenants')
+        .select('code')
+        .where('code', '=', input.code)
+        .executeTakeFirst();
+      throw new AppError(now ? adminErrors.tenantExists : adminErrors.domainTaken, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** Changes a tenant's own fields, domains, theme or settings through the planner. */
+export async function changeTenant(
+  deps: AdminDeps,
+  code: string,
+  edit: (tenant: TenantConfig) => TenantConfig,
+): Promise<AdminTenant> {
+  const row = await tenantRow(deps.db, code);
+  try {
+    await applyTenant(deps, edit(await tenantConfigOf(deps.db, row)));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError(adminErrors.domainTaken, { cause: error });
+    throw error;
+  }
+  return getTenant(deps.db, code);
+}
+
+function newSecret(): string {
+  // 256 bits, shown once and never again.
+  return randomBytes(32).toString('base64url');
+}
+
+async function raiseVersion(db: Kysely<Database>, code: string): Promise<void> {
+  await db
+    .updateTable('tenants')
+    .set({ version: sql<number>`version + 1` })
+    .where('code', '=', code)
+    .execute();
+}
+
+export async function createClient(
+  deps: AdminDeps,
+  code: string,
+  input: z.infer<typeof adminClientCreateRequest>,
+) {
+  await tenantRow(deps.db, code);
+  const secret = input.authMethod === 'none' ? null : newSecret();
+  const metadata: ClientMetadata = {
+    client_id: input.clientId,
+    ...(secret ? { client_secret: secret } : {}),
+    redirect_uris: input.redirectUris,
+    post_logout_redirect_uris: input.postLogoutRedirectUris,
+    grant_types: input.grantTypes,
+    response_types: input.grantTypes.includes('authorization_code') ? ['code'] : [],
+    token_endpoint_auth_method: input.authMethod,
+  };
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      const disabled = await trx
+        .selectFrom('disabled_clients')
+        .select('client_id')
+        .where('tenant_code', '=', code)
+        .where('client_id', '=', input.clientId)
+        .executeTakeFirst();
+      if (disabled) throw new AppError(adminErrors.clientExists);
+      await trx
+        .insertInto('oidc_clients')
+        .values({
+          tenant_code: code,
+          client_id: input.clientId,
+          metadata: JSON.stringify(metadata),
+          created_at: deps.now,
+        })
+        .execute();
+      await raiseVersion(trx, code);
+      await recordAudit(
+        trx,
+        deps.actor,
+        {
+          tenant: code,
+          action: 'client.create',
+          target: { kind: 'client', id: input.clientId },
+          after: { ...clientOf(metadata, false), secret },
+        },
+        deps.now,
+      );
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError(adminErrors.clientExists, { cause: error });
+    throw error;
+  }
+  deps.tenants.invalidate(code);
+  return { client: clientOf(metadata, false), secret };
+}
+
+async function storedClient(db: Kysely<Database>, code: string, clientId: string) {
+  const row = await db
+    .selectFrom('oidc_clients')
+    .select('metadata')
+    .where('tenant_code', '=', code)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  return row ? (JSON.parse(row.metadata) as ClientMetadata) : null;
+}
+
+/** A new secret for a confidential client: the old one stops working at once. */
+export async function rotateClientSecret(deps: AdminDeps, code: string, clientId: string) {
+  await tenantRow(deps.db, code);
+  const secret = newSecret();
+  const metadata = await deps.db.transaction().execute(async (trx) => {
+    const current = await storedClient(trx, code, clientId);
+    if (!current) throw new AppError(adminErrors.clientNotFound);
+    if ((current.token_endpoint_auth_method ?? 'client_secret_basic') === 'none') {
+      throw new AppError(errorCodes.validationFailed, {
+        fields: { authMethod: 'a public client has no secret' },
+      });
+    }
+    const next = { ...current, client_secret: secret };
+    await trx
+      .updateTable('oidc_clients')
+      .set({ metadata: JSON.stringify(next) })
+      .where('tenant_code', '=', code)
+      .where('client_id', '=', clientId)
+      .execute();
+    await raiseVersion(trx, code);
+    await recordAudit(
+      trx,
+      deps.actor,
+      {
+        tenant: code,
+        action: 'client.rotate_secret',
+        target: { kind: 'client', id: clientId },
+        after: { secret },
+      },
+      deps.now,
+    );
+    return next;
+  });
+  deps.tenants.invalidate(code);
+  return { client: clientOf(metadata, false), secret };
+}
+
+/**
+ * Disables a client: it leaves the provider's client list (every instance rebuilds the
+ * tenant's provider within about a second), so its sign-ins and token requests are refused;
+ * its metadata and secret are kept for enabling it again.
+ */
+export async function setClientDisabled(deps: AdminDeps, code: string, clientId: string, disabled: boolean) {
+  const row = await tenantRow(deps.db, code);
+  if (disabled && row.login_client_id === clientId) throw new AppError(adminErrors.loginClientRequired);
+  const client = await deps.db.transaction().execute(async (trx) => {
+    const [from, to] = disabled
+      ? (['oidc_clients', 'disabled_clients'] as const)
+      : (['disabled_clients', 'oidc_clients'] as const);
+    const found = await trx
+      .selectFrom(from)
+      .select(['metadata', 'created_at'])
+      .where('tenant_code', '=', code)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
+    if (!found) {
+      const other = await trx
+        .selectFrom(to)
+        .select('metadata')
+        .where('tenant_code', '=', code)
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      if (!other) throw new AppError(adminErrors.clientNotFound);
+      return { client: clientOf(JSON.parse(other.metadata) as ClientMetadata, disabled), changed: false };
+    }
+    const removed = await trx
+      .deleteFrom(from)
+      .where('tenant_code', '=', code)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
+    // A concurrent request moved it first: nothing more to do.
+    if (Number(removed.numDeletedRows) !== 1) {
+      return { client: clientOf(JSON.parse(found.metadata) as ClientMetadata, disabled), changed: false };
+    }
+    await trx
+      .insertInto(to)
+      .values({
+        tenant_code: code,
+        client_id: clientId,
+        metadata: found.metadata,
+        created_at: found.created_at,
+      })
+      .execute();
+    await raiseVersion(trx, code);
+    await recordAudit(
+      trx,
+      deps.actor,
+      {
+        tenant: code,
+        action: disabled ? 'client.disable' : 'client.enable',
+        target: { kind: 'client', id: clientId },
+        before: { disabled: !disabled },
+        after: { disabled },
+      },
+      deps.now,
+    );
+    return { client: clientOf(JSON.parse(found.metadata) as ClientMetadata, disabled), changed: true };
+  });
+  deps.tenants.invalidate(code);
+  return client.client;
+}
+
+// Users.
+
+export function userOf(row: UserRow): AdminUser {
+  return {
+    id: row.id,
+    email: row.email,
+    type: row.type as UserType,
+    locale: row.locale as Locale,
+    status: row.status,
+    emailVerified: row.email_verified === 1,
+    createdAt: Number(row.created_at),
+  };
+}
+
+async function tenantContext(deps: AdminDeps, code: string): Promise<TenantContext> {
+  const tenant = await deps.tenants.byCode(code);
+  if (!tenant) throw new AppError(adminErrors.tenantNotFound);
+  return tenant;
+}
+
+async function userIn(deps: AdminDeps, tenant: TenantContext, userId: string): Promise<UserRow> {
+  const user = await findUserById(deps.db, tenant.code, userId);
+  if (!user) throw new AppError(adminErrors.userNotFound);
+  return user;
+}
+
+/** Accounts whose address starts with `email` (case-insensitive), in address order. */
+export async function searchUsers(deps: AdminDeps, code: string, email: string | undefined, limit: number) {
+  const tenant = await tenantContext(deps, code);
+  let query = deps.db.selectFrom('users').selectAll().where('tenant_code', '=', tenant.code);
+  if (email) {
+    const prefix = email
+      .trim()
+      .toLowerCase()
+      .replace(/[\\%_]/g, (c) => `\\${c}`);
+    query = query.where(sql<boolean>`email like ${`${prefix}%`} escape '\\'`);
+  }
+  const rows = await query.orderBy('email').limit(limit).execute();
+  return rows.map(userOf);
+}
+
+export async function getUser(deps: AdminDeps, code: string, userId: string) {
+  return userOf(await userIn(deps, await tenantContext(deps, code), userId));
+}
+
+async function audited(deps: AdminDeps, code: string, action: string, userId: string, extra: object = {}) {
+  await recordAudit(
+    deps.db,
+    deps.actor,
+    { tenant: code, action, target: { kind: 'user', id: userId }, ...extra },
+    deps.now,
+  );
+}
+
+export async function inviteAccount(
+  deps: AdminDeps,
+  code: string,
+  input: { email: string; type: UserType; locale: Locale },
+) {
+  const tenant = await tenantContext(deps, code);
+  const { user, created } = await inviteUser({ db: deps.db, config: deps.config }, tenant, input, deps.now);
+  await audited(deps, code, 'user.invite', user.id, { after: { type: input.type, locale: input.locale } });
+  return { user: userOf(user), created };
+}
+
+/** A new activation link for a pending account (the older one stops working). */
+export async function resendActivation(deps: AdminDeps, code: string, userId: string) {
+  const tenant = await tenantContext(deps, code);
+  const user = await userIn(deps, tenant, userId);
+  if (user.status !== 'pending') return { outcome: 'unchanged' as const, user: userOf(user) };
+  await deps.db.transaction().execute(async (trx) => {
+    await queueActivation(trx, deps.config, tenant, user, deps.now);
+  });
+  await audited(deps, code, 'user.resend_activation', user.id);
+  return { outcome: 'done' as const, user: userOf(user) };
+}
+
+export async function setUserDisabled(deps: AdminDeps, code: string, userId: string, disabled: boolean) {
+  const tenant = await tenantContext(deps, code);
+  const user = await userIn(deps, tenant, userId);
+  const { change } = disabled
+    ? await disableAccount(deps.db, tenant, user.email, deps.now)
+    : await enableAccount(deps.db, tenant, user.email, deps.now);
+  if (change === 'unchanged') return { outcome: 'unchanged' as const, user: userOf(user) };
+  await audited(deps, code, disabled ? 'user.disable' : 'user.enable', user.id, {
+    before: { status: user.status },
+    after: { status: disabled ? 'disabled' : 'active' },
+  });
+  return { outcome: 'done' as const, user: userOf(await userIn(deps, tenant, userId)) };
+}
+
+/** Lifts a sign-in lockout: the account's failed attempts are forgotten. */
+export async function unlockUser(deps: AdminDeps, code: string, userId: string) {
+  const tenant = await tenantContext(deps, code);
+  const user = await userIn(deps, tenant, userId);
+  await deps.limiter.clear(`login:email:${tenant.code}:${user.email}`);
+  await audited(deps, code, 'user.unlock', user.id);
+  return { outcome: 'done' as const, user: userOf(user) };
+}
+
+/**
+ * Removes every MFA factor of the account (factors, recovery codes, pending codes, trusted
+ * devices, the partner app) and ends its sessions and grants: the next sign-in sets a factor
+ * up again, as the tenant's policy asks.
+ */
+export async function resetUserMfa(deps: AdminDeps, code: string, userId: string) {
+  const tenant = await tenantContext(deps, code);
+  const user = await userIn(deps, tenant, userId);
+  await mfaDb(deps.db)
+    .transaction()
+    .execute(async (trx) => {
+      await trx.deleteFrom('mfa_phone_codes').where('user_id', '=', user.id).execute();
+      await trx
+        .deleteFrom('mfa_factors')
+        .where('user_id', '=', user.id)
+        .where('tenant_code', '=', tenant.code)
+        .execute();
+      await trx
+        .deleteFrom('mfa_recovery_codes')
+        .where('user_id', '=', user.id)
+        .where('tenant_code', '=', tenant.code)
+        .execute();
+      const base = trx as unknown as Kysely<Database>;
+      await removeDevices(base, tenant.code, user.id);
+      await deactivateUserDevices(base, { tenantCode: tenant.code, userId: user.id }, deps.now);
+      await endUserAccess(base, { tenantCode: tenant.code, userId: user.id }, deps.now);
+      await recordAudit(
+        base,
+        deps.actor,
+        { tenant: code, action: 'user.reset_mfa', target: { kind: 'user', id: user.id } },
+        deps.now,
+      );
+    });
+  return { outcome: 'done' as const, user: userOf(user) };
+}
+
+/** Ends every session, grant and token of the account: apps signed in with it sign out. */
+export async function endUserSessions(deps: AdminDeps, code: string, userId: string) {
+  const tenant = await tenantContext(deps, code);
+  const user = await userIn(deps, tenant, userId);
+  await deps.db.transaction().execute(async (trx) => {
+    await endUserAccess(trx, { tenantCode: tenant.code, userId: user.id }, deps.now);
+    await recordAudit(
+      trx,
+      deps.actor,
+      { tenant: code, action: 'user.end_sessions', target: { kind: 'user', id: user.id } },
+      deps.now,
+    );
+  });
+  return { outcome: 'done' as const, user: userOf(user) };
+}
+
+/** Deletes the account with everything kept for it (account-status.service.ts deleteAccount). */
+export async function deleteUser(deps: AdminDeps, code: string, userId: string) {
+  const tenant = await tenantContext(deps, code);
+  const user = await userIn(deps, tenant, userId);
+  const { change } = await deleteAccount(
+    { db: deps.db, limiter: deps.limiter },
+    tenant,
+    user.email,
+    deps.now,
+  );
+  if (change === 'unchanged') return { outcome: 'unchanged' as const, user: null };
+  await audited(deps, code, 'user.delete', user.id);
+  return { outcome: 'done' as const, user: null };
+}

@@ -1,0 +1,151 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { auditSearchResponse, operatorTenantCode } from '@keycard/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliOn } from '../accounts/test-support.ts';
+import { findUserByEmail } from '../accounts/user.repository.ts';
+import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
+import { adminCall, adminHost, clientCredentialsToken } from './admin.test-support.ts';
+
+describe.each(engines)('keycard operators and the audit log of CLI commands on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // As a production start: no demo, nothing created by itself.
+    t = await buildTestApp(engine, { seed: false });
+  });
+  afterAll(() => t.close());
+
+  const run = (...argv: string[]) => runCliOn(t, ...argv);
+
+  it('starts with no operator and no operator tenant: the admin API lets nobody in', async () => {
+    expect(await t.services.db.selectFrom('operators').selectAll().execute()).toEqual([]);
+    const tenant = await t.services.db
+      .selectFrom('tenants')
+      .select('code')
+      .where('code', '=', operatorTenantCode)
+      .executeTakeFirst();
+    expect(tenant).toBeUndefined();
+    const answer = await adminCall(t.app, 'GET', '/tenants', { token: 'y'.repeat(43) });
+    expect(answer.statusCode).toBe(401);
+  });
+
+  it('create-owner: creates the operator tenant (MFA required) and prints a single-use activation link', async () => {
+    const result = await run('operators', 'create-owner', '--email', 'Owner@Example.com');
+    expect(result.code).toBe(0);
+    expect(result.err).toContain('Created the operator tenant on admin.localhost (MFA required).');
+    const link = new URL(result.out.trim());
+    expect(link.origin).toBe(`http://${adminHost}`);
+    expect(link.pathname).toBe('/activate/');
+    const token = link.searchParams.get('token')!;
+    const owner = await findUserByEmail(t.services.db, operatorTenantCode, 'owner@example.com');
+    expect(owner?.status).toBe('pending');
+    const operators = await t.services.db.selectFrom('operators').selectAll().execute();
+    expect(operators).toMatchObject([{ kind: 'human', subject: owner!.id, role: 'owner', tenants: null }]);
+    const tenant = await t.services.tenants.byCode(operatorTenantCode);
+    expect(tenant?.settings.mfa.mode).toBe('required');
+
+    // The link activates the account on the operator host, once.
+    const body = {
+      token,
+      password: 'Operator-owner-77',
+      secretQuestion: 'first-pet-name',
+      secretAnswer: 'Rex',
+    };
+    const activated = await call(t.app, 'POST', '/api/user/activate', { host: adminHost, body });
+    expect(activated.statusCode).toBe(200);
+    const again = await call(t.app, 'POST', '/api/user/activate', { host: adminHost, body });
+    expect(again.statusCode).toBeGreaterThanOrEqual(400);
+    expect((await findUserByEmail(t.services.db, operatorTenantCode, 'owner@example.com'))?.status).toBe(
+      'active',
+    );
+
+    // An active owner is not created twice.
+    const twice = await run('operators', 'create-owner', '--email', 'owner@example.com');
+    expect(twice.code).toBe(1);
+    expect(twice.err).toContain('This operator exists already.');
+  });
+
+  it('create-client: a machine operator whose secret gets admin API tokens; list shows it', async () => {
+    const result = await run('operators', 'create-client', '--client-id', 'ci-deploy', '--role', 'owner');
+    expect(result.code).toBe(0);
+    const secret = result.out.trim();
+    expect(secret.length).toBeGreaterThanOrEqual(43);
+    await t.services.tenants.refresh();
+    const token = await clientCredentialsToken(t.app, 'ci-deploy', secret);
+    const tenants = await adminCall(t.app, 'GET', '/tenants', { token });
+    expect(tenants.statusCode).toBe(200);
+    expect(tenants.json().tenants.map((each: { code: string }) => each.code)).toEqual([operatorTenantCode]);
+    await expect(clientCredentialsToken(t.app, 'ci-deploy', 'wrong-secret')).rejects.toThrow(/401/);
+
+    const list = await run('operators', 'list');
+    expect(list.out).toContain('client\tci-deploy\towner\t*');
+    const bad = await run('operators', 'create-client', '--client-id', 'x', '--role', 'king');
+    expect(bad.code).toBe(2);
+  });
+
+  it('records keycard apply and the account commands in the audit log, by id and without secrets', async () => {
+    const file = path.join(tmpdir(), `keycard-admin-${engine}-${Date.now()}.yaml`);
+    writeFileSync(
+      file,
+      `tenants:
+  - code: cli-audited
+    loginDomain: cli-audited.localhost
+    defaultRedirectUri: https://app.example.com/
+    loginClientId: cli-app
+    theme:
+      name: CLI audited
+      images: { logo: "", favicon: "" }
+      colours:
+        primaryBackground: "#123c4a"
+        primaryForeground: "#ffffff"
+        secondaryBackground: "#eef5f7"
+        secondaryForeground: "#10262e"
+        tertiaryBackground: "#8a3b12"
+        tertiaryForeground: "#ffffff"
+      links: { loginHelpUrl: null, contactSupportUrl: null }
+    clients:
+      - clientId: cli-app
+        redirectUris: [https://app.example.com/callback]
+    invitations:
+      - { email: invited@cli-audited.test, type: staff }
+`,
+    );
+    const applied = await run('apply', '-f', file);
+    expect(applied.code).toBe(0);
+    const generated = applied.out.match(/[A-Za-z0-9_-]{43}/)?.[0];
+    expect(generated).toBeDefined();
+    expect(
+      (await run('tenant-settings', '--tenant', 'cli-audited', '--set', 'captcha.secret=hush-hush')).code,
+    ).toBe(0);
+    expect(
+      (await run('disable-user', '--tenant', 'cli-audited', '--email', 'invited@cli-audited.test')).code,
+    ).toBe(0);
+    expect(
+      (await run('delete-user', '--tenant', 'cli-audited', '--email', 'invited@cli-audited.test')).code,
+    ).toBe(0);
+
+    const secret = (
+      await run('operators', 'create-client', '--client-id', 'ci-audit', '--role', 'auditor')
+    ).out.trim();
+    await t.services.tenants.refresh();
+    const token = await clientCredentialsToken(t.app, 'ci-audit', secret);
+    const answer = await adminCall(t.app, 'GET', '/audit?tenant=cli-audited', { token });
+    const { entries } = auditSearchResponse.parse(answer.json());
+    expect(entries.map((entry) => `${entry.actor.kind}:${entry.action}`).reverse()).toEqual([
+      'apply:tenant.create',
+      'apply:client.create',
+      'apply:user.invite',
+      'cli:settings.update',
+      // disable-user left the pending account as it was: no entry.
+      'cli:user.delete',
+    ]);
+    const exported = await adminCall(t.app, 'GET', '/audit/export?tenant=cli-audited', { token });
+    expect(exported.body.trim().split('\n')).toHaveLength(5);
+    for (const text of [answer.body, exported.body]) {
+      expect(text).not.toContain('hush-hush');
+      expect(text).not.toContain(generated);
+      expect(text).not.toContain('invited@cli-audited.test');
+    }
+  });
+});

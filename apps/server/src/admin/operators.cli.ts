@@ -1,0 +1,99 @@
+import { parseArgs } from 'node:util';
+import { type AdminRole, adminRoles } from '@keycard/contract';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/schema.ts';
+import { cliActor } from './audit.service.ts';
+import { adminResource, createMachineClient, createOwner, listOperators } from './operators.service.ts';
+
+export const operatorsUsage = `  keycard operators create-owner --email <address>
+      Creates the operator tenant on ADMIN_DOMAIN if it is missing (MFA required) and an owner
+      account for the address, and prints a single-use activation link (24 hours valid). The
+      owner sets a password there and an MFA factor at the first sign-in. Nothing else creates
+      operators: a server started without one has none.
+
+  keycard operators create-client --client-id <id> --role <${adminRoles.join('|')}> [--tenant <code> …]
+      Creates a machine operator: a client of the operator tenant that gets admin API access
+      tokens with the client credentials grant, with the role given (limited to the tenants
+      named, if any). Prints its secret once.
+
+  keycard operators list
+      Lists the operators, their roles and tenants.
+`;
+
+export class OperatorsUsageError extends Error {}
+
+export type OperatorsCommand =
+  | { command: 'create-owner'; email: string }
+  | { command: 'create-client'; clientId: string; role: AdminRole; tenants: string[] | null }
+  | { command: 'list' };
+
+export function parseOperatorsArgs(args: string[]): OperatorsCommand {
+  const [command, ...rest] = args;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: 'string' },
+      'client-id': { type: 'string' },
+      role: { type: 'string' },
+      tenant: { type: 'string', multiple: true },
+    },
+    strict: true,
+  });
+  if (command === 'create-owner') {
+    const email = (values.email ?? '').trim().toLowerCase();
+    if (!/^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/.test(email) || email.length > 254) {
+      throw new OperatorsUsageError('--email must be an e-mail address');
+    }
+    return { command, email };
+  }
+  if (command === 'create-client') {
+    const clientId = (values['client-id'] ?? '').trim();
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(clientId)) {
+      throw new OperatorsUsageError('--client-id must be letters, digits, dots, dashes and underscores');
+    }
+    const role = values.role as AdminRole;
+    if (!adminRoles.includes(role))
+      throw new OperatorsUsageError(`--role must be one of ${adminRoles.join(', ')}`);
+    const tenants = values.tenant && values.tenant.length > 0 ? values.tenant : null;
+    return { command, clientId, role, tenants };
+  }
+  if (command === 'list') return { command };
+  throw new OperatorsUsageError('operators takes create-owner, create-client or list');
+}
+
+export async function runOperatorsCommand(
+  parsed: OperatorsCommand,
+  io: {
+    db: Kysely<Database>;
+    config: Config;
+    now: number;
+    out: (line: string) => void;
+    err: (line: string) => void;
+  },
+): Promise<number> {
+  const deps = { db: io.db, config: io.config, actor: cliActor };
+  if (parsed.command === 'create-owner') {
+    const { link, expiresAt, tenantCreated } = await createOwner(deps, parsed.email, io.now);
+    if (tenantCreated) io.err(`Created the operator tenant on ${io.config.adminDomain} (MFA required).`);
+    io.out(link);
+    io.err(`Single use, for ${parsed.email} (owner), valid until ${new Date(expiresAt).toISOString()}.`);
+    return 0;
+  }
+  if (parsed.command === 'create-client') {
+    const { secret } = await createMachineClient(deps, parsed, io.now);
+    io.out(secret);
+    io.err(
+      `Created ${parsed.clientId} (${parsed.role}${parsed.tenants ? ` of ${parsed.tenants.join(', ')}` : ''}). ` +
+        `The secret above is shown once. Tokens: POST ${adminResource(io.config).replace(/\/admin\/api$/, '')}/oidc/token ` +
+        'with grant_type=client_credentials and HTTP Basic authentication.',
+    );
+    return 0;
+  }
+  for (const operator of await listOperators(io.db)) {
+    io.out(
+      `${operator.kind}\t${operator.subject}\t${operator.role}\t${operator.tenants ? operator.tenants.join(',') : '*'}`,
+    );
+  }
+  return 0;
+}

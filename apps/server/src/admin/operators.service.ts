@@ -1,0 +1,284 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type AdminRole, adminErrors, operatorTenantCode } from '@keycard/contract';
+import { type Kysely, sql } from 'kysely';
+import { accountLink } from '../accounts/account-mail.ts';
+import { insertUser } from '../accounts/lifecycle.repository.ts';
+import { findUserByEmail } from '../accounts/user.repository.ts';
+import { type Config, publicOrigin } from '../config.ts';
+import { applyConfigurationPlan, planConfiguration } from '../configuration/configuration.service.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../shared/errors.ts';
+import { consumeUserTokens, issueToken } from '../shared/one-time-token.ts';
+import { TenantDirectory } from '../tenants/tenant.service.ts';
+import { type AuditActor, recordAudit } from './audit.service.ts';
+
+/**
+ * Operators (docs/admin-api.md#operators): the people and machines that may use the admin
+ * API. They belong to the operator tenant, served on ADMIN_DOMAIN: people sign in there like
+ * any user (MFA required by the tenant's settings), machines use OAuth client credentials of
+ * its provider. Nothing here runs by itself: a production start with no operator creates
+ * nothing; `keycard operators create-owner` does, and says so.
+ */
+
+export interface Operator {
+  id: string;
+  kind: 'human' | 'client';
+  subject: string;
+  role: AdminRole;
+  /** Null: every tenant (always for an owner). */
+  tenants: string[] | null;
+  createdAt: number;
+}
+
+export const consoleClientId = 'keycard-console';
+/** How long an activation link printed by create-owner is valid. */
+const ownerActivationMs = 24 * 3_600_000;
+
+export function adminResource(config: Config): string {
+  return `${publicOrigin(config, config.adminDomain)}/admin/api`;
+}
+
+function operatorOf(row: Database['operators']): Operator {
+  return {
+    id: row.id,
+    kind: row.kind as Operator['kind'],
+    subject: row.subject,
+    role: row.role as AdminRole,
+    tenants: row.tenants ? (JSON.parse(row.tenants) as string[]) : null,
+    createdAt: Number(row.created_at),
+  };
+}
+
+export async function findOperator(
+  db: Kysely<Database>,
+  kind: Operator['kind'],
+  subject: string,
+): Promise<Operator | null> {
+  const row = await db
+    .selectFrom('operators')
+    .selectAll()
+    .where('kind', '=', kind)
+    .where('subject', '=', subject)
+    .executeTakeFirst();
+  return row ? operatorOf(row) : null;
+}
+
+export async function listOperators(db: Kysely<Database>): Promise<Operator[]> {
+  const rows = await db.selectFrom('operators').selectAll().orderBy('created_at').orderBy('id').execute();
+  return rows.map(operatorOf);
+}
+
+/**
+ * Creates the operator tenant on ADMIN_DOMAIN if it is missing: MFA required, a public client
+ * for the console (code + PKCE). Answers whether it was created.
+ */
+export async function ensureOperatorTenant(
+  deps: { db: Kysely<Database>; config: Config; actor: AuditActor },
+  now: number,
+): Promise<boolean> {
+  const { db, config } = deps;
+  const exists = await db
+    .selectFrom('tenants')
+    .select('code')
+    .where('code', '=', operatorTenantCode)
+    .executeTakeFirst();
+  if (exists) return false;
+  const origin = publicOrigin(config, config.adminDomain);
+  const plan = await planConfiguration(
+    db,
+    'operator tenant',
+    {
+      tenants: [
+        {
+          code: operatorTenantCode,
+          aliasCode: null,
+          loginDomain: config.adminDomain,
+          aliasDomains: [],
+          defaultRedirectUri: `${origin}/`,
+          loginClientId: consoleClientId,
+          theme: {
+            name: 'Keycard operators',
+            images: { logo: '', favicon: '' },
+            colours: {
+              primaryBackground: '#1f2937',
+              primaryForeground: '#ffffff',
+              secondaryBackground: '#f3f4f6',
+              secondaryForeground: '#111827',
+              tertiaryBackground: '#1d4ed8',
+              tertiaryForeground: '#ffffff',
+            },
+            links: { loginHelpUrl: null, contactSupportUrl: null },
+          },
+          settings: { mfa: { mode: 'required', mandatoryFrom: null } },
+          clients: [
+            {
+              clientId: consoleClientId,
+              redirectUris: [`${origin}/console/callback`],
+              postLogoutRedirectUris: [`${origin}/`],
+              grantTypes: ['authorization_code', 'refresh_token'],
+              authMethod: 'none',
+            },
+          ],
+          partners: [],
+          invitations: [],
+        },
+      ],
+    },
+    {},
+  );
+  await applyConfigurationPlan({ db, config, actor: deps.actor }, plan, now);
+  return true;
+}
+
+/**
+ * The first owner: the operator tenant (created if missing), a pending account for the
+ * address, an owner operator for it, and a single-use activation link (24 hours) to print.
+ * The owner sets a password there and an MFA factor at the first sign-in.
+ */
+export async function createOwner(
+  deps: { db: Kysely<Database>; config: Config; actor: AuditActor },
+  email: string,
+  now: number,
+): Promise<{ link: string; expiresAt: number; tenantCreated: boolean }> {
+  const { db, config } = deps;
+  const tenantCreated = await ensureOperatorTenant(deps, now);
+  const tenant = await new TenantDirectory(db).byCode(operatorTenantCode);
+  if (!tenant) throw new Error('the operator tenant is missing');
+  const address = email.trim().toLowerCase();
+  return db.transaction().execute(async (trx) => {
+    const existing = await findUserByEmail(trx, tenant.code, address);
+    if (existing && existing.status !== 'pending') throw new AppError(adminErrors.operatorExists);
+    const user =
+      existing ??
+      (await insertUser(
+        trx,
+        {
+          tenantCode: tenant.code,
+          email: address,
+          type: 'staff',
+          locale: 'en',
+          status: 'pending',
+          emailVerified: true,
+          emailVerificationRequired: false,
+        },
+        now,
+      ));
+    if (!(await findOperator(trx, 'human', user.id))) {
+      await insertOperator(
+        trx,
+        deps.actor,
+        { kind: 'human', subject: user.id, role: 'owner', tenants: null },
+        now,
+      );
+    }
+    // Only the newest link works.
+    await consumeUserTokens(trx, { tenantCode: tenant.code, userId: user.id, purpose: 'ACTIVATE' }, now);
+    const token = await issueToken(
+      trx,
+      { tenantCode: tenant.code, userId: user.id, purpose: 'ACTIVATE', ttlMs: ownerActivationMs },
+      now,
+    );
+    return {
+      link: accountLink(config, tenant, 'activation', token, user),
+      expiresAt: now + ownerActivationMs,
+      tenantCreated,
+    };
+  });
+}
+
+async function insertOperator(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  input: { kind: Operator['kind']; subject: string; role: AdminRole; tenants: string[] | null },
+  now: number,
+): Promise<Operator> {
+  const row = {
+    id: randomUUID(),
+    kind: input.kind,
+    subject: input.subject,
+    role: input.role,
+    tenants: input.role === 'owner' || !input.tenants ? null : JSON.stringify([...new Set(input.tenants)]),
+    created_at: now,
+  };
+  await db.insertInto('operators').values(row).execute();
+  await recordAudit(
+    db,
+    actor,
+    {
+      tenant: operatorTenantCode,
+      action: 'operator.create',
+      target: { kind: 'operator', id: row.id },
+      after: { kind: row.kind, subject: row.subject, role: row.role, tenants: row.tenants },
+    },
+    now,
+  );
+  return operatorOf(row);
+}
+
+/**
+ * A machine operator: a confidential client of the operator tenant that may use only the
+ * client credentials grant, mapped to a role. Answers its secret (256 bits), shown once.
+ */
+export async function createMachineClient(
+  deps: { db: Kysely<Database>; config: Config; actor: AuditActor },
+  input: { clientId: string; role: AdminRole; tenants: string[] | null },
+  now: number,
+): Promise<{ operator: Operator; secret: string }> {
+  const { db } = deps;
+  await ensureOperatorTenant(deps, now);
+  const secret = randomBytes(32).toString('base64url');
+  const metadata = {
+    client_id: input.clientId,
+    client_secret: secret,
+    grant_types: ['client_credentials'],
+    response_types: [],
+    redirect_uris: [],
+    token_endpoint_auth_method: 'client_secret_basic',
+  };
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('oidc_clients')
+        .values({
+          tenant_code: operatorTenantCode,
+          client_id: input.clientId,
+          metadata: JSON.stringify(metadata),
+          created_at: now,
+        })
+        .execute();
+      // The provider of the operator tenant is rebuilt with the new client on every instance.
+      await trx
+        .updateTable('tenants')
+        .set({ version: sql<number>`version + 1` })
+        .where('code', '=', operatorTenantCode)
+        .execute();
+      await recordAudit(
+        trx,
+        deps.actor,
+        {
+          tenant: operatorTenantCode,
+          action: 'client.create',
+          target: { kind: 'client', id: input.clientId },
+          after: { grantTypes: metadata.grant_types, secret },
+        },
+        now,
+      );
+      const operator = await insertOperator(
+        trx,
+        deps.actor,
+        { kind: 'client', subject: input.clientId, ...input },
+        now,
+      );
+      return { operator, secret };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError(adminErrors.operatorExists, { cause: error });
+    throw error;
+  }
+}
+
+/** A unique or primary key violation, on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  return code === '23505' || /UNIQUE constraint failed|PRIMARY KEY/i.test(message ?? '');
+}

@@ -1,0 +1,98 @@
+import { type Kysely, type Migration, sql } from 'kysely';
+
+// Migrations describe the schema as it was at their time, not today's types.
+// biome-ignore lint/suspicious/noExplicitAny: Kysely's documented type for migrations
+type AnyDb = Kysely<any>;
+
+/** Is the database PostgreSQL? (Triggers are written differently on each engine.) */
+async function isPostgres(db: AnyDb): Promise<boolean> {
+  try {
+    await sql`select version()`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Admin API migrations (docs/admin-api.md), named '8xxx_…'. */
+export const adminMigrations: Record<string, Migration> = {
+  /**
+   * The audit log: who changed what, when, with the changed fields before and after (secrets
+   * removed). Append-only in the database itself: a trigger refuses every UPDATE and DELETE,
+   * so not even a bug (or an operator with the application's credentials) rewrites history
+   * through Keycard. No foreign keys: an entry outlives its tenant, user or client.
+   */
+  '8001_audit_log': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('actor_kind', 'varchar(16)', (c) => c.notNull())
+        .addColumn('actor_id', 'varchar(255)')
+        .addColumn('tenant_code', 'varchar(64)')
+        .addColumn('action', 'varchar(64)', (c) => c.notNull())
+        .addColumn('target_kind', 'varchar(32)', (c) => c.notNull())
+        .addColumn('target_id', 'varchar(255)', (c) => c.notNull())
+        .addColumn('before', 'text')
+        .addColumn('after', 'text')
+        .execute();
+      await db.schema.createIndex('audit_log_at').on('audit_log').columns(['at', 'id']).execute();
+      await db.schema
+        .createIndex('audit_log_tenant_at')
+        .on('audit_log')
+        .columns(['tenant_code', 'at'])
+        .execute();
+      if (await isPostgres(db)) {
+        await sql`
+          create function audit_log_append_only() returns trigger language plpgsql as $$
+          begin
+            raise exception 'audit_log is append-only';
+          end;
+          $$`.execute(db);
+        await sql`
+          create trigger audit_log_append_only before update or delete on audit_log
+          for each row execute function audit_log_append_only()`.execute(db);
+        await sql`
+          create trigger audit_log_no_truncate before truncate on audit_log
+          for each statement execute function audit_log_append_only()`.execute(db);
+      } else {
+        await sql`
+          create trigger audit_log_no_update before update on audit_log
+          begin select raise(abort, 'audit_log is append-only'); end`.execute(db);
+        await sql`
+          create trigger audit_log_no_delete before delete on audit_log
+          begin select raise(abort, 'audit_log is append-only'); end`.execute(db);
+      }
+    },
+  },
+  /**
+   * Operators: who may use the admin API, and as what. A human operator is a user of the
+   * operator tenant; a machine operator is one of its OAuth clients (client credentials).
+   */
+  '8002_operators': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('operators')
+        .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+        .addColumn('kind', 'varchar(8)', (c) => c.notNull())
+        .addColumn('subject', 'varchar(255)', (c) => c.notNull())
+        .addColumn('role', 'varchar(16)', (c) => c.notNull())
+        .addColumn('tenants', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('operators_kind_subject', ['kind', 'subject'])
+        .execute();
+      // A disabled client is kept here, out of the provider's sight, until it is enabled.
+      await db.schema
+        .createTable('disabled_clients')
+        .addColumn('tenant_code', 'varchar(64)', (c) =>
+          c.notNull().references('tenants.code').onDelete('cascade'),
+        )
+        .addColumn('client_id', 'varchar(128)', (c) => c.notNull())
+        .addColumn('metadata', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('disabled_clients_pk', ['tenant_code', 'client_id'])
+        .execute();
+    },
+  },
+};

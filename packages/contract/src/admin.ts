@@ -1,0 +1,247 @@
+import { z } from 'zod';
+import {
+  clientAuthMethods,
+  clientGrantTypes,
+  tenantConfigSchema,
+  tenantSettingsConfigSchema,
+  themeConfigSchema,
+} from './configuration.ts';
+import { locales, userTypes } from './user-state.ts';
+
+/**
+ * The admin API (docs/admin-api.md): served on the operator host (ADMIN_DOMAIN) only, with a
+ * bearer access token from the operator tenant. Every request and answer is one of these
+ * schemas; the OpenAPI document is generated from them.
+ */
+
+export const adminApi = {
+  base: '/admin/api/v1',
+  openApi: '/admin/api/openapi.json',
+} as const;
+
+/** The tenant operators sign in to, on ADMIN_DOMAIN; created by `keycard operators create-owner`. */
+export const operatorTenantCode = 'keycard-operators';
+/** The scope an access token must carry for the admin API. */
+export const adminScope = 'admin';
+
+export const adminRoles = ['owner', 'tenant_admin', 'help_desk', 'auditor'] as const;
+export type AdminRole = (typeof adminRoles)[number];
+
+export const adminPermissions = [
+  'tenants.read',
+  'tenants.create',
+  'tenants.write',
+  'users.read',
+  'users.write',
+  'audit.read',
+  'operators.manage',
+] as const;
+export type AdminPermission = (typeof adminPermissions)[number];
+
+/**
+ * Who may do what. Every role but owner may be limited to some tenants (an operator's
+ * `tenants`); a tenant admin cannot create tenants (a new tenant is in nobody's scope yet).
+ */
+export const rolePermissions: { readonly [R in AdminRole]: readonly AdminPermission[] } = {
+  owner: adminPermissions,
+  tenant_admin: ['tenants.read', 'tenants.write', 'users.read', 'users.write', 'audit.read'],
+  help_desk: ['tenants.read', 'users.read', 'users.write'],
+  auditor: ['tenants.read', 'users.read', 'audit.read'],
+};
+
+const tenantCode = tenantConfigSchema.shape.code;
+const clientIdSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, dots, dashes and underscores');
+
+export const adminTenantParams = z.strictObject({ code: tenantCode });
+export const adminClientParams = z.strictObject({ code: tenantCode, clientId: clientIdSchema });
+export const adminUserParams = z.strictObject({ code: tenantCode, userId: z.uuid() });
+
+/** A client as the API shows it: never its secret. */
+export const adminClientSchema = z.strictObject({
+  clientId: clientIdSchema,
+  redirectUris: z.array(z.string()),
+  postLogoutRedirectUris: z.array(z.string()),
+  grantTypes: z.array(z.enum([...clientGrantTypes, 'client_credentials'])),
+  authMethod: z.enum(clientAuthMethods),
+  /** A disabled client is refused by the tenant's provider until it is enabled again. */
+  disabled: z.boolean(),
+});
+export type AdminClient = z.infer<typeof adminClientSchema>;
+
+export const adminTenantSummarySchema = z.strictObject({
+  code: tenantCode,
+  aliasCode: z.string().nullable(),
+  loginDomain: z.string(),
+  aliasDomains: z.array(z.string()),
+  createdAt: z.number().int(),
+  /** Raised by every change; running servers apply a change within about a second. */
+  version: z.number().int(),
+});
+export const adminTenantListResponse = z.strictObject({ tenants: z.array(adminTenantSummarySchema) });
+
+export const adminTenantSchema = z.strictObject({
+  ...adminTenantSummarySchema.shape,
+  defaultRedirectUri: z.string(),
+  loginClientId: z.string(),
+  theme: themeConfigSchema,
+  settings: tenantSettingsConfigSchema,
+  clients: z.array(adminClientSchema),
+});
+export type AdminTenant = z.infer<typeof adminTenantSchema>;
+
+/** POST /tenants/{code}/clients: a confidential client gets a generated secret, shown once. */
+export const adminClientCreateRequest = z.strictObject({
+  clientId: clientIdSchema,
+  redirectUris: z.array(tenantConfigSchema.shape.defaultRedirectUri).max(50),
+  postLogoutRedirectUris: z.array(tenantConfigSchema.shape.defaultRedirectUri).max(50).default([]),
+  grantTypes: z.array(z.enum(clientGrantTypes)).min(1).default(['authorization_code', 'refresh_token']),
+  authMethod: z.enum(clientAuthMethods).default('client_secret_basic'),
+});
+
+/** POST /tenants: a new tenant with its login client (and any other clients). */
+export const adminTenantCreateRequest = z.strictObject({
+  code: tenantCode,
+  aliasCode: tenantConfigSchema.shape.aliasCode,
+  loginDomain: tenantConfigSchema.shape.loginDomain,
+  aliasDomains: tenantConfigSchema.shape.aliasDomains,
+  defaultRedirectUri: tenantConfigSchema.shape.defaultRedirectUri,
+  loginClientId: tenantConfigSchema.shape.loginClientId,
+  theme: themeConfigSchema,
+  settings: tenantSettingsConfigSchema.default({}),
+  clients: z.array(adminClientCreateRequest).min(1).max(100),
+});
+export type AdminTenantCreateRequest = z.input<typeof adminTenantCreateRequest>;
+
+/** PATCH /tenants/{code}: the tenant's own fields; what is left out stays. */
+export const adminTenantPatchRequest = z
+  .strictObject({
+    aliasCode: z.string().min(1).max(64).nullable().optional(),
+    defaultRedirectUri: tenantConfigSchema.shape.defaultRedirectUri.optional(),
+    loginClientId: tenantConfigSchema.shape.loginClientId.optional(),
+  })
+  .refine((patch) => Object.keys(patch).length > 0, { message: 'change at least one field' });
+
+/** PUT /tenants/{code}/domains: every domain of the tenant (the login domain first). */
+export const adminDomainsRequest = z.strictObject({
+  loginDomain: tenantConfigSchema.shape.loginDomain,
+  aliasDomains: tenantConfigSchema.shape.aliasDomains,
+});
+
+/** PUT /tenants/{code}/theme */
+export const adminThemeRequest = themeConfigSchema;
+
+/**
+ * PATCH /tenants/{code}/settings: merged into the stored settings. The captcha secret is not
+ * set here (secretEnv names a variable of the CLI's environment): use `keycard apply`.
+ */
+export const adminSettingsRequest = tenantSettingsConfigSchema;
+
+/** The one answer that shows a client's secret: creation and rotation. */
+export const adminClientSecretResponse = z.strictObject({
+  client: adminClientSchema,
+  /** Null for a public client (authMethod none). Shown once; Keycard cannot show it again. */
+  secret: z.string().nullable(),
+});
+export const adminTenantCreateResponse = z.strictObject({
+  tenant: adminTenantSchema,
+  /** The generated secret of each confidential client, shown once. */
+  secrets: z.array(z.strictObject({ clientId: z.string(), secret: z.string() })),
+});
+
+export const adminUserSchema = z.strictObject({
+  id: z.uuid(),
+  email: z.string(),
+  type: z.enum(userTypes),
+  locale: z.enum(locales),
+  status: z.enum(['active', 'pending', 'disabled']),
+  emailVerified: z.boolean(),
+  createdAt: z.number().int(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+export const adminUserSearchQuery = z.strictObject({
+  /** The start of the address (case-insensitive); left out lists the first accounts. */
+  email: z.string().max(254).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const adminUserListResponse = z.strictObject({ users: z.array(adminUserSchema) });
+export const adminUserResponse = z.strictObject({ user: adminUserSchema });
+export const adminInviteRequest = z.strictObject({
+  email: z.email().max(254),
+  type: z.enum(userTypes),
+  locale: z.enum(locales).default('en'),
+});
+export const adminInviteResponse = z.strictObject({ user: adminUserSchema, created: z.boolean() });
+
+/** What a user action did: `unchanged` when the account was already in that state. */
+export const adminUserActionResponse = z.strictObject({
+  outcome: z.enum(['done', 'unchanged']),
+  user: adminUserSchema.nullable(),
+});
+
+export const auditActorKinds = ['operator', 'client', 'cli', 'apply'] as const;
+export type AuditActorKind = (typeof auditActorKinds)[number];
+
+export const auditEntrySchema = z.strictObject({
+  id: z.string(),
+  at: z.number().int(),
+  actor: z.strictObject({ kind: z.enum(auditActorKinds), id: z.string().nullable() }),
+  tenant: z.string().nullable(),
+  action: z.string(),
+  target: z.strictObject({ kind: z.string(), id: z.string() }),
+  /** The changed fields before and after; secrets appear as "[secret]", never their value. */
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const auditSearchQuery = z.strictObject({
+  tenant: tenantCode.optional(),
+  action: z.string().max(64).optional(),
+  actorId: z.string().max(255).optional(),
+  targetId: z.string().max(255).optional(),
+  /** Epoch milliseconds, inclusive. */
+  from: z.coerce.number().int().min(0).optional(),
+  /** Epoch milliseconds, exclusive. */
+  to: z.coerce.number().int().min(0).optional(),
+  /** The `next` of the previous page. */
+  cursor: z
+    .string()
+    .max(100)
+    .regex(/^\d+:[0-9a-f-]{36}$/)
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export const auditSearchResponse = z.strictObject({
+  entries: z.array(auditEntrySchema),
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  next: z.string().nullable(),
+});
+
+export const adminOperatorSchema = z.strictObject({
+  id: z.uuid(),
+  kind: z.enum(['human', 'client']),
+  /** The operator tenant's user id (human) or client id (machine). */
+  subject: z.string(),
+  role: z.enum(adminRoles),
+  /** The tenants a non-owner may act on; null: every tenant. */
+  tenants: z.array(z.string()).nullable(),
+  createdAt: z.number().int(),
+});
+export const adminOperatorListResponse = z.strictObject({ operators: z.array(adminOperatorSchema) });
+export const adminMachineClientRequest = z.strictObject({
+  clientId: clientIdSchema,
+  role: z.enum(adminRoles),
+  tenants: z.array(tenantCode).min(1).max(100).nullable().default(null),
+});
+export const adminMachineClientResponse = z.strictObject({
+  operator: adminOperatorSchema,
+  clientId: z.string(),
+  /** Shown once. */
+  secret: z.string(),
+});
+
+export const adminEmptyResponse = z.strictObject({});
