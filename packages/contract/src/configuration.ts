@@ -178,6 +178,12 @@ export const tenantConfigSchema = z
     partners: z.array(partnerFileSchema).max(100).default([]),
     /** Accounts to invite: created pending with an activation mail, once per address. */
     invitations: z.array(invitationConfigSchema).max(10_000).default([]),
+    /**
+     * The file lists all of the tenant's clients and partners: any other is removed when the
+     * file is applied, and refused on every instance within 5 s (docs/configuration.md). Without
+     * it nothing is removed.
+     */
+    prune: z.boolean().optional(),
   })
   .check((ctx) => {
     const tenant = ctx.value;

@@ -240,6 +240,51 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
     expect(JSON.parse((await tenantRow(tenant.code))!.theme).name).toBe(`Tenant ${tenant.code}`);
   });
 
+  it('removes clients and partners the file leaves out only with prune, dry-run first', async () => {
+    vi.stubEnv('CFG_TEST_SECRET', 'prune-secret');
+    const tenant = tenantFile();
+    const clients = tenant.clients as Array<Record<string, unknown>>;
+    const kiosk = {
+      ...clients[0],
+      clientId: `${tenant.code}-kiosk`,
+      redirectUris: ['https://kiosk.example/cb'],
+    };
+    const partner = {
+      code: 'booking',
+      issuer: 'https://booking.example',
+      jwksUri: 'https://booking.example/jwks',
+    };
+    const full = { ...tenant, clients: [...clients, kiosk], partners: [partner] };
+    expect((await run('apply', '-f', write('prune-1.yaml', { tenants: [full] }))).code).toBe(0);
+    const version = (await tenantRow(tenant.code))!.version;
+
+    // Left out without prune: nothing is removed.
+    const short = { ...tenant, clients, partners: [] };
+    const kept = await run('apply', '-f', write('prune-2.yaml', { tenants: [short] }));
+    expect(kept.out).toContain('No changes');
+    expect(await clientOf(tenant.code, `${tenant.code}-kiosk`)).toBeDefined();
+
+    const file = write('prune-3.yaml', { tenants: [{ ...short, prune: true }] });
+    const dry = await run('apply', '-f', file, '--dry-run');
+    expect(dry.out).toContain(`- client ${tenant.code}-kiosk of ${tenant.code}: remove`);
+    expect(dry.out).toContain('    redirectUris: ["https://kiosk.example/cb"]');
+    expect(dry.out).toContain(`- partner booking of ${tenant.code}: remove`);
+    expect(dry.out).toContain('2 to remove');
+    expect(await clientOf(tenant.code, `${tenant.code}-kiosk`)).toBeDefined();
+
+    const applied = await run('apply', '-f', file);
+    expect(applied, applied.err).toMatchObject({ code: 0 });
+    expect(applied.out).toContain('2 removed');
+    expect(await clientOf(tenant.code, `${tenant.code}-kiosk`)).toBeUndefined();
+    expect(await clientOf(tenant.code, `${tenant.code}-app`)).toMatchObject({
+      client_secret: 'prune-secret',
+    });
+    expect(await findPartner(t.services.db, tenant.code, 'booking')).toBeNull();
+    // Running servers drop the tenant's provider, and with it the removed client.
+    expect((await tenantRow(tenant.code))!.version).toBeGreaterThan(version);
+    expect((await run('apply', '-f', file)).out).toContain('No changes');
+  });
+
   it('exports a tenant that applies as a no-op, without any secret', async () => {
     const exported = await run('export', '--tenant', 'grand-hotel');
     expect(exported.code).toBe(0);

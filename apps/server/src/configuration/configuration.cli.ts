@@ -19,7 +19,9 @@ export const configurationUsage = `  keycard apply -f <file.yaml|file.json> [--d
       same file again changes nothing and says so. --dry-run prints what would be created or
       changed, field by field, and writes nothing. A client's secret comes from the environment
       variable its secretEnv names; a new confidential client without one gets a generated
-      secret, printed once. Nothing is deleted. Running servers apply changes within 5 seconds.
+      secret, printed once. Nothing is deleted, except domains the file no longer lists and, on
+      a tenant with prune: true, clients and partners it does not list. Running servers apply
+      changes within 5 seconds.
 
   keycard export --tenant <code> [-o <file.yaml>]
       Writes the tenant in the same format (to standard output without -o). Secrets are never
@@ -68,6 +70,7 @@ const show = (value: unknown) => JSON.stringify(value);
 function fieldLine(change: FieldChange, action: PlannedObject['action']): string {
   if (change.secret) return `    ${change.field}: (secret ${change.secret})`;
   if (action === 'create') return `    ${change.field}: ${show(change.after)}`;
+  if (action === 'remove') return `    ${change.field}: ${show(change.before)}`;
   return `    ${change.field}: ${show(change.before)} → ${show(change.after)}`;
 }
 
@@ -77,9 +80,8 @@ export function describePlan(objects: PlannedObject[]): string[] {
   for (const object of objects) {
     const name =
       object.kind === 'tenant' ? `tenant ${object.id}` : `${object.kind} ${object.id} of ${object.tenant}`;
-    lines.push(
-      `${object.action === 'create' ? '+' : object.action === 'change' ? '~' : '='} ${name}: ${object.action}`,
-    );
+    const sign = { create: '+', change: '~', remove: '-', unchanged: '=' }[object.action];
+    lines.push(`${sign} ${name}: ${object.action}`);
     if (object.action !== 'unchanged') {
       for (const change of object.fields) lines.push(fieldLine(change, object.action));
     }
@@ -89,7 +91,8 @@ export function describePlan(objects: PlannedObject[]): string[] {
 
 function counts(objects: PlannedObject[]): string {
   const of = (action: PlannedObject['action']) => objects.filter((o) => o.action === action).length;
-  return `${of('create')} to create, ${of('change')} to change, ${of('unchanged')} unchanged`;
+  const removals = of('remove') > 0 ? `, ${of('remove')} to remove` : '';
+  return `${of('create')} to create, ${of('change')} to change${removals}, ${of('unchanged')} unchanged`;
 }
 
 /** keycard apply / export. Answers the exit code; a bad file throws ConfigurationFileError. */
@@ -129,7 +132,7 @@ export async function runConfigurationCommand(
   }
   const secrets = await applyConfigurationPlan({ db, config: deps.config }, plan, deps.now);
   out(
-    `Applied ${parsed.file}: ${counts(plan.objects).replaceAll('to create', 'created').replace('to change', 'changed')}.`,
+    `Applied ${parsed.file}: ${counts(plan.objects).replace('to create', 'created').replace('to change', 'changed').replace('to remove', 'removed')}.`,
   );
   for (const { tenant, clientId, secret } of secrets) {
     out(`Secret of client ${clientId} of ${tenant} (shown once, store it now): ${secret}`);

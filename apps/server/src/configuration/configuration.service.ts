@@ -15,7 +15,7 @@ import { inviteUser } from '../accounts/invitation.service.ts';
 import { type AuditActor, applyActor, recordAudit, recordPlanAudit } from '../admin/audit.service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
-import { listPartners, savePartner } from '../partners/partner.repository.ts';
+import { listPartners, removePartner, savePartner } from '../partners/partner.repository.ts';
 import { TenantDirectory } from '../tenants/tenant.service.ts';
 import { type ClientMetadata, defaultTenantSettings } from '../tenants/tenant.types.ts';
 import { ConfigurationFileError, fieldPath } from './configuration-file.ts';
@@ -27,7 +27,7 @@ import { ConfigurationFileError, fieldPath } from './configuration-file.ts';
  */
 
 export type ObjectKind = 'tenant' | 'client' | 'partner' | 'invitation';
-export type Action = 'create' | 'change' | 'unchanged';
+export type Action = 'create' | 'change' | 'unchanged' | 'remove';
 
 export interface FieldChange {
   field: string;
@@ -64,7 +64,11 @@ interface TenantWrite {
   clients: ClientMetadata[];
   /** client_id → the generated secret, printed once after the write. */
   generatedSecrets: Map<string, string>;
+  /** Clients the file no longer lists, on a tenant with `prune`. */
+  removedClients: string[];
   partners: PartnerConfig[];
+  /** Partners the file no longer lists, on a tenant with `prune`. */
+  removedPartners: string[];
   invitations: TenantConfig['invitations'];
 }
 
@@ -215,7 +219,9 @@ export async function planConfiguration(
       ...planned.write,
       clients: clients.changed,
       generatedSecrets: clients.generatedSecrets,
+      removedClients: clients.removed,
       partners: partners.changed,
+      removedPartners: partners.removed,
       invitations: invitations.changed,
     });
   }
@@ -375,9 +381,12 @@ async function planClients(context: TenantPlanContext) {
       return [metadata.client_id, metadata] as const;
     }),
   );
-  if (!tenant.clients.some((c) => c.clientId === tenant.loginClientId) && !stored.has(tenant.loginClientId)) {
+  const inFile = new Set(tenant.clients.map((client) => client.clientId));
+  if (!inFile.has(tenant.loginClientId) && (tenant.prune || !stored.has(tenant.loginClientId))) {
     problems.push(
-      `${fieldPath(at('loginClientId'))}: no client ${tenant.loginClientId} in the file or on the tenant`,
+      tenant.prune
+        ? `${fieldPath(at('loginClientId'))}: no client ${tenant.loginClientId} in the file, and prune would remove it`
+        : `${fieldPath(at('loginClientId'))}: no client ${tenant.loginClientId} in the file or on the tenant`,
     );
   }
   const objects: PlannedObject[] = [];
@@ -420,7 +429,13 @@ async function planClients(context: TenantPlanContext) {
     objects.push({ kind: 'client', tenant: tenant.code, id: client.clientId, action, fields });
     if (action !== 'unchanged') changed.push(metadata);
   }
-  return { objects, changed, generatedSecrets };
+  // With prune, the file is the whole list: a stored client it does not name is removed.
+  const removed = tenant.prune ? [...stored.keys()].filter((id) => !inFile.has(id)).sort() : [];
+  for (const id of removed) {
+    const fields = diff(clientView(stored.get(id)!), {}).map(({ field, before }) => ({ field, before }));
+    objects.push({ kind: 'client', tenant: tenant.code, id, action: 'remove', fields });
+  }
+  return { objects, changed, generatedSecrets, removed };
 }
 
 /** Partners: replaced whole, checked again by the registry's own schema when saved. */
@@ -447,7 +462,12 @@ async function planPartners(context: TenantPlanContext, tenantExists: boolean) {
     objects.push({ kind: 'partner', tenant: tenant.code, id: code, action, fields });
     if (action !== 'unchanged') changed.push(config);
   }
-  return { objects, changed };
+  const listed = new Set(tenant.partners.map((partner) => partner.code));
+  const removed = tenant.prune ? [...stored.keys()].filter((code) => !listed.has(code)).sort() : [];
+  for (const code of removed) {
+    objects.push({ kind: 'partner', tenant: tenant.code, id: code, action: 'remove', fields: [] });
+  }
+  return { objects, changed, removed };
 }
 
 /** Invitations: once per address; an address with an account (in any state) is left alone. */
@@ -488,7 +508,8 @@ export function hasChanges(plan: ConfigurationPlan): boolean {
 }
 
 /**
- * Writes a plan: tenants, domains, clients and partners in one transaction, raising the
+ * Writes a plan: tenants, domains, clients and partners in one transaction (a pruned partner
+ * is removed after it, as `keycard partners remove` removes one), raising the
  * version of every tenant it touches, so running servers drop what they cached of it within
  * about a second (TenantDirectory polls the versions). Invitations follow through inviteUser,
  * each with its activation mail in the outbox (their links need the server's configuration;
@@ -504,7 +525,11 @@ export async function applyConfigurationPlan(
   await db.transaction().execute(async (trx) => {
     for (const write of plan.writes) {
       const touched =
-        write.rowChanged || write.domainsChanged || write.clients.length > 0 || write.partners.length > 0;
+        write.rowChanged ||
+        write.domainsChanged ||
+        write.clients.length > 0 ||
+        write.removedClients.length > 0 ||
+        write.partners.length > 0;
       if (!touched) continue;
       if (!write.exists) {
         await trx
@@ -533,6 +558,14 @@ export async function applyConfigurationPlan(
           .onConflict((oc) => oc.columns(['tenant_code', 'client_id']).doUpdateSet({ metadata }))
           .execute();
       }
+      // Its tokens die with it: the provider refuses a token whose client it does not know.
+      if (write.removedClients.length > 0) {
+        await trx
+          .deleteFrom('oidc_clients')
+          .where('tenant_code', '=', write.code)
+          .where('client_id', 'in', write.removedClients)
+          .execute();
+      }
       for (const partner of write.partners) await savePartner(trx, write.code, partner, now);
       // As keycard tenant-settings does: accounts are asked to verify (or no longer) from now.
       if (write.verificationRequired !== null) {
@@ -542,6 +575,10 @@ export async function applyConfigurationPlan(
     // Every object created or changed goes to the audit log in the same transaction.
     await recordPlanAudit(trx, actor, plan.objects, now);
   });
+  // As keycard partners remove does: with its links, and the sessions it opened.
+  for (const write of plan.writes) {
+    for (const partner of write.removedPartners) await removePartner(db, write.code, partner);
+  }
   const directory = new TenantDirectory(db);
   for (const write of plan.writes) {
     if (write.invitations.length === 0) continue;

@@ -38,9 +38,11 @@ export async function tenantRoutes(app: FastifyInstance, { tenants }: Services):
         },
         domain: hostnameOf(domain),
       };
-      // Cacheable and revalidated cheaply: a changed theme gets a new ETag at once.
+      // Kept by caches but revalidated at every use, cheaply (304 by ETag): a changed theme
+      // gets a new ETag at once, so browsers see it as soon as the server does (within 5 s on
+      // every instance, docs/configuration.md), never a minute later.
       const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
-      reply.header('cache-control', 'public, max-age=60');
+      reply.header('cache-control', 'no-cache');
       reply.header('etag', etag);
       reply.header('vary', 'Host');
       const known = request.headers['if-none-match'];

@@ -42,11 +42,14 @@ export function fetchVia(port: number): Fetcher {
     (await undiciFetch(input, { ...(init as object), dispatcher: agent })) as unknown as Response;
 }
 
+/** What the instances run with: extra environment, and the built portal they serve. */
+export interface ClusterOptions {
+  env?: Record<string, string>;
+  portalDist?: string;
+}
+
 /** One listening instance (the usual test app) as a cluster of one. */
-export async function oneInstance(
-  engine: Engine,
-  options: { env?: Record<string, string> } = {},
-): Promise<Cluster> {
+export async function oneInstance(engine: Engine, options: ClusterOptions = {}): Promise<Cluster> {
   const { t, origin } = await listeningTestApp(engine, options);
   return {
     t,
@@ -64,7 +67,7 @@ export async function oneInstance(
  * share nothing else but the database (and Redis, with REDIS_URL): each has its own pool,
  * tenant cache, providers and rate-limit store client. Both read one TestClock.
  */
-export async function twoInstances(options: { env?: Record<string, string> } = {}): Promise<Cluster> {
+export async function twoInstances(options: ClusterOptions = {}): Promise<Cluster> {
   const first = await oneInstance('postgres', options);
   const { t } = first;
   try {
@@ -91,6 +94,7 @@ export async function twoInstances(options: { env?: Record<string, string> } = {
       secrets: t.services.secrets,
       clock: t.clock,
       logger: false,
+      ...(options.portalDist ? { portalDist: options.portalDist } : {}),
     });
     await app.listen({ port, host: '127.0.0.1' });
     return {
@@ -116,9 +120,6 @@ export async function twoInstances(options: { env?: Record<string, string> } = {
  * Two instances where the engine allows it (PostgreSQL), one on SQLite: an SQLite file
  * belongs to one process, which is how the embedded mode runs.
  */
-export function instancesFor(
-  engine: Engine,
-  options: { env?: Record<string, string> } = {},
-): Promise<Cluster> {
+export function instancesFor(engine: Engine, options: ClusterOptions = {}): Promise<Cluster> {
   return engine === 'postgres' ? twoInstances(options) : oneInstance(engine, options);
 }
