@@ -9,7 +9,10 @@ import {
 } from '@keycard/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../accounts/password.service.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
+import { mfaDb } from '../mfa/mfa.schema.ts';
+import { enrolTotp } from '../mfa/mfa.test-support.ts';
 import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../test/helper.ts';
 import { type AdminRoute, adminRoutes } from './admin.routes.ts';
 import { adminCall, adminHost, operatorToken } from './admin.test-support.ts';
@@ -84,6 +87,25 @@ describe.each(engines)('admin API on %s', (engine) => {
     const created = await adminCall(t.app, 'POST', '/tenants', { token: owner, body: newTenant(code) });
     expect(created.statusCode).toBe(201);
     return created.json();
+  }
+
+  async function factorsOf(userId: string): Promise<number> {
+    const rows = await mfaDb(t.services.db)
+      .selectFrom('mfa_factors')
+      .select('id')
+      .where('user_id', '=', userId)
+      .execute();
+    return rows.length;
+  }
+
+  /** Gives an account the demo password (as if it had been activated). */
+  async function activeUserPassword(userId: string): Promise<void> {
+    const hash = await hashPassword(demo.password);
+    await t.services.db
+      .updateTable('users')
+      .set({ password_hash: hash, password_changed_at: Date.now() })
+      .where('id', '=', userId)
+      .execute();
   }
 
   async function invitedUser(code: string, email: string): Promise<string> {
@@ -435,6 +457,47 @@ describe.each(engines)('admin API on %s', (engine) => {
     const cross = await adminCall(t.app, 'GET', `/tenants/${code}/users/${other!.id}`, { token: owner });
     expect(cross.statusCode).toBe(404);
     expect(cross.json().code).toBe(adminErrors.userNotFound);
+  });
+
+  it('unlocks a locked-out account, resets its MFA, and refuses to invite an existing account', async () => {
+    const code = 'summit';
+    const email = 'locked-out@summit.test';
+    const userId = await invitedUser(code, email);
+    await t.services.db.updateTable('users').set({ status: 'active' }).where('id', '=', userId).execute();
+    await activeUserPassword(userId);
+    const host = 'summit.localhost:3000';
+    const login = (password: string) =>
+      call(t.app, 'POST', '/api/login', { host, body: { email, password, state: 'state-0123456789abcdef' } });
+    for (let attempt = 0; attempt < t.config.login.maxFailures; attempt++)
+      await login(`Wrong-${attempt}-pass`);
+    expect((await login(demo.password)).json().code).toBe('login.too_many_attempts');
+    const unlocked = await adminCall(t.app, 'POST', `/tenants/${code}/users/${userId}/unlock`, {
+      token: owner,
+      body: {},
+    });
+    expect(unlocked.json()).toMatchObject({ outcome: 'done' });
+    expect((await login(demo.password)).statusCode).toBe(200);
+
+    // An enrolled factor goes, with the sessions that passed it.
+    const { cookie } = await signIn(t.app, { host, email, code });
+    await enrolTotp(t, { host, email, code }, cookie);
+    expect(await factorsOf(userId)).toBe(1);
+    const reset = await adminCall(t.app, 'POST', `/tenants/${code}/users/${userId}/reset-mfa`, {
+      token: owner,
+      body: {},
+    });
+    expect(reset.json()).toMatchObject({ outcome: 'done' });
+    expect(await factorsOf(userId)).toBe(0);
+    expect((await call(t.app, 'GET', '/api/session', { host, cookie })).json()).toMatchObject({
+      exists: false,
+    });
+
+    const again = await adminCall(t.app, 'POST', `/tenants/${code}/users`, {
+      token: owner,
+      body: { email, type: 'staff' },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(apiErrorSchema.parse(again.json()).code).toBe('invite.account_exists');
   });
 
   it('serves an OpenAPI 3.1 document naming every route', async () => {
