@@ -91,7 +91,13 @@ const interactiveProbe = `(() => {
   document.addEventListener('DOMContentLoaded', () => { if (!check()) observer.observe(document, { childList: true, subtree: true }); });
 })();`;
 
-async function measure(origin: string, browser: import('playwright-core').Browser) {
+interface Sample {
+  fcp: number;
+  tti: number;
+  scripts: number;
+}
+
+async function measure(origin: string, browser: import('playwright-core').Browser): Promise<Sample> {
   const context = await browser.newContext({ locale: 'en-GB' });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -114,6 +120,14 @@ async function measure(origin: string, browser: import('playwright-core').Browse
   const result = await page.evaluate(() => ({
     fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
     tti: (globalThis as { __kcInteractive?: number }).__kcInteractive ?? Number.NaN,
+    // When the last script of the page had arrived: TTI minus this is the CPU's share.
+    scripts: Math.max(
+      0,
+      ...performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.endsWith('.js'))
+        .map((entry) => (entry as PerformanceResourceTiming).responseEnd),
+    ),
   }));
   await context.close();
   return result;
@@ -145,23 +159,28 @@ const served = await startServer(true);
 const plain = await startServer(false);
 try {
   const samples = {
-    served: [] as Array<{ fcp: number; tti: number }>,
-    plain: [] as Array<{ fcp: number; tti: number }>,
+    served: [] as Sample[],
+    plain: [] as Sample[],
   };
   // Alternate the two, so a slower moment of the machine hits both alike.
   for (let run = 0; run < runs; run++) {
     samples.served.push(await measure(served.origin, browser));
     samples.plain.push(await measure(plain.origin, browser));
   }
-  const summary = (list: Array<{ fcp: number; tti: number }>) => ({
+  const summary = (list: Sample[]) => ({
     fcp: median(list.map((s) => s.fcp)),
     tti: median(list.map((s) => s.tti)),
+    scripts: median(list.map((s) => s.scripts)),
   });
   const a = summary(samples.served);
   const b = summary(samples.plain);
   console.log(`first paint, slow 3G + ${cpuSlowdown}× CPU, ${runs} loads each (medians)`);
-  console.log(`  rendered per host: FCP ${seconds(a.fcp)}  TTI ${seconds(a.tti)}`);
-  console.log(`  plain shell:       FCP ${seconds(b.fcp)}  TTI ${seconds(b.tti)}`);
+  console.log(
+    `  rendered per host: FCP ${seconds(a.fcp)}  TTI ${seconds(a.tti)}  (scripts arrived ${seconds(a.scripts)})`,
+  );
+  console.log(
+    `  plain shell:       FCP ${seconds(b.fcp)}  TTI ${seconds(b.tti)}  (scripts arrived ${seconds(b.scripts)})`,
+  );
   console.log(
     `  ratio (rendered ÷ plain): FCP ${(a.fcp / b.fcp).toFixed(2)}  TTI ${(a.tti / b.tti).toFixed(2)}`,
   );
