@@ -126,7 +126,7 @@ async function measure(origin: string, browser: import('playwright-core').Browse
       ...performance
         .getEntriesByType('resource')
         .filter((entry) => entry.name.endsWith('.js'))
-        .map((entry) => (entry as PerformanceEntry & { responseEnd: number }).responseEnd),
+        .map((entry) => (entry as unknown as { responseEnd: number }).responseEnd),
     ),
   }));
   await context.close();
