@@ -23,4 +23,10 @@ export const paths = {
   passwordExpired: '/error/password-expired/',
   passwordWillExpire: '/error/password-will-expire/',
   verifyExpired: '/error/verify-expired/',
+  /**
+   * The identity provider's own pages (its error page, RP-initiated logout) at the provider's
+   * addresses (/oidc/auth, /oidc/session/end, …): the server renders them as portal pages and
+   * the portal's provider screen takes them over.
+   */
+  providerPage: '/oidc/:endpoint/:step?/:action?',
 } as const;

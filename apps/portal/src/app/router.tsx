@@ -71,6 +71,13 @@ export const routes: RouteObject[] = [
           (m) => m.LogoutPage,
         ),
       },
+      {
+        path: paths.providerPage,
+        lazy: lazyPage(
+          () => import('../features/errors/provider-page.tsx'),
+          (m) => m.ProviderPage,
+        ),
+      },
       { path: paths.error, element: <UnknownErrorPage /> },
       { path: paths.accountDisabled, element: <AccountDisabledPage /> },
       ...accountRoutes,

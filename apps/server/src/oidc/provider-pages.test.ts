@@ -156,7 +156,7 @@ describe.each(engines)("the provider's own pages as portal pages on %s", (engine
 
   it('reflects nothing of the request: markup in its parameters is neither run nor shown', async () => {
     const attack = '<script>alert(1)</script>';
-    for (const params of [
+    const requests: Record<string, string>[] = [
       { client_id: attack, redirect_uri: demoRedirectUri, state: attack },
       {
         client_id: 'demo-app',
@@ -164,7 +164,8 @@ describe.each(engines)("the provider's own pages as portal pages on %s", (engine
         state: attack,
         ui_locales: attack,
       },
-    ]) {
+    ];
+    for (const params of requests) {
       const response = await new Browser().fetch(authorizationUrl(origin('grand-hotel'), params));
       expect(response.status).toBe(400);
       const html = await response.text();

@@ -5,7 +5,8 @@ import { isLoadFailed } from '../../lib/lazy-page.ts';
 import { Link, useRouteError } from '../../lib/router.tsx';
 import { Page } from '../../ui/page.tsx';
 
-function SupportLink() {
+/** The tenant's support link, when its theme has one. */
+export function SupportLink() {
   const { t } = useTranslation();
   const url = useBranding()?.theme.links.contactSupportUrl;
   return url ? (
