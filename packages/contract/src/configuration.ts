@@ -65,6 +65,12 @@ export const clientConfigSchema = z
      * client gets a generated secret printed once, and an existing client keeps its secret.
      */
     secretEnv: envName.optional(),
+    /**
+     * A disabled client keeps its metadata and secret but is out of the provider's sight: its
+     * authorization and token requests are refused on every instance within 5 s. The admin
+     * API's disable and enable are the same switch; the file's value wins when it is applied.
+     */
+    disabled: z.boolean().optional(),
   })
   .refine((client) => !(client.authMethod === 'none' && client.secretEnv), {
     message: 'a public client (authMethod none) has no secret',

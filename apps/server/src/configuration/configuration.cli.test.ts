@@ -285,6 +285,69 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
     expect((await run('apply', '-f', file)).out).toContain('No changes');
   });
 
+  it('disables and enables a client with disabled, keeping its secret, and exports the switch', async () => {
+    vi.stubEnv('CFG_TEST_SECRET', 'disable-secret');
+    const tenant = tenantFile();
+    const clients = tenant.clients as Array<Record<string, unknown>>;
+    const kioskId = `${tenant.code}-kiosk`;
+    const kiosk = { clientId: kioskId, redirectUris: ['https://kiosk.example/cb'] };
+    const file = (disabled?: boolean) =>
+      write(`disable-${disabled}.yaml`, {
+        tenants: [
+          { ...tenant, clients: [...clients, { ...kiosk, ...(disabled === undefined ? {} : { disabled }) }] },
+        ],
+      });
+    const created = await run('apply', '-f', file());
+    expect(created.out).not.toContain('disabled');
+    const secret = (await clientOf(tenant.code, kioskId))!.client_secret;
+    expect(secret).toEqual(expect.any(String));
+    const disabledRow = () =>
+      t.services.db
+        .selectFrom('disabled_clients')
+        .select('metadata')
+        .where('tenant_code', '=', tenant.code)
+        .where('client_id', '=', kioskId)
+        .executeTakeFirst();
+
+    const disabled = await run('apply', '-f', file(true));
+    expect(disabled, disabled.err).toMatchObject({ code: 0 });
+    expect(disabled.out).toContain(`~ client ${kioskId} of ${tenant.code}: change`);
+    expect(disabled.out).toContain('    disabled: false → true');
+    // Out of the provider's sight, in one table only, its secret kept.
+    expect(await clientOf(tenant.code, kioskId)).toBeUndefined();
+    expect(JSON.parse((await disabledRow())!.metadata).client_secret).toBe(secret);
+    expect((await run('apply', '-f', file(true))).out).toContain('No changes');
+
+    const exported = await run('export', '--tenant', tenant.code);
+    expect(parse(exported.out).tenants[0].clients).toContainEqual(
+      expect.objectContaining({ clientId: kioskId, disabled: true }),
+    );
+    expect((await run('apply', '-f', write('disable-export.yaml', exported.out))).out).toContain(
+      'No changes',
+    );
+
+    // The file's value wins: a file without the switch enables the client again.
+    const enabled = await run('apply', '-f', file());
+    expect(enabled.out).toContain('    disabled: true → false');
+    expect(await disabledRow()).toBeUndefined();
+    expect((await clientOf(tenant.code, kioskId))!.client_secret).toBe(secret);
+  });
+
+  it('refuses to disable the login client, naming the field', async () => {
+    vi.stubEnv('CFG_TEST_SECRET', 'login-secret');
+    const tenant = tenantFile();
+    const clients = tenant.clients as Array<Record<string, unknown>>;
+    const file = write('disable-login.yaml', {
+      tenants: [{ ...tenant, clients: [{ ...clients[0], disabled: true }] }],
+    });
+    const result = await run('apply', '-f', file);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(
+      `${file}: tenants[0].clients[0].disabled: the login client ${tenant.code}-app cannot be disabled`,
+    );
+    expect(await tenantRow(tenant.code)).toBeUndefined();
+  });
+
   it('exports a tenant that applies as a no-op, without any secret', async () => {
     const exported = await run('export', '--tenant', 'grand-hotel');
     expect(exported.code).toBe(0);

@@ -20,8 +20,8 @@ export const configurationUsage = `  keycard apply -f <file.yaml|file.json> [--d
       changed, field by field, and writes nothing. A client's secret comes from the environment
       variable its secretEnv names; a new confidential client without one gets a generated
       secret, printed once. Nothing is deleted, except domains the file no longer lists and, on
-      a tenant with prune: true, clients and partners it does not list. Running servers apply
-      changes within 5 seconds.
+      a tenant with prune: true, clients and partners it does not list (disabled: true keeps a
+      client but refuses it). Running servers apply changes within 5 seconds.
 
   keycard export --tenant <code> [-o <file.yaml>]
       Writes the tenant in the same format (to standard output without -o). Secrets are never

@@ -271,6 +271,38 @@ describe('changes by keycard apply on two instances on one PostgreSQL database',
     expect(Math.max(...times)).toBeLessThan(promise);
   });
 
+  it('refuses a disabled client on every instance within 5 s, and takes it back when enabled', async () => {
+    const kioskUri = 'https://kiosk-2.live.example/callback';
+    const tenant = liveTenant({ aliasDomains: ['login.live.localhost'] });
+    const withKiosk = (disabled: boolean) => ({
+      ...tenant,
+      clients: tenant.clients.map((client) =>
+        client.clientId === 'live-kiosk' ? { ...client, redirectUris: [kioskUri], disabled } : client,
+      ),
+    });
+    for (const instance of cluster.instances) {
+      expect(accepted(await authorize(instance.fetch, 'live-kiosk', kioskUri))).toBe(true);
+    }
+    expect(await apply(withKiosk(true))).toContain('disabled: false → true');
+    const refusedTimes = await timeUntilEveryInstance(async (fetcher) => {
+      const token = await tokenRequest(fetcher, 'live-kiosk', 'live-kiosk-secret');
+      return (
+        refused(await authorize(fetcher, 'live-kiosk', kioskUri)) &&
+        token.status === 401 &&
+        token.error === 'invalid_client'
+      );
+    });
+    expect(Math.max(...refusedTimes)).toBeLessThan(promise);
+
+    expect(await apply(withKiosk(false))).toContain('disabled: true → false');
+    const acceptedTimes = await timeUntilEveryInstance(async (fetcher) => {
+      const token = await tokenRequest(fetcher, 'live-kiosk', 'live-kiosk-secret');
+      // Its secret survived: it authenticates again, and only the made-up code is wrong.
+      return accepted(await authorize(fetcher, 'live-kiosk', kioskUri)) && token.error === 'invalid_grant';
+    });
+    expect(Math.max(...acceptedTimes)).toBeLessThan(promise);
+  });
+
   it('refuses a client removed from the file (prune) at the authorization and token endpoints within 5 s', async () => {
     const kioskUri = 'https://kiosk-2.live.example/callback';
     for (const instance of cluster.instances) {

@@ -64,6 +64,8 @@ interface TenantWrite {
   clients: ClientMetadata[];
   /** client_id → the generated secret, printed once after the write. */
   generatedSecrets: Map<string, string>;
+  /** Of `clients`, those to keep out of the provider's sight (disabled_clients). */
+  disabledClients: string[];
   /** Clients the file no longer lists, on a tenant with `prune`. */
   removedClients: string[];
   partners: PartnerConfig[];
@@ -140,6 +142,16 @@ function clientView(metadata: ClientMetadata) {
     grantTypes: metadata.grant_types ?? ['authorization_code'],
     authMethod: metadata.token_endpoint_auth_method ?? 'client_secret_basic',
   };
+}
+
+/** A tenant's clients by id, the enabled ones (oidc_clients) and the disabled ones beside them. */
+async function storedClients(db: Kysely<Database>, code: string) {
+  const read = async (table: 'oidc_clients' | 'disabled_clients', disabled: boolean) =>
+    (await db.selectFrom(table).select('metadata').where('tenant_code', '=', code).execute()).map((row) => {
+      const metadata = JSON.parse(row.metadata) as ClientMetadata;
+      return [metadata.client_id, { metadata, disabled }] as const;
+    });
+  return new Map([...(await read('oidc_clients', false)), ...(await read('disabled_clients', true))]);
 }
 
 /** A client of the file as the provider's metadata, over what is stored of it (its secret left out). */
@@ -219,6 +231,7 @@ export async function planConfiguration(
       ...planned.write,
       clients: clients.changed,
       generatedSecrets: clients.generatedSecrets,
+      disabledClients: clients.disabled,
       removedClients: clients.removed,
       partners: partners.changed,
       removedPartners: partners.removed,
@@ -370,17 +383,7 @@ async function planTenant(context: TenantPlanContext, domainOwners: Map<string, 
 /** Clients: the file's fields replace the stored ones; the secret is kept unless the file says. */
 async function planClients(context: TenantPlanContext) {
   const { db, tenant, at, problems, secretFrom } = context;
-  const rows = await db
-    .selectFrom('oidc_clients')
-    .select('metadata')
-    .where('tenant_code', '=', tenant.code)
-    .execute();
-  const stored = new Map(
-    rows.map((each) => {
-      const metadata = JSON.parse(each.metadata) as ClientMetadata;
-      return [metadata.client_id, metadata] as const;
-    }),
-  );
+  const stored = await storedClients(db, tenant.code);
   const inFile = new Set(tenant.clients.map((client) => client.clientId));
   if (!inFile.has(tenant.loginClientId) && (tenant.prune || !stored.has(tenant.loginClientId))) {
     problems.push(
@@ -389,12 +392,21 @@ async function planClients(context: TenantPlanContext) {
         : `${fieldPath(at('loginClientId'))}: no client ${tenant.loginClientId} in the file or on the tenant`,
     );
   }
+  const login = tenant.clients.findIndex((client) => client.clientId === tenant.loginClientId);
+  if (login >= 0 ? tenant.clients[login]!.disabled : stored.get(tenant.loginClientId)?.disabled) {
+    problems.push(
+      `${fieldPath(login >= 0 ? at('clients', login, 'disabled') : at('loginClientId'))}: ` +
+        `the login client ${tenant.loginClientId} cannot be disabled`,
+    );
+  }
   const objects: PlannedObject[] = [];
   const changed: ClientMetadata[] = [];
+  const disabled: string[] = [];
   const generatedSecrets = new Map<string, string>();
   for (const [position, client] of tenant.clients.entries()) {
-    const existing = stored.get(client.clientId);
-    if (existing && context.onlyMissing) {
+    const found = stored.get(client.clientId);
+    const existing = found?.metadata;
+    if (found && context.onlyMissing) {
       objects.push({
         kind: 'client',
         tenant: tenant.code,
@@ -423,19 +435,30 @@ async function planClients(context: TenantPlanContext) {
     } else if (existing?.client_secret) {
       secretNote = 'removed (public client)';
     }
-    const fields = diff(existing ? clientView(existing) : null, clientView(metadata));
+    const wantDisabled = client.disabled === true;
+    const fields = diff(
+      found ? { ...clientView(found.metadata), disabled: found.disabled } : null,
+      // A new client is enabled unless the file says otherwise: no line for the default.
+      { ...clientView(metadata), ...(found || wantDisabled ? { disabled: wantDisabled } : {}) },
+    );
     if (secretNote) fields.push({ field: 'secret', secret: secretNote });
-    const action = actionOf(Boolean(existing), fields);
+    const action = actionOf(Boolean(found), fields);
     objects.push({ kind: 'client', tenant: tenant.code, id: client.clientId, action, fields });
-    if (action !== 'unchanged') changed.push(metadata);
+    if (action !== 'unchanged') {
+      changed.push(metadata);
+      if (wantDisabled) disabled.push(client.clientId);
+    }
   }
   // With prune, the file is the whole list: a stored client it does not name is removed.
   const removed = tenant.prune ? [...stored.keys()].filter((id) => !inFile.has(id)).sort() : [];
   for (const id of removed) {
-    const fields = diff(clientView(stored.get(id)!), {}).map(({ field, before }) => ({ field, before }));
+    const fields = diff(clientView(stored.get(id)!.metadata), {}).map(({ field, before }) => ({
+      field,
+      before,
+    }));
     objects.push({ kind: 'client', tenant: tenant.code, id, action: 'remove', fields });
   }
-  return { objects, changed, generatedSecrets, removed };
+  return { objects, changed, generatedSecrets, disabled, removed };
 }
 
 /** Partners: replaced whole, checked again by the registry's own schema when saved. */
@@ -552,19 +575,31 @@ export async function applyConfigurationPlan(
       }
       for (const client of write.clients) {
         const metadata = JSON.stringify(client);
+        // A disabled client is kept beside the others, out of the provider's sight (as the
+        // admin API's disable does); it is in exactly one of the two tables.
+        const [table, other] = write.disabledClients.includes(client.client_id)
+          ? (['disabled_clients', 'oidc_clients'] as const)
+          : (['oidc_clients', 'disabled_clients'] as const);
         await trx
-          .insertInto('oidc_clients')
+          .deleteFrom(other)
+          .where('tenant_code', '=', write.code)
+          .where('client_id', '=', client.client_id)
+          .execute();
+        await trx
+          .insertInto(table)
           .values({ tenant_code: write.code, client_id: client.client_id, metadata, created_at: now })
           .onConflict((oc) => oc.columns(['tenant_code', 'client_id']).doUpdateSet({ metadata }))
           .execute();
       }
       // Its tokens die with it: the provider refuses a token whose client it does not know.
       if (write.removedClients.length > 0) {
-        await trx
-          .deleteFrom('oidc_clients')
-          .where('tenant_code', '=', write.code)
-          .where('client_id', 'in', write.removedClients)
-          .execute();
+        for (const table of ['oidc_clients', 'disabled_clients'] as const) {
+          await trx
+            .deleteFrom(table)
+            .where('tenant_code', '=', write.code)
+            .where('client_id', 'in', write.removedClients)
+            .execute();
+        }
       }
       for (const partner of write.partners) await savePartner(trx, write.code, partner, now);
       // As keycard tenant-settings does: accounts are asked to verify (or no longer) from now.
@@ -612,12 +647,9 @@ export async function exportTenant(db: Kysely<Database>, code: string): Promise<
     .where('tenant_code', '=', code)
     .orderBy('domain')
     .execute();
-  const clients = await db
-    .selectFrom('oidc_clients')
-    .select('metadata')
-    .where('tenant_code', '=', code)
-    .orderBy('client_id')
-    .execute();
+  const clients = [...(await storedClients(db, code)).values()].sort((a, b) =>
+    a.metadata.client_id < b.metadata.client_id ? -1 : 1,
+  );
   const pending = await db
     .selectFrom('users')
     .select(['email', 'type', 'locale'])
@@ -647,10 +679,14 @@ export async function exportTenant(db: Kysely<Database>, code: string): Promise<
           analyticsId: settings.analyticsId,
           ...(settings.messenger.provider ? { messenger: settings.messenger } : {}),
         },
-        clients: clients.map((each) => {
-          const metadata = JSON.parse(each.metadata) as ClientMetadata;
-          return { clientId: metadata.client_id, ...clientView(metadata) } as ClientConfig;
-        }),
+        clients: clients.map(
+          ({ metadata, disabled }) =>
+            ({
+              clientId: metadata.client_id,
+              ...clientView(metadata),
+              ...(disabled ? { disabled: true } : {}),
+            }) as ClientConfig,
+        ),
         partners: (await listPartners(db, code)).map(
           ({ tenantCode: _t, createdAt: _c, updatedAt: _u, ...config }) => config,
         ),
