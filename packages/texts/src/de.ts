@@ -63,6 +63,14 @@ export const de: Texts = {
     errors: {
       invalidCredentials: 'E-Mail-Adresse oder Passwort ist ungültig. Bitte versuchen Sie es erneut.',
     },
+    /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
+    limits: {
+      address: 'Zu viele Anmeldeversuche aus Ihrem Netzwerk. Versuchen Sie es {{when}} erneut.',
+      account:
+        'Dieses Konto ist zu Ihrer Sicherheit gesperrt. Versuchen Sie es {{when}} erneut oder setzen Sie Ihr Passwort zurück.',
+      ready: 'Sie können es jetzt erneut versuchen.',
+      reset: 'Passwort zurücksetzen',
+    },
   },
   authenticate: {
     loading: 'Sie werden angemeldet…',

@@ -67,6 +67,13 @@ export const en = {
     errors: {
       invalidCredentials: 'Invalid e-mail or password. Try again.',
     },
+    /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
+    limits: {
+      address: 'Too many attempts from your network. Try again {{when}}.',
+      account: 'This account is locked for your security. Try again {{when}} or reset your password.',
+      ready: 'You can try again now.',
+      reset: 'Reset your password',
+    },
   },
   authenticate: {
     loading: 'Signing you in…',

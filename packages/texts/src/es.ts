@@ -63,6 +63,14 @@ export const es: Texts = {
     errors: {
       invalidCredentials: 'Correo electrónico o contraseña no válidos. Inténtelo de nuevo.',
     },
+    /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
+    limits: {
+      address: 'Demasiados intentos desde su red. Inténtelo de nuevo {{when}}.',
+      account:
+        'Esta cuenta está bloqueada por su seguridad. Inténtelo de nuevo {{when}} o restablezca su contraseña.',
+      ready: 'Ya puede volver a intentarlo.',
+      reset: 'Restablecer la contraseña',
+    },
   },
   authenticate: {
     loading: 'Iniciando sesión…',

@@ -63,6 +63,14 @@ export const fr: Texts = {
     errors: {
       invalidCredentials: 'Adresse e-mail ou mot de passe incorrect. Veuillez réessayer.',
     },
+    /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
+    limits: {
+      address: 'Trop de tentatives depuis votre réseau. Veuillez réessayer {{when}}.',
+      account:
+        'Ce compte est verrouillé pour votre sécurité. Réessayez {{when}} ou réinitialisez votre mot de passe.',
+      ready: 'Vous pouvez réessayer maintenant.',
+      reset: 'Réinitialiser le mot de passe',
+    },
   },
   authenticate: {
     loading: 'Connexion en cours…',

@@ -63,6 +63,13 @@ export const id: Texts = {
     errors: {
       invalidCredentials: 'Email atau kata sandi tidak valid. Silakan coba lagi.',
     },
+    /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
+    limits: {
+      address: 'Terlalu banyak percobaan dari jaringan Anda. Silakan coba lagi {{when}}.',
+      account: 'Akun ini dikunci demi keamanan Anda. Coba lagi {{when}} atau atur ulang kata sandi Anda.',
+      ready: 'Anda dapat mencoba lagi sekarang.',
+      reset: 'Atur ulang kata sandi',
+    },
   },
   authenticate: {
     loading: 'Sedang masuk ke akun Anda…',

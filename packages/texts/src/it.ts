@@ -63,6 +63,14 @@ export const it: Texts = {
     errors: {
       invalidCredentials: 'Indirizzo e-mail o password non validi. Riprovi.',
     },
+    /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
+    limits: {
+      address: 'Troppi tentativi dalla sua rete. Riprovi {{when}}.',
+      account:
+        'Questo account è bloccato per la sua sicurezza. Riprovi {{when}} oppure reimposti la password.',
+      ready: 'Ora può riprovare.',
+      reset: 'Reimposta la password',
+    },
   },
   authenticate: {
     loading: 'Accesso in corso…',

@@ -63,6 +63,14 @@ export const pt: Texts = {
     errors: {
       invalidCredentials: 'E-mail ou senha inválidos. Tente novamente.',
     },
+    /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
+    limits: {
+      address: 'Demasiadas tentativas a partir da sua rede. Tente novamente {{when}}.',
+      account:
+        'Esta conta está bloqueada para a sua segurança. Tente novamente {{when}} ou redefina a sua senha.',
+      ready: 'Já pode tentar novamente.',
+      reset: 'Redefinir a senha',
+    },
   },
   authenticate: {
     loading: 'Iniciando a sua sessão…',

@@ -63,6 +63,13 @@ export const th: Texts = {
     errors: {
       invalidCredentials: 'อีเมลหรือรหัสผ่านไม่ถูกต้อง โปรดลองอีกครั้ง',
     },
+    /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
+    limits: {
+      address: 'มีการพยายามเข้าสู่ระบบจากเครือข่ายของคุณมากเกินไป โปรดลองอีกครั้ง{{when}}',
+      account: 'บัญชีนี้ถูกล็อกไว้เพื่อความปลอดภัยของคุณ โปรดลองอีกครั้ง{{when}} หรือรีเซ็ตรหัสผ่าน',
+      ready: 'คุณลองอีกครั้งได้แล้ว',
+      reset: 'รีเซ็ตรหัสผ่าน',
+    },
   },
   authenticate: {
     loading: 'กำลังนำคุณเข้าสู่ระบบ…',

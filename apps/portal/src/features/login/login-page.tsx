@@ -3,6 +3,7 @@ import { isValidEmail } from '@keycard/contract/rules';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { clearFirstPaintInput, firstPaintInput } from '../../app/bootstrap.ts';
 import { useBranding } from '../../app/theme.tsx';
+import { splitAtWait, waitValues } from '../../lib/duration.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { isReauthentication } from '../../lib/reauthentication.ts';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from '../../lib/router.tsx';
@@ -13,7 +14,7 @@ import { Page, PendingLabel } from '../../ui/page.tsx';
 import { NotFoundPage } from '../errors/error-pages.tsx';
 import { useFlowParams } from './use-flow-params.ts';
 import { useHelpLink } from './use-help-link.ts';
-import { usePasswordLogin } from './use-password-login.ts';
+import { type LoginWait, usePasswordLogin } from './use-password-login.ts';
 
 export function LoginPage() {
   const { stage } = useParams();
@@ -104,7 +105,7 @@ function PasswordStep() {
   const email = (location.state as { email?: string } | null)?.email ?? addressFromFirstPaint(params);
   const [password, setPassword] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
-  const { login, error, pending } = usePasswordLogin();
+  const { login, error, pending, wait, ready } = usePasswordLogin();
   const inputRef = useRef<HTMLInputElement>(null);
   const helpUrl = useHelpLink(email, params.get('partnerCode'), branding?.theme.links.loginHelpUrl ?? null);
 
@@ -115,9 +116,10 @@ function PasswordStep() {
   useEffect(() => {
     if (email && params.get('remember') === '1') lastUser.set(email);
   }, [email, params]);
+  const refused = wait !== null;
   useEffect(() => {
-    if (error) inputRef.current?.focus();
-  }, [error]);
+    if (error || refused) inputRef.current?.focus();
+  }, [error, refused]);
   if (!email) return null;
 
   const backTo = `${paths.login}${location.search}`;
@@ -146,7 +148,11 @@ function PasswordStep() {
         </Link>
       </div>
       <ReauthenticationNotice />
-      {error ? (
+      {wait ? (
+        <LimitNotice wait={wait} resetTo={`${paths.resetPassword}?${resetQuery}`} />
+      ) : ready ? (
+        <Notice tone="info">{t('login.limits.ready')}</Notice>
+      ) : error ? (
         <Notice tone="error">
           {t(error === 'network' ? 'common.networkError' : 'login.errors.invalidCredentials')}
         </Notice>
@@ -164,7 +170,8 @@ function PasswordStep() {
           onBlur={() => setFieldError(password ? undefined : fieldError)}
           error={fieldError}
         />
-        <button className="kc-button" type="submit" disabled={pending} aria-busy={pending}>
+        {/* No "Log in" while a limit refuses it: it comes back when the wait ends. */}
+        <button className="kc-button" type="submit" disabled={pending || refused} aria-busy={pending}>
           <PendingLabel pending={pending}>{t('login.password.submit')}</PendingLabel>
         </button>
       </form>
@@ -179,5 +186,40 @@ function PasswordStep() {
         ) : null}
       </div>
     </Page>
+  );
+}
+
+/**
+ * Too many attempts: which limit refused (the network's, or this account's lockout) and when a
+ * retry may pass, in words ("in 14 minutes"). The phrase ticks in an element of its own that
+ * screen readers do not re-announce; the sentence is announced once, when it appears.
+ */
+function LimitNotice({ wait, resetTo }: { wait: LoginWait; resetTo: string }) {
+  const { t, i18n } = useTranslation();
+  const key = wait.limit === 'address' ? 'login.limits.address' : 'login.limits.account';
+  const text = t(key, waitValues(wait.seconds, i18n.language));
+  const parts = splitAtWait(text, wait.seconds, i18n.language);
+  return (
+    <Notice tone="error">
+      {parts ? (
+        <>
+          {parts.before}
+          <span aria-live="off" data-wait={wait.seconds}>
+            {parts.words}
+          </span>
+          {parts.after}
+        </>
+      ) : (
+        text
+      )}
+      {wait.limit === 'account' ? (
+        <>
+          {' '}
+          <Link className="kc-link" to={resetTo}>
+            {t('login.limits.reset')}
+          </Link>
+        </>
+      ) : null}
+    </Notice>
   );
 }

@@ -1,6 +1,7 @@
+import type { LoginLimit, LoginLimitFields } from '@keycard/contract/api';
 import { errorCodes } from '@keycard/contract/errors';
 import { paths } from '@keycard/contract/paths';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ApiRequestError, isNetworkError } from '../../lib/api.ts';
 import { useNavigate } from '../../lib/router.tsx';
 import { flowStorage, loginStateKey, randomState } from '../../lib/storage.ts';
@@ -8,17 +9,53 @@ import { loginApi } from './api.ts';
 
 export type LoginError = 'invalid' | 'network' | null;
 
-/** SPEC §8 login errors, in one table: what each code does. */
-const disabledCodes = new Set<string>([errorCodes.tooManyAttempts, errorCodes.passwordLeaked]);
+/** A refused attempt: which limit refused it, and the seconds left until a retry may pass. */
+export interface LoginWait {
+  limit: LoginLimit;
+  seconds: number;
+}
+
+/**
+ * SPEC §8 login errors, in one table: what each code does. A leaked password goes to the
+ * account-disabled page; too many attempts stay on the password step, saying which limit
+ * refused (the network's or the account's) and counting down to when a retry may pass.
+ */
+const disabledCodes = new Set<string>([errorCodes.passwordLeaked]);
+
+/** The limit and wait a `login.too_many_attempts` answer names, if it names them. */
+function waitOf(caught: ApiRequestError): { limit: LoginLimit; seconds: number } | null {
+  const fields = caught.fields as Partial<LoginLimitFields> | undefined;
+  const seconds = Number(fields?.retryAfterSeconds);
+  if ((fields?.limit === 'address' || fields?.limit === 'account') && seconds > 0)
+    return { limit: fields.limit, seconds };
+  return null;
+}
+
+/** Seconds left until `until`, ticking once a second while there are any. */
+function useSecondsUntil(until: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (until <= now) return;
+    const timer = setTimeout(() => setNow(Date.now()), Math.min(1000, until - now));
+    return () => clearTimeout(timer);
+  }, [until, now]);
+  return Math.max(0, Math.ceil((until - now) / 1000));
+}
 
 export function usePasswordLogin() {
   const navigate = useNavigate();
   const [error, setError] = useState<LoginError>(null);
   const [pending, setPending] = useState(false);
+  const [limited, setLimited] = useState<{ limit: LoginLimit; until: number } | null>(null);
+  const seconds = useSecondsUntil(limited?.until ?? 0);
+  const wait: LoginWait | null = limited && seconds > 0 ? { limit: limited.limit, seconds } : null;
+  /** A wait ran out on this screen: the attempt may be made again. */
+  const ready = limited !== null && seconds === 0;
 
   async function login(email: string, password: string): Promise<void> {
     setPending(true);
     setError(null);
+    setLimited(null);
     const state = randomState();
     flowStorage.set(loginStateKey, state);
     try {
@@ -32,7 +69,11 @@ export function usePasswordLogin() {
       navigate(`${paths.authenticate}?${query}`, { replace: true });
     } catch (caught) {
       setPending(false);
-      if (caught instanceof ApiRequestError && disabledCodes.has(caught.code)) {
+      const refused = caught instanceof ApiRequestError && caught.code === errorCodes.tooManyAttempts;
+      const waited = refused ? waitOf(caught) : null;
+      if (waited) {
+        setLimited({ limit: waited.limit, until: Date.now() + waited.seconds * 1000 });
+      } else if (refused || (caught instanceof ApiRequestError && disabledCodes.has(caught.code))) {
         navigate(paths.accountDisabled);
       } else if (isNetworkError(caught)) {
         setError('network');
@@ -42,5 +83,5 @@ export function usePasswordLogin() {
     }
   }
 
-  return { login, error, pending };
+  return { login, error, pending, wait, ready };
 }

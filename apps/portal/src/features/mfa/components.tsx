@@ -1,3 +1,4 @@
+import type { Locale } from '@keycard/contract/user-state';
 import {
   type InputHTMLAttributes,
   type ReactNode,
@@ -7,6 +8,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { splitAtWait, waitValues } from '../../lib/duration.ts';
 import { type Translate, useTranslation } from '../../lib/i18n.tsx';
 import { Notice } from '../../ui/fields.tsx';
 import { codeDigits } from './code-format.ts';
@@ -142,15 +144,42 @@ export function HintedField({
 }
 
 /** SPEC §8 MFA messages, with the provider's code in brackets when there is one. */
-export function problemText(t: Translate, problem: MfaProblem) {
-  const message = t(problem.key, problem.values);
+export function problemText(t: Translate, problem: MfaProblem, language: Locale) {
+  const values =
+    problem.retryAfterSeconds === undefined
+      ? problem.values
+      : { ...problem.values, ...waitValues(problem.retryAfterSeconds, language) };
+  const message = t(problem.key, values);
   return problem.providerCode ? `${message} (${problem.providerCode})` : message;
 }
 
+/**
+ * A problem as an alert. A wait in it ("try again in 14 minutes") may tick: the phrase sits in
+ * an element screen readers do not re-announce, the sentence is announced once.
+ */
 export function ProblemNotice({ problem }: { problem: MfaProblem | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (!problem) return null;
-  return <Notice tone="error">{problemText(t, problem)}</Notice>;
+  const text = problemText(t, problem, i18n.language);
+  const parts =
+    problem.retryAfterSeconds === undefined
+      ? null
+      : splitAtWait(text, problem.retryAfterSeconds, i18n.language);
+  return (
+    <Notice tone="error">
+      {parts ? (
+        <>
+          {parts.before}
+          <span aria-live="off" data-wait={problem.retryAfterSeconds}>
+            {parts.words}
+          </span>
+          {parts.after}
+        </>
+      ) : (
+        text
+      )}
+    </Notice>
+  );
 }
 
 /** Copies a text to the clipboard and says so (or says to copy by hand) in a live region. */
@@ -335,7 +364,7 @@ export function ResendControls({
   onResend: (channel: 'sms' | 'voice') => void;
   allowSms?: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const waiting = seconds > 0;
   return (
     <div className="kc-mfa-resend">
@@ -362,7 +391,7 @@ export function ResendControls({
       </div>
       {waiting ? (
         <p className="kc-mfa-countdown" data-countdown={seconds}>
-          {t('mfa.resend.wait', { seconds })}
+          {t('mfa.resend.wait', waitValues(seconds, i18n.language))}
         </p>
       ) : null}
     </div>

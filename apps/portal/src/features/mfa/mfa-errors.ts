@@ -73,10 +73,8 @@ export function describeMfaError(caught: unknown): MfaProblem {
   const retryAfterSeconds = fields.retryAfterSeconds ? Number(fields.retryAfterSeconds) : undefined;
   const problem: MfaProblem = { key };
   if (fields.providerCode) problem.providerCode = fields.providerCode;
-  if (retryAfterSeconds !== undefined) {
-    problem.retryAfterSeconds = retryAfterSeconds;
-    problem.values = { seconds: retryAfterSeconds };
-  }
+  // The wait is put into words ({{when}}, {{duration}}) in the page's language when shown.
+  if (retryAfterSeconds !== undefined) problem.retryAfterSeconds = retryAfterSeconds;
   if (caught.code === mfaErrors.rateLimited && retryAfterSeconds === undefined)
     problem.key = 'mfa.errors.rateLimitedLater';
   if (caught.code === mobileErrors.rateLimited && retryAfterSeconds === undefined)

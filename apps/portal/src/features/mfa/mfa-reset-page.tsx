@@ -3,6 +3,7 @@ import type { MfaProof, MfaResetResponse, MfaStatusResponse, PhoneDeliveryType }
 import { paths } from '@keycard/contract/paths';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { trackEvent } from '../../lib/analytics.ts';
+import { waitValues } from '../../lib/duration.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { mfaFlowKeys } from '../../lib/mfa-flow.ts';
 import { Link, useNavigate } from '../../lib/router.tsx';
@@ -24,7 +25,7 @@ import './mfa.css';
  * mfaResetRedirectUri, which the server answers back only when it is registered, or set up again.
  */
 export function MfaResetPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [status, setStatus] = useState<MfaStatusResponse | null>(null);
   const [done, setDone] = useState<MfaResetResponse | null>(null);
@@ -106,7 +107,7 @@ export function MfaResetPage() {
         void trackEvent('mfa_failed', analyticsProps(status, factor.deliveryType));
       }
       if (isErrorCode(caught, mfaErrors.rateLimited)) setProblem(described);
-      else setFieldError(problemText(t, described));
+      else setFieldError(problemText(t, described, i18n.language));
       setValue('');
       inputRef.current?.focus();
     } finally {
@@ -182,7 +183,9 @@ export function MfaResetPage() {
           >
             {t('mfa.reset.sendCode')}
           </button>
-          {seconds > 0 ? <p className="kc-mfa-countdown">{t('mfa.resend.wait', { seconds })}</p> : null}
+          {seconds > 0 ? (
+            <p className="kc-mfa-countdown">{t('mfa.resend.wait', waitValues(seconds, i18n.language))}</p>
+          ) : null}
         </div>
       ) : null}
       <form onSubmit={submit} noValidate>

@@ -1,6 +1,7 @@
 import { mfaErrors } from '@keycard/contract/errors';
 import type { MfaStatusResponse, PhoneCodeSentResponse, PhoneDeliveryType } from '@keycard/contract/mfa';
 import { type FormEvent, useRef, useState } from 'react';
+import { waitValues } from '../../lib/duration.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { Checkbox } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
@@ -23,7 +24,7 @@ import { useDeliveryWatch } from './use-delivery-watch.ts';
 
 /** SPEC §2: phone registration in three steps (SMS or voice and the number; the code; success). */
 export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBack: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const finish = useFinishMfa(status);
   const [step, setStep] = useState(1);
   const [channel, setChannel] = useState<PhoneDeliveryType>('sms');
@@ -69,7 +70,7 @@ export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBa
       const described = describeMfaError(caught);
       if (described.signedOut) return finish(false);
       if (described.field) {
-        setFieldErrors({ [described.field]: problemText(t, described) });
+        setFieldErrors({ [described.field]: problemText(t, described, i18n.language) });
         (described.field === 'countryCode' ? countryRef : numberRef).current?.focus();
       } else {
         setProblem(described);
@@ -94,6 +95,8 @@ export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBa
         startCountdown(described.retryAfterSeconds);
       } else {
         setProblem(described);
+        // Too many codes sent: no new one is offered before the wait it names has passed.
+        if (described.retryAfterSeconds) startCountdown(described.retryAfterSeconds);
       }
     } finally {
       setPending(false);
@@ -119,7 +122,7 @@ export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBa
       setStep(3);
       return;
     }
-    setCodeError(problemText(t, outcome.problem));
+    setCodeError(problemText(t, outcome.problem, i18n.language));
     setCode('');
     codeRef.current?.focus();
   }
@@ -171,7 +174,7 @@ export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBa
             error={fieldErrors.phoneNumber}
           />
           {seconds > 0 && problem ? (
-            <p className="kc-mfa-countdown">{t('mfa.resend.wait', { seconds })}</p>
+            <p className="kc-mfa-countdown">{t('mfa.resend.wait', waitValues(seconds, i18n.language))}</p>
           ) : null}
           <div className="kc-mfa-actions">
             <button

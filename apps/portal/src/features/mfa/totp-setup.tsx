@@ -29,7 +29,7 @@ function groupKey(secret: string): string {
 
 /** SPEC §2: authenticator-app registration in four steps. */
 export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBack: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const finish = useFinishMfa(status);
   const [step, setStep] = useState(1);
   const [registration, setRegistration] = useState<RegisterTotpResponse | null>(null);
@@ -72,7 +72,7 @@ export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBac
       setStep(4);
       return;
     }
-    setFieldError(problemText(t, outcome.problem));
+    setFieldError(problemText(t, outcome.problem, i18n.language));
     setCode('');
     codeRef.current?.focus();
   }

@@ -18,7 +18,7 @@ import { useDeliveryWatch } from './use-delivery-watch.ts';
 
 /** SPEC §2 'Enter code at login': the code of the enrolled method, or a recovery code. */
 export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const branding = useBranding();
   const finish = useFinishMfa(status);
   const factor = status.factor!;
@@ -38,6 +38,21 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
   const [codeSent, setCodeSent] = useState(false);
   const [seconds, startCountdown] = useCountdown();
   const [lockedFor, startLock] = useCountdown();
+  // Checks are locked (too many wrong codes): nothing that needs a check is offered meanwhile.
+  const locked = lockedFor > 0;
+  const [lockEnded, setLockEnded] = useState(false);
+  const wasLocked = useRef(false);
+  // When the lock runs out, its message goes and the screen says a code may be entered again.
+  useEffect(() => {
+    if (locked) {
+      wasLocked.current = true;
+      return;
+    }
+    if (!wasLocked.current) return;
+    wasLocked.current = false;
+    setProblem(null);
+    setLockEnded(true);
+  }, [locked]);
   const delivery = useDeliveryWatch(setProblem);
   const inputRef = useRef<HTMLInputElement>(null);
   const started = useRef(false);
@@ -61,6 +76,8 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
         startCountdown(described.retryAfterSeconds);
       } else {
         setProblem(described);
+        // Too many codes sent: no new one is offered before the wait it names has passed.
+        if (described.retryAfterSeconds) startCountdown(described.retryAfterSeconds);
       }
     } finally {
       setPending(false);
@@ -86,6 +103,7 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
     setPending(true);
     setFieldError(undefined);
     setProblem(null);
+    setLockEnded(false);
     const deliveryType: MfaDeliveryType = isPhone ? channel : 'totp';
     try {
       await mfaApi.verify(
@@ -107,7 +125,7 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
         setProblem(described);
         if (described.retryAfterSeconds) startLock(described.retryAfterSeconds);
       } else {
-        setFieldError(problemText(t, described));
+        setFieldError(problemText(t, described, i18n.language));
       }
       setValue('');
       inputRef.current?.focus();
@@ -126,9 +144,8 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
 
   return (
     <Page key={mode} titleKey="mfa.titles.verify" heading={t('mfa.verify.heading')}>
-      <ProblemNotice
-        problem={lockedFor > 0 && problem ? { ...problem, values: { seconds: lockedFor } } : problem}
-      />
+      <ProblemNotice problem={locked && problem ? { ...problem, retryAfterSeconds: lockedFor } : problem} />
+      {lockEnded ? <p role="status">{t('mfa.errors.retryNow')}</p> : null}
       {mode === 'code' ? (
         <p role={isPhone ? 'status' : undefined}>
           {resent ? `${t('mfa.resend.sent')} ` : ''}
@@ -146,24 +163,28 @@ export function VerifyScreen({ status }: { status: MfaStatusResponse }) {
           {t('mfa.common.verify')}
         </button>
       </form>
-      {isPhone && mode === 'code' ? (
+      {isPhone && mode === 'code' && !locked ? (
         <ResendControls seconds={seconds} busy={pending} onResend={(next) => void send(next, false)} />
       ) : null}
       <div className="kc-links">
-        <button
-          type="button"
-          className="kc-back"
-          onClick={() => {
-            setMode(mode === 'code' ? 'recovery' : 'code');
-            setValue('');
-            setFieldError(undefined);
-          }}
-        >
-          {mode === 'code' ? t('mfa.verify.useRecovery') : t('mfa.verify.useCode')}
-        </button>
-        <Link className="kc-link" to={paths.mfaReset}>
-          {t('mfa.verify.lostAccess')}
-        </Link>
+        {locked ? null : (
+          <button
+            type="button"
+            className="kc-back"
+            onClick={() => {
+              setMode(mode === 'code' ? 'recovery' : 'code');
+              setValue('');
+              setFieldError(undefined);
+            }}
+          >
+            {mode === 'code' ? t('mfa.verify.useRecovery') : t('mfa.verify.useCode')}
+          </button>
+        )}
+        {locked ? null : (
+          <Link className="kc-link" to={paths.mfaReset}>
+            {t('mfa.verify.lostAccess')}
+          </Link>
+        )}
         <Link className="kc-link" to={paths.logout}>
           {t('mfa.common.logOut')}
         </Link>

@@ -1,6 +1,7 @@
 import { paths } from '@keycard/contract/paths';
 import { useEffect, useRef } from 'react';
 import { useBranding } from '../../../app/theme.tsx';
+import { waitValues } from '../../../lib/duration.ts';
 import { useTranslation } from '../../../lib/i18n.tsx';
 import { Link } from '../../../lib/router.tsx';
 import { Notice } from '../../../ui/fields.tsx';
@@ -44,7 +45,7 @@ export function ApprovalFailureScreen({
   /** Lost-phone reset and log out: at sign-in, not inside the reset itself. */
   signInLinks?: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const supportUrl = useBranding()?.theme.links.contactSupportUrl;
   const [seconds, startCountdown] = useCountdown();
   const started = useRef(false);
@@ -68,8 +69,8 @@ export function ApprovalFailureScreen({
       {seconds > 0 ? (
         <Countdown
           seconds={seconds}
-          text={t('mfa.mobile.failure.retryIn', { seconds })}
-          spoken={(left) => t('mfa.mobile.failure.retryIn', { seconds: left })}
+          text={t('mfa.mobile.failure.retryIn', waitValues(seconds, i18n.language))}
+          spoken={(left) => t('mfa.mobile.failure.retryIn', waitValues(left, i18n.language))}
         />
       ) : waited ? (
         <p className="kc-mfa-countdown" role="status">

@@ -3,6 +3,7 @@ import type { MasterDeviceSetupStatus } from '@keycard/contract/mobile-mfa';
 import { paths } from '@keycard/contract/paths';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { trackEvent } from '../../../lib/analytics.ts';
+import { waitValues } from '../../../lib/duration.ts';
 import { useTranslation } from '../../../lib/i18n.tsx';
 import { Link } from '../../../lib/router.tsx';
 import { Checkbox, Notice } from '../../../ui/fields.tsx';
@@ -12,7 +13,7 @@ import { analyticsProps, useFinishMfa } from '../flow.ts';
 import { describeMfaError, type MfaProblem } from '../mfa-errors.ts';
 import { useCountdown } from '../use-countdown.ts';
 import { type MasterDeviceSetup, type MasterDeviceSetupResult, mobileApi } from './api.ts';
-import { Countdown, minutesAndSeconds } from './parts.tsx';
+import { Countdown } from './parts.tsx';
 import { MobileRegistrationScreen } from './registration-screen.tsx';
 
 type SetupFailure = Extract<MasterDeviceSetupStatus, 'SETUP_FAILED' | 'SETUP_TIMEOUT_FAILED'>;
@@ -45,7 +46,7 @@ export function MobileSetup({
   onBack: () => void;
   onChoose: (method: 'totp' | 'phone') => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const finish = useFinishMfa(status, 'smmobile');
   const [phase, setPhase] = useState<Phase>(replace ? { name: 'starting' } : { name: 'intro' });
   const [problem, setProblem] = useState<MfaProblem | null>(null);
@@ -196,8 +197,8 @@ export function MobileSetup({
           {connected ? null : (
             <Countdown
               seconds={seconds}
-              text={t('mfa.mobile.waiting.expires', { time: minutesAndSeconds(seconds) })}
-              spoken={(left) => t('mfa.mobile.waiting.expiresSoon', { seconds: left })}
+              text={t('mfa.mobile.waiting.expires', waitValues(seconds, i18n.language))}
+              spoken={(left) => t('mfa.mobile.waiting.expiresSoon', waitValues(left, i18n.language))}
             />
           )}
           <Loader label={t(connected ? 'mfa.mobile.waiting.connected' : 'mfa.mobile.waiting.status')} />

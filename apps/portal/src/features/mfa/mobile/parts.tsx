@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { waitValues } from '../../../lib/duration.ts';
 import { useTranslation } from '../../../lib/i18n.tsx';
 import type { NumberChallenge } from './api.ts';
 
@@ -36,12 +37,6 @@ export function Countdown({
   );
 }
 
-/** m:ss for the enrolment code's two minutes. */
-export function minutesAndSeconds(seconds: number): string {
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes}:${String(seconds % 60).padStart(2, '0')}`;
-}
-
 /**
  * The number the user must select on the phone, large, with the instruction as a status
  * message (spoken once when the challenge arrives) and the challenge's countdown.
@@ -55,7 +50,7 @@ export function NumberPrompt({
   seconds: number;
   device: string | null;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const number = String(challenge.number);
   return (
     <div className="kc-mfa-number-prompt">
@@ -71,8 +66,8 @@ export function NumberPrompt({
       </p>
       <Countdown
         seconds={seconds}
-        text={t('mfa.mobile.verify.expires', { seconds })}
-        spoken={(left) => t('mfa.mobile.verify.expires', { seconds: left })}
+        text={t('mfa.mobile.verify.expires', waitValues(seconds, i18n.language))}
+        spoken={(left) => t('mfa.mobile.verify.expires', waitValues(left, i18n.language))}
       />
     </div>
   );

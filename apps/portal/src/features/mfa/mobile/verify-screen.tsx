@@ -134,7 +134,7 @@ function RecoveryCodeSignIn({
   onTrust: (trust: boolean) => void;
   onUseApproval: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const finish = useFinishMfa(status, 'smmobile');
   const [value, setValue] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
@@ -162,7 +162,7 @@ function RecoveryCodeSignIn({
       if (wrongCodeErrors.has((caught as { code?: string }).code ?? '')) {
         void trackEvent('mfa_failed', analyticsProps(status, 'smmobile'));
       }
-      setFieldError(problemText(t, described));
+      setFieldError(problemText(t, described, i18n.language));
       setValue('');
       inputRef.current?.focus();
     }

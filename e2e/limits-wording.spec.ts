@@ -1,0 +1,254 @@
+import { de } from '@keycard/texts/de';
+import { en, type Texts } from '@keycard/texts/en';
+import { th } from '@keycard/texts/th';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { roundWait, waitInWords } from '../apps/portal/src/lib/duration.ts';
+import { expectAccessible } from './support/browser.ts';
+import {
+  continueAfterRecoveryCodes,
+  createTestUser,
+  enterCode,
+  expectHeading,
+  lastPhoneCode,
+  password,
+  signIn,
+  stubDefaultRedirect,
+} from './support/mfa.ts';
+import { useSignInStack } from './support/stack.ts';
+
+describe('waits in words (the portal helper, with the ICU data browsers ship)', () => {
+  it('rounds up, seconds only under a minute, minutes up to 90, then hours and days', () => {
+    expect(
+      [1, 45, 59, 60, 61, 849, 900, 3599, 3600, 4500, 5400, 5401, 7200, 172_800].map((s) => roundWait(s)),
+    ).toEqual([
+      { value: 1, unit: 'second' },
+      { value: 45, unit: 'second' },
+      { value: 59, unit: 'second' },
+      { value: 1, unit: 'minute' },
+      { value: 2, unit: 'minute' },
+      { value: 15, unit: 'minute' },
+      { value: 15, unit: 'minute' },
+      { value: 1, unit: 'hour' },
+      { value: 1, unit: 'hour' },
+      { value: 75, unit: 'minute' },
+      { value: 90, unit: 'minute' },
+      { value: 2, unit: 'hour' },
+      { value: 2, unit: 'hour' },
+      { value: 2, unit: 'day' },
+    ]);
+  });
+
+  it('says the wait in each of the eight languages', () => {
+    const words = (['en', 'de', 'es', 'fr', 'id', 'it', 'pt', 'th'] as const).map((locale) =>
+      waitInWords(840, locale),
+    );
+    expect(words).toEqual([
+      'in 14 minutes',
+      'in 14 Minuten',
+      'dentro de 14 minutos',
+      'dans 14 minutes',
+      'dalam 14 menit',
+      'tra 14 minuti',
+      'dentro de 14 minutos',
+      'ในอีก 14 นาที',
+    ]);
+  });
+});
+
+/**
+ * A refused attempt says which limit refused it — the network's or the account's — and when
+ * to try again, in words; nothing the limit refuses is offered meanwhile (docs/security.md).
+ */
+describe('limit wording in the portal (Chromium)', () => {
+  // Client addresses come from X-Forwarded-For (as behind a load balancer): each test's browser
+  // gets one of its own, so the per-address limit (3 a minute here) is each test's alone.
+  const stack = useSignInStack({
+    env: { TRUST_PROXY: 'true', LOGIN_IP_LIMIT_PER_MINUTE: '3', LOGIN_MAX_FAILURES: '2' },
+  });
+  let client = 0;
+
+  async function browserFrom(locale: string): Promise<{ context: BrowserContext; page: Page }> {
+    client += 1;
+    const context = await stack.browser.newContext({
+      locale,
+      extraHTTPHeaders: { 'x-forwarded-for': `10.44.0.${client}` },
+    });
+    const page = await context.newPage();
+    // Countdowns run on the page's clock: the test moves it instead of waiting.
+    await page.clock.install();
+    await stubDefaultRedirect(page);
+    return { context, page };
+  }
+
+  /**
+   * Uses up this browser's address allowance with wrong guesses at other addresses, sent by
+   * the page itself (so from its address), before the visible attempt.
+   */
+  async function exhaustAddress(page: Page, tenant: string) {
+    await page.goto(`${stack.keycard.origin(tenant)}/login`);
+    const statuses = await page.evaluate(async (domain) => {
+      const answers: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const answer = await fetch('/api/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            email: `someone-${i}@${domain}`,
+            password: 'Wrong-guess-1',
+            state: 'state-0123456789abcdef',
+          }),
+        });
+        answers.push(answer.status);
+      }
+      return answers;
+    }, `${tenant}.test`);
+    expect(statuses).toEqual([401, 401, 401]);
+  }
+
+  async function toPasswordStep(page: Page, tenant: string, email: string, texts: Texts = en) {
+    await page.goto(`${stack.keycard.origin(tenant)}/login`);
+    await page.getByLabel(texts.login.email.label, { exact: true }).fill(email);
+    await page.getByRole('button', { name: texts.login.email.submit }).click();
+    await expectHeading(page, texts.login.password.heading);
+  }
+
+  async function submitPassword(page: Page, secret: string, texts: Texts = en) {
+    await page.getByLabel(texts.login.password.label, { exact: true }).fill(secret);
+    await page.getByRole('button', { name: texts.login.password.submit }).click();
+  }
+
+  const alertText = (page: Page) => page.getByRole('alert').innerText();
+
+  it('says "too many attempts from your network", not "account locked", and offers the login again when the wait ends', async () => {
+    const email = await createTestUser(stack.keycard, 'grand-hotel');
+    const { context, page } = await browserFrom('en-GB');
+    await exhaustAddress(page, 'grand-hotel');
+    await toPasswordStep(page, 'grand-hotel', email);
+    await submitPassword(page, password);
+
+    await expect
+      .poll(() => alertText(page))
+      .toMatch(/^Too many attempts from your network\. Try again in (20|19) seconds\.$/);
+    expect(await page.getByText('locked', { exact: false }).count()).toBe(0);
+    const logIn = page.getByRole('button', { name: 'Log in' });
+    expect(await logIn.isDisabled()).toBe(true);
+    expect(page.url()).toBe(`${stack.keycard.origin('grand-hotel')}/login/password`);
+    await expectAccessible(page, 'address limit (en)');
+
+    // The countdown ticks in words; at its end the login is offered again, and works.
+    await page.clock.fastForward(10_000);
+    await expect.poll(() => alertText(page)).toMatch(/Try again in (10|9) seconds\.$/);
+    stack.keycard.clock.advance(21_000);
+    await page.clock.fastForward(11_000);
+    await expect.poll(() => page.getByText('You can try again now.').isVisible()).toBe(true);
+    expect(await logIn.isEnabled()).toBe(true);
+    await submitPassword(page, password);
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await context.close();
+  });
+
+  it('says in German that the account is locked, for how long in minutes, and offers the reset', async () => {
+    const email = await createTestUser(stack.keycard, 'grand-hotel');
+    const { context, page } = await browserFrom('de-DE');
+    await toPasswordStep(page, 'grand-hotel', email, de);
+    await submitPassword(page, 'Wrong-password-1', de);
+    await expect.poll(() => alertText(page)).toBe(de.login.errors.invalidCredentials);
+    await submitPassword(page, 'Wrong-password-2', de);
+
+    const sentence =
+      'Dieses Konto ist zu Ihrer Sicherheit gesperrt. Versuchen Sie es in 15 Minuten erneut oder setzen Sie Ihr Passwort zurück.';
+    await expect.poll(() => alertText(page)).toBe(`${sentence} Passwort zurücksetzen`);
+    const reset = page.getByRole('alert').getByRole('link', { name: 'Passwort zurücksetzen' });
+    expect(await reset.getAttribute('href')).toBe(`/reset-password/?email=${encodeURIComponent(email)}`);
+    expect(await page.getByRole('button', { name: de.login.password.submit }).isDisabled()).toBe(true);
+    await expectAccessible(page, 'account lock (de)');
+
+    // A minute later the words follow the clock: "in 14 Minuten".
+    await page.clock.fastForward(61_000);
+    await expect.poll(() => alertText(page)).toContain('Versuchen Sie es in 14 Minuten erneut');
+    await context.close();
+  });
+
+  it('says it in Thai, words and all', async () => {
+    const email = await createTestUser(stack.keycard, 'seaside');
+    const { context, page } = await browserFrom('th-TH');
+    await exhaustAddress(page, 'seaside');
+    await toPasswordStep(page, 'seaside', email, th);
+    await submitPassword(page, password, th);
+    await expect
+      .poll(() => alertText(page))
+      .toMatch(/^มีการพยายามเข้าสู่ระบบจากเครือข่ายของคุณมากเกินไป โปรดลองอีกครั้งในอีก (20|19) วินาที$/);
+    expect(await page.getByRole('button', { name: th.login.password.submit }).isDisabled()).toBe(true);
+    await expectAccessible(page, 'address limit (th)');
+    await context.close();
+  });
+
+  it('locks MFA checks with the wait in words and hides "request a new code" and the other checks until it ends', async () => {
+    const email = await createTestUser(stack.keycard, 'summit');
+    const phone = `0151 ${String(10_000_000 + Math.floor(Math.random() * 89_999_999))}`;
+    // Enrol an SMS factor as a person does.
+    const first = await browserFrom('en-GB');
+    await first.page.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(first.page, email);
+    await expectHeading(first.page, 'Set up two-step verification');
+    await first.page.getByRole('button', { name: 'Text message or voice call' }).click();
+    await first.page.getByLabel('Country code', { exact: true }).fill('+49');
+    await first.page.getByLabel('Phone number', { exact: true }).fill(phone);
+    await first.page.getByRole('button', { name: 'Send code' }).click();
+    await expectHeading(first.page, 'Enter the code we sent you');
+    const e164 = `+49${phone.replace(/\D/g, '').replace(/^0/, '')}`;
+    await enterCode(first.page, (await lastPhoneCode(stack.keycard, e164)).code);
+    await expectHeading(first.page, 'Your phone is set up');
+    await continueAfterRecoveryCodes(first.page);
+    await first.context.close();
+
+    // Sign in again elsewhere, past the resend interval (so a fresh code is sent): the code
+    // screen, then ten wrong codes lock the checks.
+    stack.keycard.clock.advance(31_000);
+    const { context, page } = await browserFrom('en-GB');
+    await page.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(page, email);
+    await expectHeading(page, 'Enter your verification code');
+    await expect
+      .poll(() => page.getByText('You can request a new code in', { exact: false }).count())
+      .toBe(1);
+    const code = (await lastPhoneCode(stack.keycard, e164)).code;
+    const wrong = code === '000000' ? '111111' : '000000';
+    const field = page.getByLabel('6-digit code', { exact: true });
+    for (let i = 0; i < 10; i++) {
+      await enterCode(page, wrong);
+      // Each answer clears the field: only then is the next code typed.
+      await expect.poll(() => field.inputValue()).toBe('');
+      if (i < 9)
+        expect(await page.locator('main').innerText()).toMatch(/Invalid code|exceeded the verification/);
+    }
+    await expect
+      .poll(() => alertText(page))
+      .toBe('You have attempted this too often. Please try again in 15 minutes.');
+    // Nothing the lock refuses is offered: no new code, no recovery code, no reset, no Verify.
+    const body = await page.locator('main').innerText();
+    expect(body).not.toMatch(/request a new code|Resend by SMS|Call me back/);
+    expect(await page.getByRole('button', { name: 'Use a recovery code instead' }).count()).toBe(0);
+    expect(
+      await page.getByRole('link', { name: 'Lost your phone? Reset two-step verification' }).count(),
+    ).toBe(0);
+    expect(await page.getByRole('button', { name: 'Verify', exact: true }).isDisabled()).toBe(true);
+    await expectAccessible(page, 'MFA lock');
+
+    await page.clock.fastForward(61_000);
+    await expect
+      .poll(() => alertText(page))
+      .toBe('You have attempted this too often. Please try again in 14 minutes.');
+
+    // When the lock ends, the screen says so and offers everything again.
+    stack.keycard.clock.advance(15 * 60_000);
+    await page.clock.fastForward(15 * 60_000);
+    await expect.poll(() => page.getByText('You can try again now.').isVisible()).toBe(true);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Resend by SMS' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Use a recovery code instead' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Verify', exact: true }).isEnabled()).toBe(true);
+    await context.close();
+  });
+});
