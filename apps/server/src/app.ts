@@ -7,6 +7,7 @@ import { lifecycleRoutes } from './accounts/lifecycle.routes.ts';
 import { loadLeakedPasswords, usePasswordHashing } from './accounts/password.service.ts';
 import { adminApiRoutes } from './admin/admin.routes.ts';
 import { adminProviderConfiguration } from './admin/admin-provider.ts';
+import { themeAssetRoutes } from './admin/assets.routes.ts';
 import { type AnalyticsProvider, createHttpAnalyticsProvider } from './analytics/analytics.provider.ts';
 import { analyticsRoutes } from './analytics/analytics.routes.ts';
 import type { Config } from './config.ts';
@@ -237,6 +238,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   await app.register(partnerRoutes, services);
   await app.register(analyticsRoutes, services);
   await app.register(adminApiRoutes, services);
+  await app.register(themeAssetRoutes, services);
   await app.register(oidcRoutes, services);
   await app.register(devOutboxRoutes, services);
   await app.register(portalRoutes, {

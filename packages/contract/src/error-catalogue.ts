@@ -80,6 +80,11 @@ export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
   },
   [adminErrors.userNotFound]: { status: 404, message: 'The tenant has no account with this id.' },
   [adminErrors.operatorExists]: { status: 409, message: 'This operator exists already.' },
+  [adminErrors.imageInvalid]: {
+    status: 422,
+    message: 'The image is not a PNG, WebP, ICO or well-formed SVG of the type it claims.',
+  },
+  [adminErrors.imageTooLarge]: { status: 413, message: 'The image is larger than this slot allows.' },
 
   [partnerErrors.unknown]: { status: 404, message: 'This partner is not known here.' },
   [partnerErrors.tokenInvalid]: { status: 401, message: 'The partner sign-in link is not valid.' },
@@ -125,6 +130,7 @@ export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
   [mfaErrors.alreadyEnrolled]: { status: 409, message: 'A second factor is already set up.' },
   [mfaErrors.registrationNotStarted]: { status: 409, message: 'Start the registration first.' },
   [mfaErrors.freshVerificationRequired]: { status: 403, message: 'Verify with your second factor first.' },
+  [mfaErrors.methodNotOffered]: { status: 403, message: 'This verification method is not offered here.' },
   [mfaErrors.unknown]: { status: 422, message: 'Something went wrong.' },
 
   [lifecycleErrors.activateTokenInvalid]: { status: 409, message: 'This activation link is not valid.' },

@@ -56,6 +56,8 @@ export const mfaErrors = {
   alreadyEnrolled: 'mfa.already_enrolled',
   registrationNotStarted: 'mfa.registration_not_started',
   freshVerificationRequired: 'mfa.fresh_verification_required',
+  /** The tenant does not offer this factor (its settings' mfa.methods): nothing is registered. */
+  methodNotOffered: 'mfa.method_not_offered',
   unknown: 'mfa.unknown',
 } as const;
 export type MfaErrorCode = (typeof mfaErrors)[keyof typeof mfaErrors];
@@ -155,6 +157,9 @@ export const adminErrors = {
   loginClientRequired: 'admin.login_client_required',
   userNotFound: 'admin.user_not_found',
   operatorExists: 'admin.operator_exists',
+  /** An uploaded image whose content is not the type it claims, or an SVG that is not well-formed. */
+  imageInvalid: 'admin.image_invalid',
+  imageTooLarge: 'admin.image_too_large',
 } as const;
 export type AdminErrorCode = (typeof adminErrors)[keyof typeof adminErrors];
 

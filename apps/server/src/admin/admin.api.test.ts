@@ -15,7 +15,7 @@ import { mfaDb } from '../mfa/mfa.schema.ts';
 import { enrolTotp } from '../mfa/mfa.test-support.ts';
 import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../test/helper.ts';
 import { type AdminRoute, adminRoutes } from './admin.routes.ts';
-import { adminCall, adminHost, operatorToken } from './admin.test-support.ts';
+import { adminCall, adminHost, operatorToken, tinyPng } from './admin.test-support.ts';
 
 const grandTheme = {
   name: 'Grand Hotel Group',
@@ -51,6 +51,7 @@ function newTenant(code: string) {
 interface Sample {
   url: string;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 /** A request each route should accept from a role allowed to make it, on tenant `code`. */
@@ -69,6 +70,7 @@ function sampleOf(route: AdminRoute, key: string, code: string, userId: string):
     'POST /tenants/:code/users': { email: `invitee-${key}@example.com`, type: 'staff' },
     'POST /operators/clients': { clientId: `machine-${key}`, role: 'auditor' },
   };
+  if (route.upload) return { url, body: tinyPng, headers: { 'content-type': 'image/png' } };
   const body = bodies[`${route.method} ${route.path}`] ?? (route.method === 'POST' ? {} : undefined);
   return { url, body };
 }
@@ -125,8 +127,12 @@ describe.each(engines)('admin API on %s', (engine) => {
       const userId = await invitedUser(code, `user-${role}@example.com`);
       const token = await operatorToken(t, `op-${role}`, role, role === 'owner' ? null : [code]);
       for (const route of adminRoutes) {
-        const { url, body } = sampleOf(route, role, code, userId);
-        const answer = await adminCall(t.app, route.method, url, { token, body });
+        const { url, body, headers } = sampleOf(route, role, code, userId);
+        const answer = await adminCall(t.app, route.method, url, {
+          token,
+          body,
+          ...(headers ? { headers } : {}),
+        });
         const allowed = rolePermissions[role].includes(route.permission);
         const label = `${role} ${route.method} ${route.path}: ${answer.statusCode} ${answer.body.slice(0, 200)}`;
         if (allowed) {
@@ -148,8 +154,12 @@ describe.each(engines)('admin API on %s', (engine) => {
       const list = await adminCall(t.app, 'GET', '/tenants', { token });
       expect(list.json().tenants.map((tenant: { code: string }) => tenant.code)).toEqual(['scoped-a']);
       for (const route of adminRoutes.filter((each) => each.path.includes(':code'))) {
-        const { url, body } = sampleOf(route, role, demo.seaside.code, bUser!.id);
-        const answer = await adminCall(t.app, route.method, url, { token, body });
+        const { url, body, headers } = sampleOf(route, role, demo.seaside.code, bUser!.id);
+        const answer = await adminCall(t.app, route.method, url, {
+          token,
+          body,
+          ...(headers ? { headers } : {}),
+        });
         expect(answer.statusCode, `${role} ${route.method} ${url}`).toBe(403);
       }
       // Audit entries of other tenants stay out of sight, even when asked for by name.
@@ -163,9 +173,19 @@ describe.each(engines)('admin API on %s', (engine) => {
 
   it('answers 404 on any other host, for every route', async () => {
     for (const route of adminRoutes) {
-      const { url, body } = sampleOf(route, 'host', 'grand-hotel', '00000000-0000-4000-8000-000000000000');
+      const { url, body, headers } = sampleOf(
+        route,
+        'host',
+        'grand-hotel',
+        '00000000-0000-4000-8000-000000000000',
+      );
       for (const host of [demo.grandHotel.host, 'unknown.localhost:3000']) {
-        const answer = await adminCall(t.app, route.method, url, { token: owner, body, host });
+        const answer = await adminCall(t.app, route.method, url, {
+          token: owner,
+          body,
+          host,
+          ...(headers ? { headers } : {}),
+        });
         expect(answer.statusCode, `${host} ${route.method} ${url}`).toBe(404);
         expect(apiErrorSchema.parse(answer.json()).code).toBe('common.not_found');
       }

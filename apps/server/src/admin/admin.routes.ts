@@ -59,6 +59,7 @@ import {
   unlockUser,
 } from './admin.service.ts';
 import { type AdminCaller, assertAllowed, authenticateCaller, scopeOf } from './admin-auth.ts';
+import { checkImage, type ImageSlot, imageSlots, storeImage, uploadContentTypes } from './assets.service.ts';
 import { exportAudit, searchAudit } from './audit.service.ts';
 import { adminOpenApiDocument } from './openapi.ts';
 import { createMachineClient, listOperators } from './operators.service.ts';
@@ -81,6 +82,8 @@ export interface AdminRoute {
   /** The successful answer's schema; null for the JSON-lines export. */
   response: z.ZodType | null;
   status?: number;
+  /** An image upload (raw body of an image type) rather than JSON. */
+  upload?: ImageSlot;
   run: (deps: AdminDeps, input: Input, caller: AdminCaller, reply: FastifyReply) => Promise<unknown>;
 }
 
@@ -161,6 +164,28 @@ export const adminRoutes: AdminRoute[] = [
         theme: body as z.infer<typeof adminThemeRequest>,
       })),
   },
+  ...(['logo', 'favicon'] as const).map(
+    (slot): AdminRoute => ({
+      method: 'PUT',
+      path: `/tenants/:code/theme/${slot}`,
+      summary: `Upload the theme's ${slot} (${imageSlots[slot].types.join(', ')}; at most ${imageSlots[slot].maxBytes / 1024} KiB): checked by content, SVG sanitised`,
+      permission: 'tenants.write',
+      params: adminTenantParams,
+      upload: slot,
+      response: adminTenantSchema,
+      run: async (deps, { params, body }, _caller, reply) => {
+        const declared =
+          uploadContentTypes[String(reply.request.headers['content-type']).split(';')[0]!.trim()];
+        if (!declared || !Buffer.isBuffer(body)) throw new AppError(errorCodes.unsupportedMediaType);
+        const image = checkImage(slot, declared, body);
+        const code = params.code!;
+        return changeTenant(deps, code, async (tenant) => {
+          const url = await storeImage(deps.db, code, declared, image, deps.now);
+          return { ...tenant, theme: { ...tenant.theme, images: { ...tenant.theme.images, [slot]: url } } };
+        });
+      },
+    }),
+  ),
   {
     method: 'PATCH',
     path: '/tenants/:code/settings',
@@ -377,6 +402,13 @@ export async function adminApiRoutes(app: FastifyInstance, services: Services): 
     });
   }
 
+  // Theme images arrive as their own bytes; the slot's limit is checked after (256 KiB at most).
+  app.addContentTypeParser(
+    Object.keys(uploadContentTypes),
+    { parseAs: 'buffer', bodyLimit: imageSlots.logo.maxBytes },
+    (_request, body, done) => done(null, body),
+  );
+
   const document = adminOpenApiDocument(adminRoutes, config);
   app.get(
     adminApi.openApi,
@@ -398,7 +430,11 @@ export async function adminApiRoutes(app: FastifyInstance, services: Services): 
         const code = (params as { code?: string }).code;
         assertAllowed(caller.operator, route.permission, code);
         const query = (route.query ? parseInput(route.query, request.query) : {}) as Record<string, unknown>;
-        const body = route.body ? parseInput(route.body, request.body) : undefined;
+        const body = route.upload
+          ? request.body
+          : route.body
+            ? parseInput(route.body, request.body)
+            : undefined;
         const deps: AdminDeps = {
           db: services.db,
           config,

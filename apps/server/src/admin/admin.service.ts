@@ -180,7 +180,7 @@ function planningError(error: ConfigurationFileError): AppError {
 }
 
 /** Plans and applies one tenant as `keycard apply` would, answering the generated secrets. */
-async function applyTenant(deps: AdminDeps, tenant: unknown) {
+async function applyTenant(deps: AdminDeps, tenant: unknown, options: { create?: boolean } = {}) {
   const parsed = configurationSchema.safeParse({ tenants: [tenant] });
   if (!parsed.success) {
     const fields: Record<string, string> = {};
@@ -196,6 +196,10 @@ async function applyTenant(deps: AdminDeps, tenant: unknown) {
     if (error instanceof ConfigurationFileError) throw planningError(error);
     throw error;
   }
+  // A creation that finds the tenant there (made by a request that ran alongside) is a 409,
+  // not a quiet no-op.
+  const planned = plan.objects.find((object) => object.kind === 'tenant');
+  if (options.create && planned?.action !== 'create') throw new AppError(adminErrors.tenantExists);
   const secrets = await applyConfigurationPlan(
     { db: deps.db, config: deps.config, actor: deps.actor },
     plan,
@@ -213,7 +217,7 @@ export async function createTenant(deps: AdminDeps, input: z.infer<typeof adminT
     .executeTakeFirst();
   if (existing) throw new AppError(adminErrors.tenantExists);
   try {
-    const secrets = await applyTenant(deps, { ...input, partners: [], invitations: [] });
+    const secrets = await applyTenant(deps, { ...input, partners: [], invitations: [] }, { create: true });
     return { tenant: await getTenant(deps.db, input.code), secrets };
   } catch (error) {
     // Two requests for the same code (or domain) at once: the database lets one through.
@@ -233,11 +237,11 @@ export async function createTenant(deps: AdminDeps, input: z.infer<typeof adminT
 export async function changeTenant(
   deps: AdminDeps,
   code: string,
-  edit: (tenant: TenantConfig) => TenantConfig,
+  edit: (tenant: TenantConfig) => TenantConfig | Promise<TenantConfig>,
 ): Promise<AdminTenant> {
   const row = await tenantRow(deps.db, code);
   try {
-    await applyTenant(deps, edit(await tenantConfigOf(deps.db, row)));
+    await applyTenant(deps, await edit(await tenantConfigOf(deps.db, row)));
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError(adminErrors.domainTaken, { cause: error });
     throw error;

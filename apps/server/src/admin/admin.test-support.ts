@@ -51,10 +51,13 @@ export function adminCall(
 ) {
   const headers: Record<string, string> = { host: options.host ?? adminHost, ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let payload: string | undefined;
+  let payload: string | Buffer | undefined;
   if (options.body !== undefined) {
     headers['content-type'] ??= 'application/json';
-    payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    payload =
+      typeof options.body === 'string' || Buffer.isBuffer(options.body)
+        ? options.body
+        : JSON.stringify(options.body);
   }
   return app.inject({
     method: method as 'GET',
@@ -62,4 +65,37 @@ export function adminCall(
     headers,
     ...(payload === undefined ? {} : { payload }),
   });
+}
+
+/** A 1×1 PNG. */
+export const tinyPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** An ICO file holding the PNG above (an ICO entry may be a PNG). */
+export function tinyIco(): Buffer {
+  const header = Buffer.alloc(22);
+  header.writeUInt16LE(0, 0);
+  header.writeUInt16LE(1, 2);
+  header.writeUInt16LE(1, 4);
+  header.writeUInt8(1, 6);
+  header.writeUInt8(1, 7);
+  header.writeUInt16LE(1, 10);
+  header.writeUInt16LE(32, 12);
+  header.writeUInt32LE(tinyPng.length, 14);
+  header.writeUInt32LE(22, 18);
+  return Buffer.concat([header, tinyPng]);
+}
+
+/** A WebP container (lossless chunk) of the right shape. */
+export function tinyWebp(): Buffer {
+  const chunk = Buffer.from([0x2f, 0x00, 0x00, 0x00, 0x00, 0x88, 0x88, 0x08, 0x00, 0x00]);
+  const header = Buffer.alloc(20);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(12 + chunk.length, 4);
+  header.write('WEBP', 8, 'latin1');
+  header.write('VP8L', 12, 'latin1');
+  header.writeUInt32LE(chunk.length, 16);
+  return Buffer.concat([header, chunk]);
 }

@@ -57,6 +57,19 @@ export function adminOpenApiDocument(routes: AdminRoute[], config: Config): Json
       description: `Permission ${route.permission}: roles ${rolesWith(route.permission).join(', ')}.`,
       'x-keycard-permission': route.permission,
       parameters: parametersOf(route),
+      ...(route.upload
+        ? {
+            requestBody: {
+              required: true,
+              content: Object.fromEntries(
+                ['image/png', 'image/webp', 'image/x-icon', 'image/svg+xml'].map((type) => [
+                  type,
+                  { schema: { type: 'string', contentMediaType: type } },
+                ]),
+              ),
+            },
+          }
+        : {}),
       ...(route.body
         ? {
             requestBody: {

@@ -15,6 +15,7 @@ export interface Database {
   audit_log: AuditLogTable;
   operators: OperatorsTable;
   disabled_clients: DisabledClientsTable;
+  tenant_assets: TenantAssetsTable;
 }
 
 export interface TenantsTable {
@@ -179,5 +180,14 @@ export interface DisabledClientsTable {
   tenant_code: string;
   client_id: string;
   metadata: string;
+  created_at: number;
+}
+
+/** An uploaded theme image (base64), by the SHA-256 of its content. */
+export interface TenantAssetsTable {
+  tenant_code: string;
+  id: string;
+  content_type: string;
+  content: string;
   created_at: number;
 }

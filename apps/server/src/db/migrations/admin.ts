@@ -95,4 +95,20 @@ export const adminMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /** Theme images uploaded through the admin API, by content hash (admin/assets.service.ts). */
+  '8003_tenant_assets': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('tenant_assets')
+        .addColumn('tenant_code', 'varchar(64)', (c) =>
+          c.notNull().references('tenants.code').onDelete('cascade'),
+        )
+        .addColumn('id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('content_type', 'varchar(64)', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('tenant_assets_pk', ['tenant_code', 'id'])
+        .execute();
+    },
+  },
 };
