@@ -1,6 +1,9 @@
+import { apiErrorSchema, mfaErrors } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findUserByEmail } from '../accounts/user.repository.ts';
 import { DAY } from '../shared/clock.ts';
 import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
+import { mfaDb } from './mfa.schema.ts';
 import {
   enrolTotp,
   grandHotel,
@@ -116,5 +119,50 @@ describe.each(engines)('tenant MFA policy and the sign-in state on %s', (engine)
     expect((await authorize(t, who, next.cookie)).statusCode).toBe(403);
     const session = await call(t.app, 'GET', '/api/session', { host: who.host, cookie: next.cookie });
     expect(session.json().identity.state).toBe('MFA_VERIFICATION_REQUIRED');
+  });
+
+  it('registers only the factors the tenant offers (settings mfa.methods): others are refused and nothing is kept', async () => {
+    const required = { mode: 'required', mandatoryFrom: null, trustedDeviceDays: 60 } as const;
+    const offering = (methods: Array<'totp' | 'sms' | 'voice' | 'smmobile'>) =>
+      updateTenantSettings(t, 'summit', { mfa: { ...required, methods } });
+    const phone = { countryCode: '+49', phoneNumber: '015123459876', deliveryType: 'sms' };
+    try {
+      await offering(['totp']);
+      const who = await newUser(t, summit);
+      const { cookie } = await passwordSignIn(t.app, who);
+      const status = await mfaCall(t, who, 'GET', '/api/mfa/status', cookie);
+      expect(status.json().methods).toEqual(['totp']);
+      for (const deliveryType of ['sms', 'voice']) {
+        const refused = await mfaCall(t, who, 'POST', '/api/mfa/register-phone', cookie, {
+          ...phone,
+          deliveryType,
+        });
+        expect(refused.statusCode).toBe(403);
+        expect(apiErrorSchema.parse(refused.json()).code).toBe(mfaErrors.methodNotOffered);
+      }
+      const user = await findUserByEmail(t.services.db, 'summit', who.email);
+      const factors = await mfaDb(t.services.db)
+        .selectFrom('mfa_factors')
+        .select('id')
+        .where('user_id', '=', user!.id)
+        .execute();
+      expect(factors).toEqual([]);
+
+      await offering(['sms']);
+      const refusedApp = await mfaCall(t, who, 'POST', '/api/mfa/register-totp', cookie);
+      expect(refusedApp.statusCode).toBe(403);
+      expect(apiErrorSchema.parse(refusedApp.json()).code).toBe(mfaErrors.methodNotOffered);
+      // SMS is offered, a call back to the same number is not.
+      const sms = await mfaCall(t, who, 'POST', '/api/mfa/register-phone', cookie, phone);
+      expect(sms.statusCode).toBe(200);
+      t.clock.advance(31_000);
+      const call = await mfaCall(t, who, 'POST', '/api/mfa/send-phone-code', cookie, {
+        deliveryType: 'voice',
+      });
+      expect(call.statusCode).toBe(403);
+      expect(apiErrorSchema.parse(call.json()).code).toBe(mfaErrors.methodNotOffered);
+    } finally {
+      await updateTenantSettings(t, 'summit', { mfa: required });
+    }
   });
 });

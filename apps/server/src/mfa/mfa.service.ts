@@ -1,4 +1,5 @@
 import {
+  type MfaDeliveryType,
   type MfaErrorCode,
   type MfaProof,
   type MfaStatusResponse,
@@ -150,6 +151,11 @@ async function assertNotEnrolled(db: Kysely<Database>, tenantCode: string, userI
   if (await findActiveFactor(db, tenantCode, userId)) throw mfaError(mfaErrors.alreadyEnrolled);
 }
 
+/** A tenant that names its factors (settings.mfa.methods) gets no other registered or sent. */
+function assertOffered(tenant: TenantContext, method: MfaDeliveryType): void {
+  if (!offeredMfaMethods(tenant.settings).includes(method)) throw mfaError(mfaErrors.methodNotOffered);
+}
+
 /** Authenticator-app registration, step 2: a secret and its QR code (SPEC §2). */
 export async function registerTotp(
   deps: MfaDeps,
@@ -157,6 +163,7 @@ export async function registerTotp(
   signIn: MfaSignIn,
   now: number,
 ): Promise<TotpRegistration> {
+  assertOffered(tenant, 'totp');
   await assertNotEnrolled(deps.db, tenant.code, signIn.user.id);
   return startTotpRegistration(
     deps.db,
@@ -190,6 +197,7 @@ export async function registerPhone(
   input: RegisterPhoneRequest,
   now: number,
 ): Promise<PhoneCodeSentResponse> {
+  assertOffered(tenant, input.deliveryType);
   if (!deps.phoneAvailable) throw mfaError(mfaErrors.telecomError);
   await assertNotEnrolled(deps.db, tenant.code, signIn.user.id);
   const checked = checkPhoneNumber(input.countryCode, input.phoneNumber, input.deliveryType);
@@ -213,6 +221,7 @@ export async function resendPhoneCode(
   channel: PhoneDeliveryType,
   now: number,
 ): Promise<PhoneCodeSentResponse> {
+  assertOffered(tenant, channel);
   if (!deps.phoneAvailable) throw mfaError(mfaErrors.telecomError);
   const { db } = deps;
   const active = await findActiveFactor(db, tenant.code, signIn.user.id);
