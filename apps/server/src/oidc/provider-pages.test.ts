@@ -139,7 +139,7 @@ describe.each(engines)("the provider's own pages as portal pages on %s", (engine
     expect(providerData(html)).toMatchObject({ code: 'invalid_redirect_uri' });
   });
 
-  it('takes ui_locales over Accept-Language, and the language this browser chose over both', async () => {
+  it('takes ui_locales over Accept-Language, the language this browser chose over both, and langCode over all', async () => {
     const url = authorizationUrl(origin('seaside'), {
       client_id: 'demo-app',
       redirect_uri: 'https://evil.example/cb',
@@ -152,6 +152,10 @@ describe.each(engines)("the provider's own pages as portal pages on %s", (engine
       await new Browser().fetch(url, { headers: { 'accept-language': 'de', cookie: 'AUTH_X_LANG=th' } })
     ).text();
     expect(chosen).toContain('<html lang="th"');
+    const langCode = await (
+      await new Browser().fetch(`${url}&langCode=it`, { headers: { cookie: 'AUTH_X_LANG=th' } })
+    ).text();
+    expect(langCode).toContain('<html lang="it"');
   });
 
   it('reflects nothing of the request: markup in its parameters is neither run nor shown', async () => {
