@@ -32,6 +32,12 @@ const maxCachedDomains = 10_000;
 export class TenantDirectory {
   readonly #db: Kysely<Database>;
   readonly #byDomain = new Map<string, string | null>();
+  /**
+   * Raised whenever #byDomain is cleared: a look-up answered from before a clear is not
+   * remembered, or a host name asked for just before a change (unknown then) would stay
+   * unknown after it, with no later change to clear it.
+   */
+  #domainGeneration = 0;
   readonly #byCode = new Map<string, Promise<TenantContext | null>>();
   /** The version each cached tenant was loaded at. */
   readonly #loaded = new Map<string, number>();
@@ -48,14 +54,17 @@ export class TenantDirectory {
     if (!domain || domain.length > 253) return null;
     let code = this.#byDomain.get(domain);
     if (code === undefined) {
+      const generation = this.#domainGeneration;
       const row = await this.#db
         .selectFrom('tenant_domains')
         .select('tenant_code')
         .where('domain', '=', domain)
         .executeTakeFirst();
       code = row?.tenant_code ?? null;
-      if (this.#byDomain.size >= maxCachedDomains) this.#byDomain.clear();
-      this.#byDomain.set(domain, code);
+      if (generation === this.#domainGeneration) {
+        if (this.#byDomain.size >= maxCachedDomains) this.#byDomain.clear();
+        this.#byDomain.set(domain, code);
+      }
     }
     return code ? this.byCode(code) : null;
   }
@@ -93,7 +102,7 @@ export class TenantDirectory {
 
   /** Drops what is cached of one tenant (or of all), on this instance, at once. */
   invalidate(code?: string): void {
-    this.#byDomain.clear();
+    this.#forgetDomains();
     const codes = code ? [code] : [...new Set([...this.#byCode.keys(), ...this.#loaded.keys()])];
     for (const each of codes) {
       this.#byCode.delete(each);
@@ -116,7 +125,12 @@ export class TenantDirectory {
       if (current.get(code) !== version) this.invalidate(code);
     }
     // A tenant created or changed elsewhere may own a host name remembered as unknown.
-    if (moved) this.#byDomain.clear();
+    if (moved) this.#forgetDomains();
+  }
+
+  #forgetDomains(): void {
+    this.#byDomain.clear();
+    this.#domainGeneration += 1;
   }
 
   /** Polls for changes every `intervalMs` until the returned stop is called. */
