@@ -531,6 +531,35 @@ describe.each(engines)('admin API on %s', (engine) => {
     }
   });
 
+  it('loses no change when twenty changes to one tenant run at once', async () => {
+    await tenantFor('busy');
+    const changes = Array.from({ length: 20 }, (_, index) =>
+      index % 2 === 0
+        ? adminCall(t.app, 'PATCH', '/tenants/busy/settings', {
+            token: owner,
+            body: index === 18 ? { analyticsId: 'final-analytics' } : { passwordExpiryDays: 100 + index },
+          })
+        : adminCall(t.app, 'PUT', '/tenants/busy/theme', {
+            token: owner,
+            body: { ...grandTheme, name: `Busy ${index}` },
+          }),
+    );
+    const answers = await Promise.all(changes);
+    expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
+    const tenant = (await adminCall(t.app, 'GET', '/tenants/busy', { token: owner })).json();
+    // Every settings change survived every theme change made alongside it.
+    expect(tenant.settings.analyticsId).toBe('final-analytics');
+    expect(tenant.settings.passwordExpiryDays).toBeGreaterThanOrEqual(100);
+    expect(tenant.theme.name).toMatch(/^Busy \d+$/);
+    const updates = await t.services.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('tenant_code', '=', 'busy')
+      .where('action', '=', 'tenant.update')
+      .execute();
+    expect(updates.length).toBeGreaterThanOrEqual(11);
+  });
+
   if (engine === 'postgres') {
     it('creates a tenant or a client once when 20 ask at the same time; the others get a 409', async () => {
       const tenants = await Promise.all(

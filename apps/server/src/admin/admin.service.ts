@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   type AdminClient,
   type AdminTenant,
@@ -233,19 +233,62 @@ export async function createTenant(deps: AdminDeps, input: z.infer<typeof adminT
   }
 }
 
+const leaseMs = 30_000;
+const leaseWaitMs = 10_000;
+
+/**
+ * Runs `change` while this request holds the tenant's change lease, so two changes to one
+ * tenant never interleave (the planner reads the tenant, then writes it whole: interleaved, a
+ * theme change could put back settings another request had just changed). The lease is a row
+ * only one insert can create, on every instance; one left by a crashed process expires.
+ */
+async function withTenantLease<T>(db: Kysely<Database>, code: string, change: () => Promise<T>): Promise<T> {
+  const holder = randomUUID();
+  const deadline = Date.now() + leaseWaitMs;
+  for (let attempt = 0; ; attempt++) {
+    const now = Date.now();
+    await db
+      .deleteFrom('tenant_change_leases')
+      .where('tenant_code', '=', code)
+      .where('expires_at', '<', now)
+      .execute();
+    const taken = await db
+      .insertInto('tenant_change_leases')
+      .values({ tenant_code: code, holder, expires_at: now + leaseMs })
+      .onConflict((oc) => oc.column('tenant_code').doNothing())
+      .executeTakeFirst();
+    if (Number(taken.numInsertedOrUpdatedRows ?? 0) === 1) break;
+    if (now > deadline) throw new AppError(errorCodes.unavailable);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(200, 5 + attempt * 10)));
+  }
+  try {
+    return await change();
+  } finally {
+    await db
+      .deleteFrom('tenant_change_leases')
+      .where('tenant_code', '=', code)
+      .where('holder', '=', holder)
+      .execute();
+  }
+}
+
 /** Changes a tenant's own fields, domains, theme or settings through the planner. */
 export async function changeTenant(
   deps: AdminDeps,
   code: string,
   edit: (tenant: TenantConfig) => TenantConfig | Promise<TenantConfig>,
 ): Promise<AdminTenant> {
-  const row = await tenantRow(deps.db, code);
-  try {
-    await applyTenant(deps, await edit(await tenantConfigOf(deps.db, row)));
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError(adminErrors.domainTaken, { cause: error });
-    throw error;
-  }
+  await tenantRow(deps.db, code);
+  await withTenantLease(deps.db, code, async () => {
+    // Read under the lease: the change is made over the tenant as it is now.
+    const row = await tenantRow(deps.db, code);
+    try {
+      await applyTenant(deps, await edit(await tenantConfigOf(deps.db, row)));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(adminErrors.domainTaken, { cause: error });
+      throw error;
+    }
+  });
   return getTenant(deps.db, code);
 }
 

@@ -16,6 +16,7 @@ export interface Database {
   operators: OperatorsTable;
   disabled_clients: DisabledClientsTable;
   tenant_assets: TenantAssetsTable;
+  tenant_change_leases: TenantChangeLeasesTable;
 }
 
 export interface TenantsTable {
@@ -190,4 +191,11 @@ export interface TenantAssetsTable {
   content_type: string;
   content: string;
   created_at: number;
+}
+
+/** Who is changing a tenant through the admin API right now (one at a time). */
+export interface TenantChangeLeasesTable {
+  tenant_code: string;
+  holder: string;
+  expires_at: number;
 }

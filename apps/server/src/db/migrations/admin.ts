@@ -111,4 +111,19 @@ export const adminMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * One change at a time to a tenant through the admin API, across instances: a lease row per
+   * tenant (admin/admin.service.ts withTenantLease), taken by an insert that only one request
+   * can make, and given up after the change (or taken over once it has expired).
+   */
+  '8004_tenant_change_leases': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('tenant_change_leases')
+        .addColumn('tenant_code', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('holder', 'varchar(36)', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
