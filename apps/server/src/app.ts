@@ -32,6 +32,7 @@ import { createPushTransportFromConfig } from './messaging/push/push-transport.t
 import { captureTransport, createSmtpTransport } from './messaging/transports.ts';
 import { messengerRoutes } from './messenger/messenger.routes.ts';
 import { mfaRoutes } from './mfa/mfa.routes.ts';
+import { forgetPushToken } from './mobile/device-key.service.ts';
 import { mobileRoutes } from './mobile/graphql.routes.ts';
 import { findInteraction } from './oidc/interaction.service.ts';
 import { oidcRoutes } from './oidc/oidc.routes.ts';
@@ -133,7 +134,9 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
       ? outboxPageProvider
       : unconfiguredPhoneProvider;
   const phoneTransports = createPhoneTransports(phoneProvider, clock);
-  const pushTransport = createPushTransportFromConfig(config, clock);
+  const pushTransport = createPushTransportFromConfig(config, clock, (token) =>
+    forgetPushToken(database.kysely, token),
+  );
   const transports: Transports = {
     email: config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : captureTransport,
     sms: phoneTransports.sms,

@@ -43,11 +43,17 @@ export interface OutboxMessage {
 export class DeliveryError extends Error {
   readonly retryable: boolean;
   readonly code: string;
+  /** The provider asked not to be tried again before this long (its Retry-After). */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(message: string, options: { retryable: boolean; code: string }) {
+  constructor(
+    message: string,
+    options: { retryable: boolean; code: string; retryAfterMs?: number | undefined },
+  ) {
     super(message);
     this.retryable = options.retryable;
     this.code = options.code;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

@@ -21,6 +21,15 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 15 * 60_000);
 }
 
+/** The longest wait a provider's Retry-After may impose on a message (a bad header is no reason to park it). */
+export const maxRetryAfterMs = 6 * 60 * 60_000;
+
+/** When a failed message is tried again: our backoff, or later if the provider asked for more. */
+export function nextAttemptDelayMs(attempts: number, retryAfterMs: number | undefined): number {
+  const asked = retryAfterMs === undefined ? 0 : Math.min(Math.max(0, retryAfterMs), maxRetryAfterMs);
+  return Math.max(retryDelayMs(attempts), asked);
+}
+
 /**
  * Delivers the outbox. Any number of instances may run: a message is claimed with a
  * conditional UPDATE (only one claimant sees its row change) and leased; if the claimant
@@ -145,7 +154,12 @@ export class OutboxWorker {
         .updateTable('outbox')
         .set({
           status: retryable ? 'pending' : 'failed',
-          next_attempt_at: this.#clock.now() + retryDelayMs(message.attempts),
+          next_attempt_at:
+            this.#clock.now() +
+            nextAttemptDelayMs(
+              message.attempts,
+              error instanceof DeliveryError ? error.retryAfterMs : undefined,
+            ),
           last_error: code,
         })
         .where('id', '=', row.id)

@@ -211,3 +211,16 @@ export async function loginDevice(
     .execute();
   return issueDeviceSession(db, tenant, { ...device, last_used_at: now }, user.email, now);
 }
+
+/**
+ * A push token the push service retired (uninstalled app, expired token): every device that
+ * registered it stops being pushed to. The device keeps its pairing; its app reads challenges
+ * over its own subscription, and a new token arrives with its next enrolment.
+ */
+export async function forgetPushToken(db: Kysely<Database>, token: string): Promise<void> {
+  await mobileDb(db)
+    .updateTable('mobile_devices')
+    .set({ push_token: null })
+    .where('push_token', '=', token)
+    .execute();
+}

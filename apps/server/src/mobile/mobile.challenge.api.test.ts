@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser, passwordSignIn, summit, type TestTenant } from '../mfa/mfa.test-support.ts';
 import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
 import { backoffSeconds } from './challenge.service.ts';
+import { forgetPushToken } from './device-key.service.ts';
 import { mobileDb } from './mobile.schema.ts';
 import { codeOf, documents, endpointOf, enrolDevice, gql, TestDevice } from './mobile.test-support.ts';
 
@@ -81,6 +82,39 @@ describe.each(engines)('mobile-app MFA sign-in approval (numberChallenge) on %s'
     expect(content.data.challengeId).toBe(challenge.id);
     expect(content.title).toBe('Anmeldung bei Summit');
     expect(content.body).toBe('Öffnen Sie die App, um diese Anmeldung zu bestätigen oder abzulehnen.');
+  });
+
+  it('stops pushing to a token the push service retired: the next challenge is left for the app to read', async () => {
+    const { device, cookie } = await enrolledUser();
+    const other = await enrolledUser();
+    const devices = mobileDb(t.services.db).updateTable('mobile_devices');
+    await devices
+      .set({ platform: 'ANDROID', push_token: 'retired-token' })
+      .where('id', '=', device.id!)
+      .execute();
+    await devices
+      .set({ platform: 'ANDROID', push_token: 'live-token' })
+      .where('id', '=', other.device.id!)
+      .execute();
+    await forgetPushToken(t.services.db, 'retired-token');
+    const tokens = await mobileDb(t.services.db)
+      .selectFrom('mobile_devices')
+      .select(['id', 'push_token'])
+      .where('id', 'in', [device.id!, other.device.id!])
+      .execute();
+    expect(Object.fromEntries(tokens.map((row) => [row.id, row.push_token]))).toEqual({
+      [device.id!]: null,
+      [other.device.id!]: 'live-token',
+    });
+    // The device keeps its pairing: a challenge is still made, addressed to the device itself.
+    const challenge = await challengeOf(cookie);
+    const push = await t.services.db
+      .selectFrom('outbox')
+      .select(['recipient', 'payload'])
+      .where('channel', '=', 'push')
+      .where('payload', 'like', `%${challenge.id}%`)
+      .executeTakeFirstOrThrow();
+    expect(push.recipient).toBe(device.id);
   });
 
   it('approves with the right number: the session passes MFA, and the device saw where and what signs in', async () => {

@@ -39,6 +39,8 @@ export interface FcmStubAnswer {
   errorCode?: string;
   /** google.rpc status, e.g. NOT_FOUND. */
   grpcStatus: string;
+  /** A Retry-After header, as FCM sends with 429 and 503. */
+  retryAfter?: string;
 }
 
 export interface FcmStub {
@@ -113,8 +115,12 @@ function googleError(
   grpcStatus: string,
   message: string,
   errorCode?: string,
+  retryAfter?: string,
 ) {
-  response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=UTF-8',
+    ...(retryAfter ? { 'retry-after': retryAfter } : {}),
+  });
   response.end(
     JSON.stringify({
       error: {
@@ -262,6 +268,7 @@ export async function startFcmStub(options: { clock?: Clock } = {}): Promise<Fcm
         answer.grpcStatus,
         `stub answer ${answer.grpcStatus}`,
         answer.errorCode,
+        answer.retryAfter,
       );
       return;
     }

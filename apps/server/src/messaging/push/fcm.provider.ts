@@ -4,6 +4,7 @@ import {
   type PushFailureKind,
   type PushNotification,
   type PushProvider,
+  parseRetryAfter,
   pushDeliveryError,
   pushFailureKinds,
 } from './push-provider.ts';
@@ -187,12 +188,20 @@ export function createFcmProvider(settings: FcmSettings, clock: Clock = systemCl
       )?.errorCode;
       const code = fcmCode ?? body.error?.status ?? null;
       const detail = `fcm ${response.status} ${code ?? ''} ${body.error?.message ?? ''}`.trim();
+      // FCM sends Retry-After with 429 and 503: retrying sooner only prolongs the throttling.
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), clock.now());
       const known = code === null ? undefined : knownErrors[code];
-      if (known) throw pushDeliveryError(known.kind, code, known.retryable, detail);
+      if (known) throw pushDeliveryError(known.kind, code, known.retryable, detail, retryAfterMs);
       if (response.status >= 500)
-        throw pushDeliveryError(pushFailureKinds.unavailable, code ?? response.status, true, detail);
+        throw pushDeliveryError(
+          pushFailureKinds.unavailable,
+          code ?? response.status,
+          true,
+          detail,
+          retryAfterMs,
+        );
       if (response.status === 429)
-        throw pushDeliveryError(pushFailureKinds.rateLimited, code ?? 429, true, detail);
+        throw pushDeliveryError(pushFailureKinds.rateLimited, code ?? 429, true, detail, retryAfterMs);
       if (response.status === 401 || response.status === 403) {
         throw pushDeliveryError(pushFailureKinds.authFailed, code ?? response.status, false, detail);
       }

@@ -118,6 +118,29 @@ describe.each(engines)('push delivery through the outbox (%s)', (engine) => {
     expect((await rowOf(t, id)).attempts).toBe(3);
   });
 
+  it("waits as long as FCM's Retry-After asks before trying a throttled push again", async () => {
+    const token = 'fcm-registration-token-throttled';
+    fcm.answers.set(token, { ...fcmErrors.quotaExceeded, retryAfter: '120' });
+    const id = await enqueuePush(t, token, push(t, 'ANDROID', 10 * 60_000));
+    const sent = () => fcm.sends.filter((send) => send.message.token === token).length;
+    await t.services.outbox.runOnce();
+    expect(await rowOf(t, id)).toMatchObject({
+      status: 'pending',
+      last_error: 'push.rate_limited:QUOTA_EXCEEDED',
+    });
+    // Our own backoff would try again after 5 s; FCM asked for two minutes.
+    t.clock.advance(5_000);
+    await t.services.outbox.runOnce();
+    t.clock.advance(100_000);
+    await t.services.outbox.runOnce();
+    expect(sent()).toBe(1);
+    fcm.answers.delete(token);
+    t.clock.advance(15_001);
+    await t.services.outbox.runOnce();
+    expect(sent()).toBe(2);
+    expect((await rowOf(t, id)).status).toBe('sent');
+  });
+
   it('records a retired token as failed without retrying it', async () => {
     const token = 'fcm-registration-token-uninstalled';
     fcm.answers.set(token, fcmErrors.unregistered);

@@ -56,9 +56,25 @@ export function pushDeliveryError(
   providerCode: string | number | null,
   retryable: boolean,
   detail: string,
+  retryAfterMs?: number,
 ): DeliveryError {
   const code = providerCode === null ? kind : `${kind}:${providerCode}`;
-  return new DeliveryError(detail, { retryable, code });
+  return new DeliveryError(detail, { retryable, code, retryAfterMs });
+}
+
+/**
+ * An HTTP Retry-After value (RFC 9110 §10.2.3: delay-seconds or an HTTP-date) as milliseconds
+ * from now; undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null, now: number): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // An HTTP-date names its weekday and month ("Wed, 25 Nov 2026 12:00:00 GMT"); Date.parse
+  // alone would also take "-5" as a year.
+  if (!/^[A-Za-z]{3}, /.test(trimmed)) return undefined;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 export interface PushProviders {
@@ -71,6 +87,12 @@ export interface PushProviders {
    * outbox page shows it) instead of failing.
    */
   keepUnroutedInOutbox: boolean;
+  /**
+   * Called when the push service says a device token is retired for good (the app was
+   * uninstalled, the token expired): the token is forgotten, so later challenges are not
+   * pushed into the void (the app still reads them over its subscription when opened).
+   */
+  forgetToken?: (token: string) => Promise<void>;
 }
 
 /**
@@ -114,15 +136,26 @@ export function createPushTransport(
           `no push service for platform ${String(content.platform)}`,
         );
       }
-      await provider.send({
-        token: message.recipient,
-        title: content.title,
-        body: content.body,
-        data: stringValues(content.data as unknown as Record<string, unknown>),
-        expiresAt: content.expiresAt,
-        collapseKey: content.data.challengeId,
-        reference: message.id,
-      });
+      try {
+        await provider.send({
+          token: message.recipient,
+          title: content.title,
+          body: content.body,
+          data: stringValues(content.data as unknown as Record<string, unknown>),
+          expiresAt: content.expiresAt,
+          collapseKey: content.data.challengeId,
+          reference: message.id,
+        });
+      } catch (error) {
+        if (
+          error instanceof DeliveryError &&
+          error.code.split(':')[0] === pushFailureKinds.unregistered &&
+          providers.forgetToken
+        ) {
+          await providers.forgetToken(message.recipient);
+        }
+        throw error;
+      }
     },
     async close() {
       await Promise.all([providers.android?.close(), providers.ios?.close()]);

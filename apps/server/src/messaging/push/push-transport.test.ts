@@ -2,8 +2,10 @@ import type { DevicePlatform } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../../test/helper.ts';
 import type { OutboxMessage, PushContent } from '../message.types.ts';
-import { type ApnsStub, startApnsStub } from './apns-stub.test-support.ts';
-import { type FcmStub, startFcmStub } from './fcm-stub.test-support.ts';
+import { maxRetryAfterMs, nextAttemptDelayMs, retryDelayMs } from '../outbox.worker.ts';
+import { type ApnsStub, apnsErrors, startApnsStub } from './apns-stub.test-support.ts';
+import { type FcmStub, fcmErrors, startFcmStub } from './fcm-stub.test-support.ts';
+import { parseRetryAfter } from './push-provider.ts';
 import { createPushTransportFromConfig } from './push-transport.ts';
 
 const apnsToken = 'ab'.repeat(32);
@@ -19,7 +21,7 @@ describe('push transport: platform routing and expiry', () => {
     await Promise.all([fcm.close(), apns.close()]);
   });
 
-  const configured = (embedded: boolean) =>
+  const configured = (embedded: boolean, forgetToken?: (token: string) => Promise<void>) =>
     createPushTransportFromConfig(
       {
         embedded,
@@ -40,6 +42,7 @@ describe('push transport: platform routing and expiry', () => {
         },
       },
       clock,
+      forgetToken,
     );
 
   const message = (platform: DevicePlatform, recipient: string, expiresInMs = 90_000): OutboxMessage => {
@@ -126,5 +129,49 @@ describe('push transport: platform routing and expiry', () => {
     });
     expect(fcm.sends.length).toBe(sent.fcm);
     expect(apns.requests.length).toBe(sent.apns);
+  });
+
+  it('forgets a token the push service retired (FCM UNREGISTERED, APNs 410), and only such a token', async () => {
+    const forgotten: string[] = [];
+    const transport = configured(false, async (token) => {
+      forgotten.push(token);
+    });
+    const retiredApns = 'ef'.repeat(32);
+    fcm.answers.set('fcm-registration-token-retired', fcmErrors.unregistered);
+    fcm.answers.set('fcm-registration-token-down', fcmErrors.unavailable);
+    apns.answers.set(retiredApns, apnsErrors.unregistered);
+    await expect(transport.send(message('ANDROID', 'fcm-registration-token-retired'))).rejects.toMatchObject({
+      code: 'push.unregistered:UNREGISTERED',
+      retryable: false,
+    });
+    await expect(transport.send(message('IOS', retiredApns))).rejects.toMatchObject({
+      code: 'push.unregistered:Unregistered',
+    });
+    await expect(transport.send(message('ANDROID', 'fcm-registration-token-down'))).rejects.toMatchObject({
+      retryable: true,
+    });
+    await transport.close();
+    expect(forgotten).toEqual(['fcm-registration-token-retired', retiredApns]);
+  });
+});
+
+describe('Retry-After', () => {
+  const now = Date.UTC(2026, 10, 25, 12, 0, 0);
+
+  it('reads delay-seconds and HTTP-dates, and ignores what is neither', () => {
+    expect(parseRetryAfter('120', now)).toBe(120_000);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('Wed, 25 Nov 2026 12:01:30 GMT', now)).toBe(90_000);
+    expect(parseRetryAfter('Wed, 25 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter('-5', now)).toBeUndefined();
+  });
+
+  it('never retries sooner than our backoff, nor parks a message longer than six hours', () => {
+    expect(nextAttemptDelayMs(1, undefined)).toBe(retryDelayMs(1));
+    expect(nextAttemptDelayMs(1, 1_000)).toBe(retryDelayMs(1));
+    expect(nextAttemptDelayMs(1, 120_000)).toBe(120_000);
+    expect(nextAttemptDelayMs(1, 30 * 24 * 60 * 60_000)).toBe(maxRetryAfterMs);
   });
 });

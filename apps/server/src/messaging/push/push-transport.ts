@@ -14,12 +14,14 @@ import { createPushTransport } from './push-provider.ts';
 export function createPushTransportFromConfig(
   config: Pick<Config, 'embedded' | 'fcm' | 'apns'>,
   clock: Clock,
+  forgetToken?: (token: string) => Promise<void>,
 ): Transport & { close(): Promise<void> } {
   return createPushTransport(
     {
       android: config.fcm ? createFcmProvider(config.fcm, clock) : undefined,
       ios: config.apns ? createApnsProvider(config.apns, clock) : undefined,
       keepUnroutedInOutbox: config.embedded,
+      forgetToken,
     },
     clock,
   );
