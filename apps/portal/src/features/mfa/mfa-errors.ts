@@ -35,6 +35,8 @@ const texts: Record<MfaErrorCode, string> = {
   [mfaErrors.alreadyEnrolled]: 'mfa.errors.unknown',
   [mfaErrors.registrationNotStarted]: 'mfa.errors.codeExpired',
   [mfaErrors.freshVerificationRequired]: 'mfa.errors.unknown',
+  // The screens offer only the tenant's methods: this is a policy changed while choosing.
+  [mfaErrors.methodNotOffered]: 'mfa.errors.unknown',
   [mfaErrors.unknown]: 'mfa.errors.unknown',
 };
 
