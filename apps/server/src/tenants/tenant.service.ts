@@ -38,6 +38,11 @@ export class TenantDirectory {
    * unknown after it, with no later change to clear it.
    */
   #domainGeneration = 0;
+  /**
+   * The first poll of `watch`, until it has run: it clears what was looked up before it (there
+   * is nothing to compare with yet), so look-ups wait for it rather than be thrown away by it.
+   */
+  #firstPoll: Promise<void> | undefined;
   readonly #byCode = new Map<string, Promise<TenantContext | null>>();
   /** The version each cached tenant was loaded at. */
   readonly #loaded = new Map<string, number>();
@@ -54,6 +59,7 @@ export class TenantDirectory {
     if (!domain || domain.length > 253) return null;
     let code = this.#byDomain.get(domain);
     if (code === undefined) {
+      if (this.#firstPoll) await this.#firstPoll;
       const generation = this.#domainGeneration;
       const row = await this.#db
         .selectFrom('tenant_domains')
@@ -146,7 +152,12 @@ export class TenantDirectory {
         });
     }, intervalMs);
     timer.unref();
-    void this.refresh().catch(onError);
+    const first = this.refresh()
+      .catch(onError)
+      .finally(() => {
+        if (this.#firstPoll === first) this.#firstPoll = undefined;
+      });
+    this.#firstPoll = first;
     return () => clearInterval(timer);
   }
 
