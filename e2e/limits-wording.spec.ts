@@ -184,6 +184,41 @@ describe('limit wording in the portal (Chromium)', () => {
     await context.close();
   });
 
+  it("says a reset request was refused for the network's requests, counts down, and holds the button until then", async () => {
+    const { context, page } = await browserFrom('en-GB');
+    await page.goto(`${stack.keycard.origin('grand-hotel')}/reset-password/`);
+    // Twenty mail requests from this address in a burst (the limit per 15 minutes).
+    const statuses = await page.evaluate(async () =>
+      Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          fetch(`/api/user/${encodeURIComponent(`reset-${i}@grand-hotel.test`)}/reset-password`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          }).then((answer) => answer.status),
+        ),
+      ),
+    );
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    await page.getByLabel('E-mail', { exact: true }).fill('someone@grand-hotel.test');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    // The allowance drains one request per 45 s, from when the burst was counted.
+    await expect
+      .poll(() => alertText(page))
+      .toMatch(/^Too many requests from your network\. Please try again in \d+ seconds\.$/);
+    const left = Number((await alertText(page)).match(/in (\d+) seconds/)?.[1]);
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(45);
+    const send = page.getByRole('button', { name: 'Send reset link' });
+    expect(await send.isDisabled()).toBe(true);
+    await expectAccessible(page, 'reset request refused (en)');
+    // When the wait ends the notice goes and the button is offered again.
+    await page.clock.fastForward(46_000);
+    await expect.poll(() => page.getByRole('alert').count()).toBe(0);
+    expect(await send.isEnabled()).toBe(true);
+    await context.close();
+  });
+
   it('locks MFA checks with the wait in words and hides "request a new code" and the other checks until it ends', async () => {
     const email = await createTestUser(stack.keycard, 'summit');
     const phone = `0151 ${String(10_000_000 + Math.floor(Math.random() * 89_999_999))}`;

@@ -1,4 +1,5 @@
 import type { Locale } from '@keycard/contract/user-state';
+import { useEffect, useState } from 'react';
 
 /**
  * Waits in words, in the page's language: "in 14 minutes", "in 45 Sekunden", "ในอีก 2 ชั่วโมง"
@@ -65,4 +66,19 @@ export function splitAtWait(
     if (at >= 0) return { before: text.slice(0, at), words, after: text.slice(at + words.length) };
   }
   return null;
+}
+
+/**
+ * Whole seconds left until `until` (a Date.now() time), re-rendering as each second passes.
+ * Read from the clock at render, so a wait set a moment ago starts at its full length.
+ */
+export function useSecondsLeft(until: number): number {
+  const [, setTick] = useState(0);
+  const left = Math.max(0, until - Date.now());
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = setTimeout(() => setTick((tick) => tick + 1), left % 1000 || 1000);
+    return () => clearTimeout(timer);
+  });
+  return Math.ceil(left / 1000);
 }

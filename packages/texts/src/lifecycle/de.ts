@@ -134,6 +134,9 @@ export const lifecycleDe: Texts['lifecycle'] = {
   errors: {
     rateLimited:
       'Sie haben zu viele Anfragen gestellt. Bitte warten Sie einige Minuten und versuchen Sie es erneut.',
+    rateLimitedNetwork: 'Zu viele Anfragen aus Ihrem Netzwerk. Bitte versuchen Sie es {{when}} erneut.',
+    rateLimitedVerification:
+      'Wir haben Ihnen bereits mehrere Bestätigungs-E-Mails gesendet. Sie können {{when}} eine weitere anfordern.',
     captcha:
       'Wir konnten nicht bestätigen, dass diese Anfrage von einer Person stammt. Laden Sie die Seite neu und versuchen Sie es erneut.',
   },

@@ -131,6 +131,9 @@ export const lifecycleEn = {
   },
   errors: {
     rateLimited: 'You have made too many requests. Please wait a few minutes and try again.',
+    rateLimitedNetwork: 'Too many requests from your network. Please try again {{when}}.',
+    rateLimitedVerification:
+      'We have already sent you several verification e-mails. You can ask for another one {{when}}.',
     captcha: 'We could not confirm that this request was made by a person. Reload the page and try again.',
   },
   mail: {

@@ -131,6 +131,9 @@ export const lifecycleEs: Texts['lifecycle'] = {
   },
   errors: {
     rateLimited: 'Ha realizado demasiadas solicitudes. Espere unos minutos e inténtelo de nuevo.',
+    rateLimitedNetwork: 'Demasiadas solicitudes desde su red. Inténtelo de nuevo {{when}}.',
+    rateLimitedVerification:
+      'Ya le hemos enviado varios correos de verificación. Podrá solicitar otro {{when}}.',
     captcha:
       'No hemos podido confirmar que esta solicitud la haya realizado una persona. Vuelva a cargar la página e inténtelo de nuevo.',
   },

@@ -134,6 +134,9 @@ export const lifecycleFr: Texts['lifecycle'] = {
   },
   errors: {
     rateLimited: 'Vous avez effectué trop de demandes. Veuillez patienter quelques minutes, puis réessayer.',
+    rateLimitedNetwork: 'Trop de demandes depuis votre réseau. Veuillez réessayer {{when}}.',
+    rateLimitedVerification:
+      'Nous vous avons déjà envoyé plusieurs e-mails de vérification. Vous pourrez en demander un autre {{when}}.',
     captcha:
       'Nous n’avons pas pu confirmer que cette demande provient d’une personne. Rechargez la page et réessayez.',
   },

@@ -133,6 +133,9 @@ export const lifecycleId: Texts['lifecycle'] = {
   errors: {
     rateLimited:
       'Anda telah mengirim terlalu banyak permintaan. Harap tunggu beberapa menit, lalu coba lagi.',
+    rateLimitedNetwork: 'Terlalu banyak permintaan dari jaringan Anda. Silakan coba lagi {{when}}.',
+    rateLimitedVerification:
+      'Kami sudah mengirimkan beberapa email verifikasi kepada Anda. Anda dapat meminta email lain {{when}}.',
     captcha:
       'Kami tidak dapat memastikan bahwa permintaan ini dibuat oleh manusia. Muat ulang halaman dan coba lagi.',
   },

@@ -130,6 +130,9 @@ export const lifecycleIt: Texts['lifecycle'] = {
   },
   errors: {
     rateLimited: 'Ha effettuato troppe richieste. Attenda qualche minuto e riprovi.',
+    rateLimitedNetwork: 'Troppe richieste dalla sua rete. Riprovi {{when}}.',
+    rateLimitedVerification:
+      "Le abbiamo già inviato diverse e-mail di verifica. Potrà richiederne un'altra {{when}}.",
     captcha:
       'Non è stato possibile confermare che questa richiesta provenga da una persona. Ricarichi la pagina e riprovi.',
   },

@@ -129,6 +129,8 @@ export const lifecyclePt: Texts['lifecycle'] = {
   },
   errors: {
     rateLimited: 'Foram feitas solicitações demais. Aguarde alguns minutos e tente novamente.',
+    rateLimitedNetwork: 'Demasiados pedidos a partir da sua rede. Tente novamente {{when}}.',
+    rateLimitedVerification: 'Já lhe enviámos vários e-mails de verificação. Pode pedir outro {{when}}.',
     captcha:
       'Não foi possível confirmar que esta solicitação foi feita por uma pessoa. Recarregue a página e tente novamente.',
   },

@@ -3,11 +3,11 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { useNavigate } from '../../lib/router.tsx';
 import { EmailField, useEmailField } from '../../ui/email-field.tsx';
-import { Notice } from '../../ui/fields.tsx';
 import { Page, PendingLabel } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
 import { captchaToken } from './captcha.ts';
 import { commonOutcome } from './outcomes.ts';
+import { RefusalNotice, useRefusal } from './refusal-notice.tsx';
 import { SupportLinks } from './support-links.tsx';
 
 /** /error/activate-expired/ — re-ask the e-mail and send a new activation link. */
@@ -15,12 +15,12 @@ export function ActivateExpiredPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const emailField = useEmailField('');
-  const [notice, setNotice] = useState<string | null>(null);
+  const { refusal, seconds, waiting, refuse, clear } = useRefusal();
   const [pending, setPending] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setNotice(null);
+    clear();
     const address = emailField.check();
     if (!address) return;
     setPending(true);
@@ -30,18 +30,18 @@ export function ActivateExpiredPage() {
     } catch (caught) {
       setPending(false);
       const outcome = commonOutcome(caught);
-      if (outcome && 'notice' in outcome) setNotice(outcome.notice);
+      if (outcome && 'notice' in outcome) refuse(outcome.notice, outcome.wait);
       else navigate(paths.error);
     }
   }
 
   return (
     <Page titleKey="lifecycle.titles.activateExpired" heading={t('lifecycle.activateExpired.heading')}>
-      {notice ? <Notice tone="error">{t(notice)}</Notice> : null}
+      <RefusalNotice refusal={refusal} seconds={seconds} />
       <p>{t('lifecycle.activateExpired.body')}</p>
       <form onSubmit={submit} noValidate>
         <EmailField field={emailField} label={t('lifecycle.activateExpired.email')} />
-        <button className="kc-button" type="submit" disabled={pending} aria-busy={pending}>
+        <button className="kc-button" type="submit" disabled={pending || waiting} aria-busy={pending}>
           <PendingLabel pending={pending}>{t('lifecycle.activateExpired.submit')}</PendingLabel>
         </button>
       </form>

@@ -8,7 +8,8 @@ import { Link, useNavigate } from '../../lib/router.tsx';
 import { Notice } from '../../ui/fields.tsx';
 import { Page, PendingLabel } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
-import { codeOf } from './outcomes.ts';
+import { codeOf, waitOf } from './outcomes.ts';
+import { RefusalNotice, useRefusal } from './refusal-notice.tsx';
 import './account.css';
 
 /**
@@ -20,19 +21,21 @@ export function EmailVerificationPrompt({ email }: { email: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [sent, setSent] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { refusal, seconds, waiting, refuse, clear } = useRefusal();
   const [pending, setPending] = useState(false);
   const hours = lifecycleTokenTtl.verificationHours;
 
   async function send() {
     setPending(true);
-    setNotice(null);
+    clear();
     try {
       await accountApi.sendVerification(email);
       setSent(true);
     } catch (caught) {
-      if (isNetworkError(caught)) setNotice('common.networkError');
-      else if (codeOf(caught) === errorCodes.rateLimited) setNotice('lifecycle.errors.rateLimited');
+      if (isNetworkError(caught)) refuse('common.networkError');
+      // Verification mails are limited per account (docs/accounts.md): say so, with the wait.
+      else if (codeOf(caught) === errorCodes.rateLimited)
+        refuse('lifecycle.errors.rateLimited', waitOf(caught, 'lifecycle.errors.rateLimitedVerification'));
       else navigate(paths.error, { replace: true });
     } finally {
       setPending(false);
@@ -71,10 +74,16 @@ export function EmailVerificationPrompt({ email }: { email: string }) {
       titleKey="lifecycle.titles.verifyEmail"
       heading={t('lifecycle.verificationPrompt.heading')}
     >
-      {notice ? <Notice tone="error">{t(notice)}</Notice> : null}
+      <RefusalNotice refusal={refusal} seconds={seconds} />
       <p>{t('lifecycle.verificationPrompt.body', { email, hours })}</p>
       <div className="kc-actions">
-        <button type="button" className="kc-button" onClick={send} disabled={pending} aria-busy={pending}>
+        <button
+          type="button"
+          className="kc-button"
+          onClick={send}
+          disabled={pending || waiting}
+          aria-busy={pending}
+        >
           <PendingLabel pending={pending}>{t('lifecycle.verificationPrompt.send')}</PendingLabel>
         </button>
       </div>

@@ -3,8 +3,23 @@ import { lifecycleErrors } from '@keycard/contract/lifecycle-api';
 import { ApiRequestError, isNetworkError } from '../../lib/api.ts';
 import type { ServerPasswordProblem } from './new-password.tsx';
 
+/**
+ * A refusal with a wait (a rate limit): the text to show while it runs ({{when}} in words) and
+ * the seconds it lasts. Forms that count it down use it; others show the notice alone.
+ */
+export interface Wait {
+  key: string;
+  seconds: number;
+}
+
 /** What a form shows after a refused submission: a message on the password, or a notice. */
-export type FormOutcome = { refuse: ServerPasswordProblem } | { notice: string } | null;
+export type FormOutcome = { refuse: ServerPasswordProblem } | { notice: string; wait?: Wait } | null;
+
+/** The wait a 429 names (fields.retryAfterSeconds), under the text that says whose limit it is. */
+export function waitOf(error: unknown, key: string): Wait | undefined {
+  const seconds = error instanceof ApiRequestError ? Number(error.fields?.retryAfterSeconds) : Number.NaN;
+  return seconds > 0 ? { key, seconds } : undefined;
+}
 
 /**
  * The answers every password form treats alike (SPEC §8 plus the captcha and rate limits):
@@ -21,8 +36,13 @@ export function commonOutcome(error: unknown): FormOutcome | undefined {
       return { refuse: 'lifecycle.passwordForm.errors.leaked' };
     case lifecycleErrors.captchaFailed:
       return { notice: 'lifecycle.errors.captcha' };
-    case errorCodes.rateLimited:
-      return { notice: 'lifecycle.errors.rateLimited' };
+    case errorCodes.rateLimited: {
+      // The mail requests are limited per client address (docs/accounts.md): the network's.
+      const wait = waitOf(error, 'lifecycle.errors.rateLimitedNetwork');
+      return wait
+        ? { notice: 'lifecycle.errors.rateLimited', wait }
+        : { notice: 'lifecycle.errors.rateLimited' };
+    }
     default:
       return undefined;
   }

@@ -9,6 +9,7 @@ import { Page, PendingLabel } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
 import { captchaToken } from './captcha.ts';
 import { commonOutcome } from './outcomes.ts';
+import { RefusalNotice, useRefusal } from './refusal-notice.tsx';
 import './account.css';
 
 /**
@@ -20,12 +21,12 @@ export function ResetRequestPage() {
   const navigate = useNavigate();
   const params = useSearchParams();
   const emailField = useEmailField(params.get('email') ?? lastUser.get() ?? '');
-  const [notice, setNotice] = useState<string | null>(null);
+  const { refusal, seconds, waiting, refuse, clear } = useRefusal();
   const [pending, setPending] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setNotice(null);
+    clear();
     const address = emailField.check();
     if (!address) return;
     setPending(true);
@@ -37,7 +38,7 @@ export function ResetRequestPage() {
     } catch (caught) {
       setPending(false);
       const outcome = commonOutcome(caught);
-      if (outcome && 'notice' in outcome) setNotice(outcome.notice);
+      if (outcome && 'notice' in outcome) refuse(outcome.notice, outcome.wait);
       else navigate(paths.error);
     }
   }
@@ -47,11 +48,11 @@ export function ResetRequestPage() {
       {params.has('tokenExpired') ? (
         <Notice tone="error">{t('lifecycle.resetRequest.tokenExpired')}</Notice>
       ) : null}
-      {notice ? <Notice tone="error">{t(notice)}</Notice> : null}
+      <RefusalNotice refusal={refusal} seconds={seconds} />
       <p>{t('lifecycle.resetRequest.intro')}</p>
       <form onSubmit={submit} noValidate>
         <EmailField field={emailField} label={t('lifecycle.resetRequest.email')} />
-        <button className="kc-button" type="submit" disabled={pending} aria-busy={pending}>
+        <button className="kc-button" type="submit" disabled={pending || waiting} aria-busy={pending}>
           <PendingLabel pending={pending}>{t('lifecycle.resetRequest.submit')}</PendingLabel>
         </button>
       </form>

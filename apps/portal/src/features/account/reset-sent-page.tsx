@@ -9,6 +9,7 @@ import { Page, PendingLabel } from '../../ui/page.tsx';
 import { accountApi } from './api.ts';
 import { captchaToken } from './captcha.ts';
 import { commonOutcome } from './outcomes.ts';
+import { RefusalNotice, useRefusal } from './refusal-notice.tsx';
 import './account.css';
 
 /** /reset-password/sent — offer to send the mail again; the trouble-logging-in link if configured. */
@@ -17,21 +18,23 @@ export function ResetSentPage() {
   const navigate = useNavigate();
   const email = (useLocation().state as { email?: string } | null)?.email;
   const helpUrl = useBranding()?.theme.links.loginHelpUrl;
-  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; key: string } | null>(null);
+  const [resent, setResent] = useState(false);
+  const { refusal, seconds, waiting, refuse, clear } = useRefusal();
   const [pending, setPending] = useState(false);
   const minutes = lifecycleTokenTtl.resetMinutes;
 
   async function resend() {
     if (!email) return;
     setPending(true);
-    setNotice(null);
+    setResent(false);
+    clear();
     try {
       const answer = await accountApi.requestReset(email, await captchaToken('PASSWORD_RESET'));
       if (answer.state === 'activate') navigate(paths.activateSent);
-      else setNotice({ tone: 'success', key: 'lifecycle.resetSent.resent' });
+      else setResent(true);
     } catch (caught) {
       const outcome = commonOutcome(caught);
-      if (outcome && 'notice' in outcome) setNotice({ tone: 'error', key: outcome.notice });
+      if (outcome && 'notice' in outcome) refuse(outcome.notice, outcome.wait);
       else navigate(paths.error);
     } finally {
       setPending(false);
@@ -40,7 +43,8 @@ export function ResetSentPage() {
 
   return (
     <Page titleKey="lifecycle.titles.resetPasswordSent" heading={t('lifecycle.resetSent.heading')}>
-      {notice ? <Notice tone={notice.tone}>{t(notice.key)}</Notice> : null}
+      {resent ? <Notice tone="success">{t('lifecycle.resetSent.resent')}</Notice> : null}
+      <RefusalNotice refusal={refusal} seconds={seconds} />
       <p>
         {email
           ? t('lifecycle.resetSent.body', { email, minutes })
@@ -48,7 +52,13 @@ export function ResetSentPage() {
       </p>
       <div className="kc-actions">
         {email ? (
-          <button type="button" className="kc-button" onClick={resend} disabled={pending} aria-busy={pending}>
+          <button
+            type="button"
+            className="kc-button"
+            onClick={resend}
+            disabled={pending || waiting}
+            aria-busy={pending}
+          >
             <PendingLabel pending={pending}>{t('lifecycle.resetSent.resend')}</PendingLabel>
           </button>
         ) : (

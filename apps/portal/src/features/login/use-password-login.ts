@@ -1,8 +1,9 @@
 import type { LoginLimit, LoginLimitFields } from '@keycard/contract/api';
 import { errorCodes } from '@keycard/contract/errors';
 import { paths } from '@keycard/contract/paths';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ApiRequestError, isNetworkError } from '../../lib/api.ts';
+import { useSecondsLeft } from '../../lib/duration.ts';
 import { useNavigate } from '../../lib/router.tsx';
 import { flowStorage, loginStateKey, randomState } from '../../lib/storage.ts';
 import { loginApi } from './api.ts';
@@ -31,23 +32,12 @@ function waitOf(caught: ApiRequestError): { limit: LoginLimit; seconds: number }
   return null;
 }
 
-/** Seconds left until `until`, ticking once a second while there are any. */
-function useSecondsUntil(until: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (until <= now) return;
-    const timer = setTimeout(() => setNow(Date.now()), Math.min(1000, until - now));
-    return () => clearTimeout(timer);
-  }, [until, now]);
-  return Math.max(0, Math.ceil((until - now) / 1000));
-}
-
 export function usePasswordLogin() {
   const navigate = useNavigate();
   const [error, setError] = useState<LoginError>(null);
   const [pending, setPending] = useState(false);
   const [limited, setLimited] = useState<{ limit: LoginLimit; until: number } | null>(null);
-  const seconds = useSecondsUntil(limited?.until ?? 0);
+  const seconds = useSecondsLeft(limited?.until ?? 0);
   const wait: LoginWait | null = limited && seconds > 0 ? { limit: limited.limit, seconds } : null;
   /** A wait ran out on this screen: the attempt may be made again. */
   const ready = limited !== null && seconds === 0;

@@ -1,0 +1,57 @@
+import { useCallback, useState } from 'react';
+import { splitAtWait, useSecondsLeft, waitValues } from '../../lib/duration.ts';
+import { useTranslation } from '../../lib/i18n.tsx';
+import { Notice } from '../../ui/fields.tsx';
+import type { Wait } from './outcomes.ts';
+
+interface Refusal {
+  key: string;
+  wait?: { key: string; until: number };
+}
+
+/**
+ * A form's refusal notice. A refusal with a wait (a rate limit) counts it down in words and
+ * holds the form's action (`waiting`) until it ends; then the notice goes and the action is
+ * offered again: a screen never says "try again in 40 seconds" beside a button that would be
+ * refused.
+ */
+export function useRefusal() {
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const seconds = useSecondsLeft(refusal?.wait?.until ?? 0);
+  const expired = refusal?.wait !== undefined && seconds === 0;
+  const refuse = useCallback((key: string, wait?: Wait) => {
+    setRefusal(wait ? { key, wait: { key: wait.key, until: Date.now() + wait.seconds * 1000 } } : { key });
+  }, []);
+  const clear = useCallback(() => setRefusal(null), []);
+  return {
+    refusal: expired ? null : refusal,
+    seconds,
+    waiting: refusal?.wait !== undefined && seconds > 0,
+    refuse,
+    clear,
+  };
+}
+
+export function RefusalNotice({ refusal, seconds }: { refusal: Refusal | null; seconds: number }) {
+  const { t, i18n } = useTranslation();
+  if (!refusal) return null;
+  if (!refusal.wait) return <Notice tone="error">{t(refusal.key)}</Notice>;
+  const text = t(refusal.wait.key, waitValues(seconds, i18n.language));
+  const parts = splitAtWait(text, seconds, i18n.language);
+  return (
+    <Notice tone="error">
+      {parts ? (
+        <>
+          {parts.before}
+          {/* The phrase ticks; the sentence is announced once, when it appears. */}
+          <span aria-live="off" data-wait={seconds}>
+            {parts.words}
+          </span>
+          {parts.after}
+        </>
+      ) : (
+        text
+      )}
+    </Notice>
+  );
+}
