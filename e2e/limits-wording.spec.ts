@@ -4,7 +4,9 @@ import { th } from '@keycard/texts/th';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { roundWait, waitInWords } from '../apps/portal/src/lib/duration.ts';
+import { createUser } from '../apps/server/src/accounts/user.repository.ts';
 import { expectAccessible } from './support/browser.ts';
+import { loginWithPassword } from './support/login.ts';
 import {
   continueAfterRecoveryCodes,
   createTestUser,
@@ -216,6 +218,74 @@ describe('limit wording in the portal (Chromium)', () => {
     await page.clock.fastForward(46_000);
     await expect.poll(() => page.getByRole('alert').count()).toBe(0);
     expect(await send.isEnabled()).toBe(true);
+    await context.close();
+  });
+
+  it('says verification mails were sent already, and when another may be asked for, in words', async () => {
+    const email = `verify-limit-${Date.now().toString(36)}@grand-hotel.test`;
+    await createUser(
+      stack.keycard.services.db,
+      {
+        tenantCode: 'grand-hotel',
+        email,
+        type: 'staff',
+        locale: 'en',
+        status: 'active',
+        password,
+        emailVerified: false,
+        emailVerificationRequired: true,
+      },
+      stack.keycard.clock.now(),
+    );
+    client += 1;
+    const context = await stack.browser.newContext({
+      locale: 'en-GB',
+      extraHTTPHeaders: { 'x-forwarded-for': `10.44.0.${client}` },
+    });
+    const page = await context.newPage();
+    await page.clock.install();
+    await page.goto(`${stack.demoApp.url}/`);
+    await page.getByRole('link', { name: 'Sign in with Grand Hotel Group' }).click();
+    await page.waitForURL(/\/login\?iid=/);
+    await loginWithPassword(page, email, password);
+    await expectHeading(page, 'Verify your e-mail');
+    // Five mails an hour per account: the sixth request is refused, with its wait.
+    for (let i = 0; i < 5; i++) {
+      await page.getByRole('button', { name: 'Send verification e-mail' }).click();
+      await expectHeading(page, 'Check your inbox');
+      await page.getByRole('button', { name: 'I did not receive the e-mail' }).click();
+      await expectHeading(page, 'Verify your e-mail');
+    }
+    const send = page.getByRole('button', { name: 'Send verification e-mail' });
+    await send.click();
+    await expect
+      .poll(() => alertText(page))
+      .toMatch(
+        /^We have already sent you several verification e-mails\. You can ask for another one in (12|11) minutes\.$/,
+      );
+    expect(await send.isDisabled()).toBe(true);
+    await expectAccessible(page, 'verification mail refused (en)');
+    await context.close();
+  });
+
+  it('still sends a right but leaked password to the account-disabled page', async () => {
+    const email = `leaked-${Date.now().toString(36)}@grand-hotel.test`;
+    await createUser(
+      stack.keycard.services.db,
+      {
+        tenantCode: 'grand-hotel',
+        email,
+        type: 'staff',
+        locale: 'en',
+        status: 'active',
+        password: 'Password1',
+      },
+      stack.keycard.clock.now(),
+    );
+    const { context, page } = await browserFrom('en-GB');
+    await toPasswordStep(page, 'grand-hotel', email);
+    await submitPassword(page, 'Password1');
+    await page.waitForURL(`${stack.keycard.origin('grand-hotel')}/error/account-disabled/`);
     await context.close();
   });
 
