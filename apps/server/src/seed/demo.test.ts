@@ -287,3 +287,34 @@ describe.each(engines)('the demo file applied on a fresh database on %s', (engin
     }
   });
 });
+
+describe('the demo seed started by many instances at once on postgres', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp('postgres', { seed: false });
+  });
+  afterAll(() => t.close());
+
+  it('creates each tenant, client, partner and user once when 20 seeds race on a fresh database', async () => {
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => seedDemo(t.services.db)));
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    const count = async (table: 'tenants' | 'oidc_clients' | 'users' | 'tenant_domains') =>
+      Number(
+        (
+          await t.services.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await count('tenants')).toBe(3);
+    expect(await count('tenant_domains')).toBe(4);
+    expect(await count('oidc_clients')).toBe(5);
+    expect(await count('users')).toBe(3);
+    expect((await listPartners(t.services.db, 'grand-hotel')).map((partner) => partner.code)).toEqual([
+      'demo-partner',
+    ]);
+    const versions = await t.services.db.selectFrom('tenants').select('version').execute();
+    expect(versions.map((row) => Number(row.version))).toEqual([1, 1, 1]);
+  });
+});

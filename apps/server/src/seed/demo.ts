@@ -6,6 +6,7 @@ import { createUser, findUserByEmail } from '../accounts/user.repository.ts';
 import {
   applyConfigurationPlan,
   clientMetadata,
+  hasChanges,
   planConfiguration,
   settingsPatchOf,
 } from '../configuration/configuration.service.ts';
@@ -126,12 +127,23 @@ export function demoPartnerClient(origin = partnerAppOrigin): ClientMetadata {
  * `keycard apply -f` of the file puts the tenants back as the file says.
  */
 export async function seedDemo(db: Kysely<Database>, now = Date.now()): Promise<void> {
-  const plan = await planConfiguration(db, demoConfigurationFile, demoConfiguration, demoClientSecretEnv, {
-    onlyMissing: true,
-  });
-  await applyConfigurationPlan({ db }, plan, now);
+  // Instances started together on one fresh database seed at once: a unique key lets one of
+  // them create each row and refuses the others, which plan again and find the rows there.
+  for (let attempt = 1; ; attempt++) {
+    const plan = await planConfiguration(db, demoConfigurationFile, demoConfiguration, demoClientSecretEnv, {
+      onlyMissing: true,
+    });
+    if (!hasChanges(plan)) break;
+    try {
+      await applyConfigurationPlan({ db }, plan, now);
+      break;
+    } catch (error) {
+      if (attempt >= 5) throw error;
+    }
+  }
   for (const tenant of demoTenants) {
-    if (!(await findUserByEmail(db, tenant.code, tenant.demoUser))) {
+    if (await findUserByEmail(db, tenant.code, tenant.demoUser)) continue;
+    try {
       await createUser(db, {
         tenantCode: tenant.code,
         email: tenant.demoUser,
@@ -141,6 +153,8 @@ export async function seedDemo(db: Kysely<Database>, now = Date.now()): Promise<
         password: demoPassword,
         emailVerified: true,
       });
+    } catch (error) {
+      if (!(await findUserByEmail(db, tenant.code, tenant.demoUser))) throw error;
     }
   }
 }
