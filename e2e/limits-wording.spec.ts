@@ -354,6 +354,23 @@ describe('limit wording in the portal (Chromium)', () => {
     expect(await page.getByRole('button', { name: 'Resend by SMS' }).isEnabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Use a recovery code instead' }).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Verify', exact: true }).isEnabled()).toBe(true);
+
+    // The MFA reset asks for the same proof, under the same lock: ten wrong codes there lock it too.
+    await page.getByRole('link', { name: 'Lost your phone? Reset two-step verification' }).click();
+    await expectHeading(page, 'Reset two-step verification');
+    const confirm = page.getByRole('button', { name: 'Reset two-step verification', exact: true });
+    for (let i = 0; i < 10; i++) {
+      await field.fill(wrong);
+      await confirm.click();
+      await expect.poll(() => field.inputValue()).toBe('');
+    }
+    await expect
+      .poll(() => alertText(page))
+      .toBe('You have attempted this too often. Please try again in 15 minutes.');
+    expect(await page.getByRole('button', { name: 'Send me a code' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Use a recovery code instead' }).count()).toBe(0);
+    expect(await confirm.isDisabled()).toBe(true);
+    await expectAccessible(page, 'MFA reset lock');
     await context.close();
   });
 });

@@ -36,8 +36,25 @@ export function MfaResetPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const [seconds, startCountdown] = useCountdown();
+  // Checks are locked (too many wrong codes): nothing that needs a check is offered meanwhile.
+  const [lockedFor, startLock] = useCountdown();
+  const locked = lockedFor > 0;
+  const [lockEnded, setLockEnded] = useState(false);
+  const wasLocked = useRef(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const started = useRef(false);
+
+  // When the lock runs out, its message goes and the screen says a code may be entered again.
+  useEffect(() => {
+    if (locked) {
+      wasLocked.current = true;
+      return;
+    }
+    if (!wasLocked.current) return;
+    wasLocked.current = false;
+    setProblem(null);
+    setLockEnded(true);
+  }, [locked]);
 
   useEffect(() => {
     if (started.current) return;
@@ -71,6 +88,8 @@ export function MfaResetPage() {
         startCountdown(described.retryAfterSeconds);
       } else {
         setProblem(described);
+        // Too many codes sent: no new one is offered before the wait it names has passed.
+        if (described.retryAfterSeconds) startCountdown(described.retryAfterSeconds);
       }
     } finally {
       setPending(false);
@@ -94,6 +113,7 @@ export function MfaResetPage() {
     setPending(true);
     setFieldError(undefined);
     setProblem(null);
+    setLockEnded(false);
     try {
       const answer = await mfaApi.reset(proof, flowStorage.get(mfaFlowKeys.resetRedirectUri) ?? undefined);
       void trackEvent('mfa_reset', analyticsProps(status, factor.deliveryType));
@@ -106,8 +126,10 @@ export function MfaResetPage() {
       if (wrongCodeErrors.has((caught as { code?: string }).code ?? '')) {
         void trackEvent('mfa_failed', analyticsProps(status, factor.deliveryType));
       }
-      if (isErrorCode(caught, mfaErrors.rateLimited)) setProblem(described);
-      else setFieldError(problemText(t, described, i18n.language));
+      if (isErrorCode(caught, mfaErrors.rateLimited)) {
+        setProblem(described);
+        if (described.retryAfterSeconds) startLock(described.retryAfterSeconds);
+      } else setFieldError(problemText(t, described, i18n.language));
       setValue('');
       inputRef.current?.focus();
     } finally {
@@ -169,10 +191,11 @@ export function MfaResetPage() {
 
   return (
     <Page key={mode} titleKey="mfa.titles.reset" heading={t('mfa.reset.heading')}>
-      <ProblemNotice problem={problem} />
+      <ProblemNotice problem={locked && problem ? { ...problem, retryAfterSeconds: lockedFor } : problem} />
+      {lockEnded ? <p role="status">{t('mfa.errors.retryNow')}</p> : null}
       <p>{t(isMobile ? 'mfa.mobile.reset.body' : 'mfa.reset.body')}</p>
       <p>{t(isMobile ? 'mfa.mobile.reset.proof' : 'mfa.reset.proof')}</p>
-      {isPhone && mode === 'code' ? (
+      {isPhone && mode === 'code' && !locked ? (
         <div className="kc-mfa-resend">
           {sentTo ? <p role="status">{t(`mfa.verify.${factor.deliveryType}`, { phone: sentTo })}</p> : null}
           <button
@@ -190,26 +213,28 @@ export function MfaResetPage() {
       ) : null}
       <form onSubmit={submit} noValidate>
         <ProofField mode={mode} value={value} onChange={setValue} error={fieldError} inputRef={inputRef} />
-        <button type="submit" className="kc-button" disabled={pending}>
+        <button type="submit" className="kc-button" disabled={pending || locked}>
           {t('mfa.reset.confirm')}
         </button>
       </form>
       <div className="kc-links">
-        <button
-          type="button"
-          className="kc-back"
-          onClick={() => {
-            setMode(mode === 'code' ? 'recovery' : 'code');
-            setValue('');
-            setFieldError(undefined);
-          }}
-        >
-          {mode === 'code'
-            ? t('mfa.verify.useRecovery')
-            : isMobile
-              ? t('mfa.mobile.verify.useApproval')
-              : t('mfa.verify.useCode')}
-        </button>
+        {locked ? null : (
+          <button
+            type="button"
+            className="kc-back"
+            onClick={() => {
+              setMode(mode === 'code' ? 'recovery' : 'code');
+              setValue('');
+              setFieldError(undefined);
+            }}
+          >
+            {mode === 'code'
+              ? t('mfa.verify.useRecovery')
+              : isMobile
+                ? t('mfa.mobile.verify.useApproval')
+                : t('mfa.verify.useCode')}
+          </button>
+        )}
         <Link className="kc-link" to={paths.logout}>
           {t('mfa.common.logOut')}
         </Link>

@@ -1,3 +1,4 @@
+import { mfaErrors } from '@keycard/contract/errors';
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
@@ -10,7 +11,7 @@ import { mfaApi } from '../api.ts';
 import { enteredProof } from '../code-format.ts';
 import { ProblemNotice, ProofField, problemText } from '../components.tsx';
 import { analyticsProps, useFinishMfa } from '../flow.ts';
-import { describeMfaError, wrongCodeErrors } from '../mfa-errors.ts';
+import { describeMfaError, isErrorCode, type MfaProblem, wrongCodeErrors } from '../mfa-errors.ts';
 import { useCountdown } from '../use-countdown.ts';
 import { ApprovalFailureScreen } from './failure-screen.tsx';
 import { NumberPrompt } from './parts.tsx';
@@ -139,6 +140,10 @@ function RecoveryCodeSignIn({
   const [value, setValue] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
+  const [problem, setProblem] = useState<MfaProblem | null>(null);
+  // Checks are locked (too many wrong codes): no Verify, no reset until the wait ends.
+  const [lockedFor, startLock] = useCountdown();
+  const locked = lockedFor > 0;
   const inputRef = useRef<HTMLInputElement>(null);
 
   async function submit(event: FormEvent) {
@@ -151,6 +156,7 @@ function RecoveryCodeSignIn({
     }
     setPending(true);
     setFieldError(undefined);
+    setProblem(null);
     try {
       await mfaApi.verify({ recoveryCode: entered });
       void trackEvent('mfa_success', analyticsProps(status, 'smmobile'));
@@ -162,7 +168,12 @@ function RecoveryCodeSignIn({
       if (wrongCodeErrors.has((caught as { code?: string }).code ?? '')) {
         void trackEvent('mfa_failed', analyticsProps(status, 'smmobile'));
       }
-      setFieldError(problemText(t, described, i18n.language));
+      if (isErrorCode(caught, mfaErrors.rateLimited) && described.retryAfterSeconds) {
+        setProblem(described);
+        startLock(described.retryAfterSeconds);
+      } else {
+        setFieldError(problemText(t, described, i18n.language));
+      }
       setValue('');
       inputRef.current?.focus();
     }
@@ -170,6 +181,7 @@ function RecoveryCodeSignIn({
 
   return (
     <Page key="mobile-recovery" titleKey="mfa.titles.verify" heading={t('mfa.verify.heading')}>
+      <ProblemNotice problem={locked && problem ? { ...problem, retryAfterSeconds: lockedFor } : null} />
       <form onSubmit={submit} noValidate>
         <ProofField
           mode="recovery"
@@ -183,7 +195,7 @@ function RecoveryCodeSignIn({
           checked={trust}
           onChange={(event) => onTrust(event.target.checked)}
         />
-        <button type="submit" className="kc-button" disabled={pending}>
+        <button type="submit" className="kc-button" disabled={pending || locked}>
           {t('mfa.common.verify')}
         </button>
       </form>
@@ -191,9 +203,11 @@ function RecoveryCodeSignIn({
         <button type="button" className="kc-back" onClick={onUseApproval}>
           {t('mfa.mobile.verify.useApproval')}
         </button>
-        <Link className="kc-link" to={paths.mfaReset}>
-          {t('mfa.verify.lostAccess')}
-        </Link>
+        {locked ? null : (
+          <Link className="kc-link" to={paths.mfaReset}>
+            {t('mfa.verify.lostAccess')}
+          </Link>
+        )}
         <Link className="kc-link" to={paths.logout}>
           {t('mfa.common.logOut')}
         </Link>
