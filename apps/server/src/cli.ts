@@ -39,6 +39,7 @@ import {
   partnersUsage,
   runPartnerCommand,
 } from './partners/partner.cli.ts';
+import { findPartner } from './partners/partner.repository.ts';
 import { SqlRateLimiter } from './security/rate-limiter.ts';
 import { RedisRateLimiter } from './security/redis-rate-limiter.ts';
 import { AppError } from './shared/errors.ts';
@@ -273,13 +274,37 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         io.err(`No tenant with the code ${parsed.tenant}.`);
         return 1;
       }
-      return await runPartnerCommand(parsed, {
+      const now = io.now?.() ?? Date.now();
+      const before = await findPartner(kysely, tenant.code, parsed.partner);
+      const code = await runPartnerCommand(parsed, {
         db: kysely,
         tenantCode: tenant.code,
-        now: io.now?.() ?? Date.now(),
+        now,
         out: io.out,
         err: io.err,
       });
+      // add, update and remove go to the audit log (list and show change nothing).
+      if (code === 0 && ['add', 'update', 'remove'].includes(parsed.subcommand)) {
+        const after = await findPartner(kysely, tenant.code, parsed.partner);
+        const plain = (partner: typeof after) => {
+          if (!partner) return null;
+          const { tenantCode: _t, createdAt: _c, updatedAt: _u, ...fields } = partner;
+          return fields as Record<string, unknown>;
+        };
+        await recordAudit(
+          kysely,
+          cliActor,
+          {
+            tenant: tenant.code,
+            action: `partner.${parsed.subcommand === 'add' ? 'create' : parsed.subcommand}`,
+            target: { kind: 'partner', id: parsed.partner },
+            before: plain(before),
+            after: plain(after),
+          },
+          now,
+        );
+      }
+      return code;
     }
     if (command === 'operators') {
       const parsed = parseOperatorsArgs(rest);

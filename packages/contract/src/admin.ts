@@ -244,4 +244,25 @@ export const adminMachineClientResponse = z.strictObject({
   secret: z.string(),
 });
 
+/** POST /operators/people: a person, invited to the operator tenant (activation mail). */
+export const adminOperatorInviteRequest = z.strictObject({
+  email: z.email().max(254),
+  role: z.enum(adminRoles),
+  tenants: z.array(tenantCode).min(1).max(100).nullable().default(null),
+  locale: z.enum(locales).default('en'),
+});
+export const adminOperatorResponse = z.strictObject({ operator: adminOperatorSchema });
+export const adminOperatorInviteResponse = z.strictObject({
+  operator: adminOperatorSchema,
+  created: z.boolean(),
+});
+export const adminOperatorParams = z.strictObject({ id: z.uuid() });
+/** PATCH /operators/{id} */
+export const adminOperatorPatchRequest = z
+  .strictObject({
+    role: z.enum(adminRoles).optional(),
+    tenants: z.array(tenantCode).min(1).max(100).nullable().optional(),
+  })
+  .refine((patch) => Object.keys(patch).length > 0, { message: 'change at least one field' });
+
 export const adminEmptyResponse = z.strictObject({});

@@ -157,6 +157,9 @@ export const adminErrors = {
   loginClientRequired: 'admin.login_client_required',
   userNotFound: 'admin.user_not_found',
   operatorExists: 'admin.operator_exists',
+  operatorNotFound: 'admin.operator_not_found',
+  /** The last owner cannot be removed or given another role: someone must be able to act. */
+  lastOwner: 'admin.last_owner',
   /** An uploaded image whose content is not the type it claims, or an SVG that is not well-formed. */
   imageInvalid: 'admin.image_invalid',
   imageTooLarge: 'admin.image_too_large',

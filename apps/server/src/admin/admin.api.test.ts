@@ -16,6 +16,8 @@ import { enrolTotp } from '../mfa/mfa.test-support.ts';
 import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../test/helper.ts';
 import { type AdminRoute, adminRoutes } from './admin.routes.ts';
 import { adminCall, adminHost, operatorToken, tinyPng } from './admin.test-support.ts';
+import { cliActor } from './audit.service.ts';
+import { createMachineClient } from './operators.service.ts';
 
 const grandTheme = {
   name: 'Grand Hotel Group',
@@ -55,8 +57,15 @@ interface Sample {
 }
 
 /** A request each route should accept from a role allowed to make it, on tenant `code`. */
-function sampleOf(route: AdminRoute, key: string, code: string, userId: string): Sample {
+function sampleOf(
+  route: AdminRoute,
+  key: string,
+  code: string,
+  userId: string,
+  operatorId = '00000000-0000-4000-8000-000000000000',
+): Sample {
   const url = route.path
+    .replace(':id', operatorId)
     .replace(':code', code)
     .replace(':clientId', route.path.endsWith('/secret') ? `${code}-app` : `app-${key}`)
     .replace(':userId', userId);
@@ -69,6 +78,8 @@ function sampleOf(route: AdminRoute, key: string, code: string, userId: string):
     'POST /tenants/:code/clients': { clientId: `app-${key}`, redirectUris: ['https://app.example.com/cb'] },
     'POST /tenants/:code/users': { email: `invitee-${key}@example.com`, type: 'staff' },
     'POST /operators/clients': { clientId: `machine-${key}`, role: 'auditor' },
+    'POST /operators/people': { email: `person-${key}@example.com`, role: 'help_desk', tenants: [code] },
+    'PATCH /operators/:id': { role: 'auditor' },
   };
   if (route.upload) return { url, body: tinyPng, headers: { 'content-type': 'image/png' } };
   const body = bodies[`${route.method} ${route.path}`] ?? (route.method === 'POST' ? {} : undefined);
@@ -126,8 +137,13 @@ describe.each(engines)('admin API on %s', (engine) => {
       await tenantFor(code);
       const userId = await invitedUser(code, `user-${role}@example.com`);
       const token = await operatorToken(t, `op-${role}`, role, role === 'owner' ? null : [code]);
+      const { operator } = await createMachineClient(
+        { db: t.services.db, config: t.config, actor: cliActor },
+        { clientId: `victim-${role}`, role: 'help_desk', tenants: null },
+        Date.now(),
+      );
       for (const route of adminRoutes) {
-        const { url, body, headers } = sampleOf(route, role, code, userId);
+        const { url, body, headers } = sampleOf(route, role, code, userId, operator.id);
         const answer = await adminCall(t.app, route.method, url, {
           token,
           body,
@@ -520,6 +536,68 @@ describe.each(engines)('admin API on %s', (engine) => {
     expect(apiErrorSchema.parse(again.json()).code).toBe('invite.account_exists');
   });
 
+  it('manages operators: invites a person, changes a role, removes a machine, and always keeps an owner', async () => {
+    const invited = await adminCall(t.app, 'POST', '/operators/people', {
+      token: owner,
+      body: { email: 'helper@ops.example', role: 'help_desk', tenants: ['grand-hotel'] },
+    });
+    expect(invited.statusCode).toBe(201);
+    const person = invited.json().operator;
+    expect(person).toMatchObject({ kind: 'human', role: 'help_desk', tenants: ['grand-hotel'] });
+    const mail = await t.services.db
+      .selectFrom('outbox')
+      .select('payload')
+      .where('recipient', '=', 'helper@ops.example')
+      .executeTakeFirst();
+    expect(mail?.payload).toContain('http://admin.localhost:3000/activate/');
+
+    const promoted = await adminCall(t.app, 'PATCH', `/operators/${person.id}`, {
+      token: owner,
+      body: { role: 'tenant_admin' },
+    });
+    expect(promoted.json().operator).toMatchObject({ role: 'tenant_admin', tenants: ['grand-hotel'] });
+
+    const machineToken = await operatorToken(t, 'short-lived-bot', 'auditor');
+    expect((await adminCall(t.app, 'GET', '/tenants', { token: machineToken })).statusCode).toBe(200);
+    const operators = (await adminCall(t.app, 'GET', '/operators', { token: owner })).json()
+      .operators as Array<{
+      id: string;
+      subject: string;
+      role: string;
+    }>;
+    const bot = operators.find((each) => each.subject === 'short-lived-bot')!;
+    const removed = await adminCall(t.app, 'DELETE', `/operators/${bot.id}`, { token: owner });
+    expect(removed.statusCode).toBe(200);
+    await t.services.tenants.refresh();
+    // Its client went with it: the token it holds fails at once.
+    expect((await adminCall(t.app, 'GET', '/tenants', { token: machineToken })).statusCode).toBe(401);
+
+    // Owners may go while another remains; the last one stays.
+    const owners = operators.filter((each) => each.role === 'owner');
+    for (const each of owners.slice(1)) {
+      expect(
+        (
+          await adminCall(t.app, 'PATCH', `/operators/${each.id}`, {
+            token: owner,
+            body: { role: 'auditor' },
+          })
+        ).statusCode,
+      ).toBe(200);
+    }
+    const last = owners[0]!;
+    const demote = await adminCall(t.app, 'PATCH', `/operators/${last.id}`, {
+      token: owner,
+      body: { role: 'auditor' },
+    });
+    expect(demote.statusCode).toBe(409);
+    expect(demote.json().code).toBe(adminErrors.lastOwner);
+    const remove = await adminCall(t.app, 'DELETE', `/operators/${last.id}`, { token: owner });
+    expect(remove.json().code).toBe(adminErrors.lastOwner);
+    for (const each of owners.slice(1)) {
+      await adminCall(t.app, 'PATCH', `/operators/${each.id}`, { token: owner, body: { role: 'owner' } });
+    }
+  });
+
   it('serves an OpenAPI 3.1 document naming every route', async () => {
     const answer = await adminCall(t.app, 'GET', '/admin/api/openapi.json');
     expect(answer.statusCode).toBe(200);
@@ -585,6 +663,45 @@ describe.each(engines)('admin API on %s', (engine) => {
       const refused = clients.filter((answer) => answer.statusCode === 409);
       expect(refused).toHaveLength(19);
       for (const answer of refused) expect(answer.json().code).toBe(adminErrors.clientExists);
+      // Owners each stepping down at once: the database lets all but one go, the last one stays.
+      const tokens = new Map([['test-owner', owner]]);
+      const earlier = (await adminCall(t.app, 'GET', '/operators', { token: owner })).json()
+        .operators as Array<{
+        id: string;
+        subject: string;
+        role: string;
+      }>;
+      for (const other of earlier.filter((each) => each.role === 'owner' && each.subject !== 'test-owner')) {
+        await adminCall(t.app, 'PATCH', `/operators/${other.id}`, {
+          token: owner,
+          body: { role: 'auditor' },
+        });
+      }
+      for (const name of ['a', 'b', 'c', 'd']) {
+        tokens.set(`racing-owner-${name}`, await operatorToken(t, `racing-owner-${name}`, 'owner'));
+      }
+      const listed = await adminCall(t.app, 'GET', '/operators', { token: owner });
+      const everyone = listed.json().operators as Array<{ id: string; subject: string; role: string }>;
+      const owners = everyone.filter((each) => each.role === 'owner');
+      expect(owners.map((each) => each.subject).sort()).toEqual([...tokens.keys()].sort());
+      const demotions = await Promise.all(
+        owners.map((each) =>
+          adminCall(t.app, 'PATCH', `/operators/${each.id}`, {
+            token: tokens.get(each.subject)!,
+            body: { role: 'auditor' },
+          }),
+        ),
+      );
+      expect(demotions.filter((answer) => answer.statusCode === 200)).toHaveLength(owners.length - 1);
+      const kept = demotions.filter((answer) => answer.statusCode === 409);
+      expect(kept).toHaveLength(1);
+      expect(kept[0]!.json().code).toBe(adminErrors.lastOwner);
+      const left = await t.services.db
+        .selectFrom('operators')
+        .select('id')
+        .where('role', '=', 'owner')
+        .execute();
+      expect(left).toHaveLength(1);
       const created = await t.services.db
         .selectFrom('audit_log')
         .select('id')

@@ -7,11 +7,17 @@ import {
   adminClientSchema,
   adminClientSecretResponse,
   adminDomainsRequest,
+  adminEmptyResponse,
   adminInviteRequest,
   adminInviteResponse,
   adminMachineClientRequest,
   adminMachineClientResponse,
+  adminOperatorInviteRequest,
+  adminOperatorInviteResponse,
   adminOperatorListResponse,
+  adminOperatorParams,
+  adminOperatorPatchRequest,
+  adminOperatorResponse,
   adminSettingsRequest,
   adminTenantCreateRequest,
   adminTenantCreateResponse,
@@ -62,7 +68,13 @@ import { type AdminCaller, assertAllowed, authenticateCaller, scopeOf } from './
 import { checkImage, type ImageSlot, imageSlots, storeImage, uploadContentTypes } from './assets.service.ts';
 import { exportAudit, searchAudit } from './audit.service.ts';
 import { adminOpenApiDocument } from './openapi.ts';
-import { createMachineClient, listOperators } from './operators.service.ts';
+import {
+  changeOperator,
+  createMachineClient,
+  inviteOperator,
+  listOperators,
+  removeOperator,
+} from './operators.service.ts';
 
 interface Input {
   params: Record<string, string>;
@@ -363,6 +375,48 @@ export const adminRoutes: AdminRoute[] = [
       return { operator, clientId: input.clientId, secret };
     },
   },
+  {
+    method: 'POST',
+    path: '/operators/people',
+    summary:
+      'Invite a person as an operator: an account of the operator tenant (activation mail) with a role',
+    permission: 'operators.manage',
+    body: adminOperatorInviteRequest,
+    response: adminOperatorInviteResponse,
+    status: 201,
+    run: (deps, { body }) =>
+      inviteOperator(deps, body as z.infer<typeof adminOperatorInviteRequest>, deps.now),
+  },
+  {
+    method: 'PATCH',
+    path: '/operators/:id',
+    summary: "Change an operator's role or tenants (the last owner keeps the role)",
+    permission: 'operators.manage',
+    params: adminOperatorParams,
+    body: adminOperatorPatchRequest,
+    response: adminOperatorResponse,
+    run: async (deps, { params, body }) => ({
+      operator: await changeOperator(
+        deps,
+        params.id!,
+        body as z.infer<typeof adminOperatorPatchRequest>,
+        deps.now,
+      ),
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: '/operators/:id',
+    summary: "Remove an operator (a machine's client goes with it; not the last owner)",
+    permission: 'operators.manage',
+    params: adminOperatorParams,
+    response: adminEmptyResponse,
+    run: async (deps, { params }) => {
+      await removeOperator(deps, params.id!, deps.now);
+      deps.tenants.invalidate(operatorTenantCode);
+      return {};
+    },
+  },
 ];
 
 /** Admin answers are checked against their contract outside production, as /api answers are. */
@@ -437,6 +491,7 @@ export async function adminApiRoutes(app: FastifyInstance, services: Services): 
             : undefined;
         const deps: AdminDeps = {
           db: services.db,
+          engine: services.database.engine,
           config,
           tenants: services.tenants,
           limiter: services.limiter,

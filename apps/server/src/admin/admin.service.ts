@@ -24,6 +24,7 @@ import {
   planConfiguration,
 } from '../configuration/configuration.service.ts';
 import { ConfigurationFileError } from '../configuration/configuration-file.ts';
+import type { Engine } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { removeDevices } from '../mfa/device.service.ts';
 import { mfaDb } from '../mfa/mfa.schema.ts';
@@ -45,6 +46,7 @@ import { isUniqueViolation } from './operators.service.ts';
 
 export interface AdminDeps {
   db: Kysely<Database>;
+  engine: Engine;
   config: Config;
   tenants: TenantDirectory;
   limiter: RateLimiter;

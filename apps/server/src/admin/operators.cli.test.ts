@@ -125,6 +125,12 @@ describe.each(engines)('keycard operators and the audit log of CLI commands on %
       (await run('delete-user', '--tenant', 'cli-audited', '--email', 'invited@cli-audited.test')).code,
     ).toBe(0);
 
+    const partner = ['--tenant', 'cli-audited', '--partner', 'booking'];
+    const issuer = ['--issuer', 'https://booking.example', '--jwks-uri', 'https://booking.example/jwks.json'];
+    expect((await run('partners', 'add', ...partner, ...issuer)).code).toBe(0);
+    expect((await run('partners', 'update', ...partner, '--name', 'Booking app')).code).toBe(0);
+    expect((await run('partners', 'list', '--tenant', 'cli-audited')).code).toBe(0);
+    expect((await run('partners', 'remove', ...partner)).code).toBe(0);
     const secret = (
       await run('operators', 'create-client', '--client-id', 'ci-audit', '--role', 'auditor')
     ).out.trim();
@@ -139,9 +145,15 @@ describe.each(engines)('keycard operators and the audit log of CLI commands on %
       'cli:settings.update',
       // disable-user left the pending account as it was: no entry.
       'cli:user.delete',
+      'cli:partner.create',
+      'cli:partner.update',
+      'cli:partner.remove',
     ]);
+    const update = entries.find((entry) => entry.action === 'partner.update');
+    expect(update?.before).toMatchObject({ displayName: 'booking' });
+    expect(update?.after).toMatchObject({ displayName: 'Booking app' });
     const exported = await adminCall(t.app, 'GET', '/audit/export?tenant=cli-audited', { token });
-    expect(exported.body.trim().split('\n')).toHaveLength(5);
+    expect(exported.body.trim().split('\n')).toHaveLength(8);
     for (const text of [answer.body, exported.body]) {
       expect(text).not.toContain('hush-hush');
       expect(text).not.toContain(generated);

@@ -1,11 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type AdminRole, adminErrors, operatorTenantCode } from '@keycard/contract';
+import { type AdminRole, adminErrors, type Locale, operatorTenantCode } from '@keycard/contract';
 import { type Kysely, sql } from 'kysely';
 import { accountLink } from '../accounts/account-mail.ts';
+import { inviteUser } from '../accounts/invitation.service.ts';
 import { insertUser } from '../accounts/lifecycle.repository.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
 import { type Config, publicOrigin } from '../config.ts';
 import { applyConfigurationPlan, planConfiguration } from '../configuration/configuration.service.ts';
+import type { Engine } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../shared/errors.ts';
 import { consumeUserTokens, issueToken } from '../shared/one-time-token.ts';
@@ -281,4 +283,149 @@ export async function createMachineClient(
 export function isUniqueViolation(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };
   return code === '23505' || /UNIQUE constraint failed|PRIMARY KEY/i.test(message ?? '');
+}
+
+/**
+ * A person as an operator: a pending account of the operator tenant with its activation mail
+ * (on the operator host), and the operator with the role. Inviting a pending address again
+ * sends a new link; an address that is already an operator is refused.
+ */
+export async function inviteOperator(
+  deps: { db: Kysely<Database>; config: Config; actor: AuditActor },
+  input: { email: string; role: AdminRole; tenants: string[] | null; locale: Locale },
+  now: number,
+): Promise<{ operator: Operator; created: boolean }> {
+  await ensureOperatorTenant(deps, now);
+  const tenant = await new TenantDirectory(deps.db).byCode(operatorTenantCode);
+  if (!tenant) throw new Error('the operator tenant is missing');
+  const existing = await findUserByEmail(deps.db, operatorTenantCode, input.email.trim().toLowerCase());
+  if (existing && existing.status !== 'pending') throw new AppError(adminErrors.operatorExists);
+  const { user } = await inviteUser(
+    { db: deps.db, config: deps.config },
+    tenant,
+    { email: input.email, type: 'staff', locale: input.locale },
+    now,
+  );
+  const known = await findOperator(deps.db, 'human', user.id);
+  if (known) return { operator: known, created: false };
+  try {
+    const operator = await deps.db
+      .transaction()
+      .execute((trx) =>
+        insertOperator(
+          trx,
+          deps.actor,
+          { kind: 'human', subject: user.id, role: input.role, tenants: input.tenants },
+          now,
+        ),
+      );
+    return { operator, created: true };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError(adminErrors.operatorExists, { cause: error });
+    throw error;
+  }
+}
+
+async function operatorById(db: Kysely<Database>, id: string): Promise<Operator> {
+  const row = await db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError(adminErrors.operatorNotFound);
+  return operatorOf(row);
+}
+
+/**
+ * Locks the owners for the rest of the transaction (PostgreSQL; SQLite runs one write
+ * transaction at a time anyway), so two owners demoted at once cannot both see the other
+ * one remain.
+ */
+async function lockOwners(db: Kysely<Database>, engine: Engine): Promise<void> {
+  if (engine === 'postgres') await sql`select id from operators where role = 'owner' for update`.execute(db);
+}
+
+/** Refuses a change that would leave no owner (checked inside the change's transaction). */
+async function assertOwnerRemains(db: Kysely<Database>, leaving: string): Promise<void> {
+  const others = await db
+    .selectFrom('operators')
+    .select('id')
+    .where('role', '=', 'owner')
+    .where('id', '!=', leaving)
+    .execute();
+  if (others.length === 0) throw new AppError(adminErrors.lastOwner);
+}
+
+export async function changeOperator(
+  deps: { db: Kysely<Database>; engine: Engine; actor: AuditActor },
+  id: string,
+  patch: { role?: AdminRole | undefined; tenants?: string[] | null | undefined },
+  now: number,
+): Promise<Operator> {
+  return deps.db.transaction().execute(async (trx) => {
+    await lockOwners(trx, deps.engine);
+    const current = await operatorById(trx, id);
+    const role = patch.role ?? current.role;
+    const tenants = role === 'owner' ? null : patch.tenants === undefined ? current.tenants : patch.tenants;
+    if (current.role === 'owner' && role !== 'owner') await assertOwnerRemains(trx, id);
+    await trx
+      .updateTable('operators')
+      .set({ role, tenants: tenants ? JSON.stringify([...new Set(tenants)]) : null })
+      .where('id', '=', id)
+      .execute();
+    await recordAudit(
+      trx,
+      deps.actor,
+      {
+        tenant: operatorTenantCode,
+        action: 'operator.update',
+        target: { kind: 'operator', id },
+        before: { role: current.role, tenants: current.tenants },
+        after: { role, tenants },
+      },
+      now,
+    );
+    return { ...current, role, tenants };
+  });
+}
+
+/**
+ * Removes an operator: a person keeps the account but can no longer use the API; a machine's
+ * client is removed with it, so its tokens fail at once.
+ */
+export async function removeOperator(
+  deps: { db: Kysely<Database>; engine: Engine; actor: AuditActor },
+  id: string,
+  now: number,
+): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    await lockOwners(trx, deps.engine);
+    const current = await operatorById(trx, id);
+    if (current.role === 'owner') await assertOwnerRemains(trx, id);
+    await trx.deleteFrom('operators').where('id', '=', id).execute();
+    if (current.kind === 'client') {
+      await trx
+        .deleteFrom('oidc_clients')
+        .where('tenant_code', '=', operatorTenantCode)
+        .where('client_id', '=', current.subject)
+        .execute();
+      await trx
+        .updateTable('tenants')
+        .set({ version: sql<number>`version + 1` })
+        .where('code', '=', operatorTenantCode)
+        .execute();
+    }
+    await recordAudit(
+      trx,
+      deps.actor,
+      {
+        tenant: operatorTenantCode,
+        action: 'operator.remove',
+        target: { kind: 'operator', id },
+        before: {
+          kind: current.kind,
+          subject: current.subject,
+          role: current.role,
+          tenants: current.tenants,
+        },
+      },
+      now,
+    );
+  });
 }
