@@ -81,7 +81,10 @@ export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
   [adminErrors.userNotFound]: { status: 404, message: 'The tenant has no account with this id.' },
   [adminErrors.operatorExists]: { status: 409, message: 'This operator exists already.' },
   [adminErrors.operatorNotFound]: { status: 404, message: 'There is no operator with this id.' },
-  [adminErrors.lastOwner]: { status: 409, message: 'The last owner cannot be removed or given another role.' },
+  [adminErrors.lastOwner]: {
+    status: 409,
+    message: 'The last owner cannot be removed or given another role.',
+  },
   [adminErrors.imageInvalid]: {
     status: 422,
     message: 'The image is not a PNG, WebP, ICO or well-formed SVG of the type it claims.',

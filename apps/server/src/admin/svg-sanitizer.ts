@@ -150,7 +150,11 @@ function escapeXml(value: string): string {
 
 /** An attribute value that references anything but a fragment of this document is dropped. */
 function isSafeValue(name: string, value: string): boolean {
-  const compact = value.replace(/[\s\u0000-\u001f]+/g, '').toLowerCase();
+  // Browsers ignore ASCII whitespace and control characters inside a URL's scheme.
+  const compact = Array.from(value)
+    .filter((character) => character.charCodeAt(0) > 0x20)
+    .join('')
+    .toLowerCase();
   if (name === 'href' || name === 'xlink:href') return /^#[\w.-]+$/.test(value.trim());
   if (compact.includes('javascript:') || compact.includes('data:') || compact.includes('expression('))
     return false;
