@@ -289,6 +289,29 @@ describe('limit wording in the portal (Chromium)', () => {
     await context.close();
   });
 
+  it('holds the authenticator-app setup while checks are locked, said in Thai', async () => {
+    const email = await createTestUser(stack.keycard, 'summit');
+    const { context, page } = await browserFrom('th-TH');
+    await page.goto(`${stack.keycard.origin('summit')}/login`);
+    await signIn(page, email, th);
+    await expectHeading(page, th.mfa.choose.heading);
+    await page.getByRole('button', { name: th.mfa.choose.app }).click();
+    await page.getByRole('button', { name: th.mfa.common.next, exact: true }).click();
+    await page.getByRole('button', { name: th.mfa.common.next, exact: true }).click();
+    await expectHeading(page, th.mfa.totp.code.heading);
+    const field = page.getByLabel(th.mfa.common.codeLabel, { exact: true });
+    const verify = page.getByRole('button', { name: th.mfa.common.verify, exact: true });
+    for (let i = 0; i < 10; i++) {
+      await field.fill('000000');
+      await verify.click();
+      await expect.poll(() => field.inputValue()).toBe('');
+    }
+    await expect.poll(() => alertText(page)).toBe('คุณลองบ่อยเกินไป โปรดลองอีกครั้งในอีก 15 นาที');
+    expect(await verify.isDisabled()).toBe(true);
+    await expectAccessible(page, 'authenticator setup lock (th)');
+    await context.close();
+  });
+
   it('locks MFA checks with the wait in words and hides "request a new code" and the other checks until it ends', async () => {
     const email = await createTestUser(stack.keycard, 'summit');
     const phone = `0151 ${String(10_000_000 + Math.floor(Math.random() * 89_999_999))}`;

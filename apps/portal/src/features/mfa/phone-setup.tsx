@@ -40,6 +40,9 @@ export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBa
   const [resent, setResent] = useState(false);
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>([]);
   const [seconds, startCountdown] = useCountdown();
+  // Checks are locked (too many wrong codes): Verify and resend wait for the end of the lock.
+  const [lockedFor, startLock] = useCountdown();
+  const [lockProblem, setLockProblem] = useState<MfaProblem | null>(null);
   const delivery = useDeliveryWatch(setProblem);
   const countryRef = useRef<HTMLInputElement>(null);
   const numberRef = useRef<HTMLInputElement>(null);
@@ -122,7 +125,12 @@ export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBa
       setStep(3);
       return;
     }
-    setCodeError(problemText(t, outcome.problem, i18n.language));
+    if (outcome.problem.key === 'mfa.errors.rateLimited' && outcome.problem.retryAfterSeconds) {
+      setLockProblem(outcome.problem);
+      startLock(outcome.problem.retryAfterSeconds);
+    } else {
+      setCodeError(problemText(t, outcome.problem, i18n.language));
+    }
     setCode('');
     codeRef.current?.focus();
   }
@@ -197,7 +205,9 @@ export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBa
     return (
       <Page key="phone-2" titleKey="mfa.titles.phone" heading={t('mfa.phone.code.heading')}>
         <StepIndicator step={2} total={3} />
-        <ProblemNotice problem={problem} />
+        <ProblemNotice
+          problem={lockedFor > 0 && lockProblem ? { ...lockProblem, retryAfterSeconds: lockedFor } : problem}
+        />
         <p role="status">
           {resent ? `${t('mfa.resend.sent')} ` : ''}
           {t(`mfa.phone.code.${sent.deliveryType}`, { phone: sent.phone })}
@@ -216,11 +226,11 @@ export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBa
             checked={trust}
             onChange={(event) => setTrust(event.target.checked)}
           />
-          <button type="submit" className="kc-button" disabled={pending}>
+          <button type="submit" className="kc-button" disabled={pending || lockedFor > 0}>
             {t('mfa.common.verify')}
           </button>
         </form>
-        <ResendControls seconds={seconds} busy={pending} onResend={resend} />
+        {lockedFor > 0 ? null : <ResendControls seconds={seconds} busy={pending} onResend={resend} />}
         <div className="kc-links">
           <button
             type="button"

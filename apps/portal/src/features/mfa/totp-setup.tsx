@@ -16,6 +16,7 @@ import {
 import { confirmRegistration } from './confirm-registration.ts';
 import { useFinishMfa } from './flow.ts';
 import { describeMfaError, type MfaProblem } from './mfa-errors.ts';
+import { useCountdown } from './use-countdown.ts';
 
 const appStores = {
   ios: 'https://apps.apple.com/app/google-authenticator/id388497605',
@@ -40,6 +41,8 @@ export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBac
   const [pending, setPending] = useState(false);
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>([]);
   const codeRef = useRef<HTMLInputElement>(null);
+  // Checks are locked (too many wrong codes): Verify waits for the end of the lock.
+  const [lockedFor, startLock] = useCountdown();
 
   async function start() {
     setPending(true);
@@ -72,7 +75,12 @@ export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBac
       setStep(4);
       return;
     }
-    setFieldError(problemText(t, outcome.problem, i18n.language));
+    if (outcome.problem.key === 'mfa.errors.rateLimited' && outcome.problem.retryAfterSeconds) {
+      setProblem(outcome.problem);
+      startLock(outcome.problem.retryAfterSeconds);
+    } else {
+      setFieldError(problemText(t, outcome.problem, i18n.language));
+    }
     setCode('');
     codeRef.current?.focus();
   }
@@ -161,6 +169,9 @@ export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBac
     return (
       <Page key="totp-3" titleKey="mfa.titles.totp" heading={t('mfa.totp.code.heading')}>
         <StepIndicator step={3} total={4} />
+        <ProblemNotice
+          problem={lockedFor > 0 && problem ? { ...problem, retryAfterSeconds: lockedFor } : null}
+        />
         <form onSubmit={confirm} noValidate>
           <CodeField
             label={t('mfa.common.codeLabel')}
@@ -176,7 +187,7 @@ export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBac
             onChange={(event) => setTrust(event.target.checked)}
           />
           <div className="kc-mfa-actions">
-            <button type="submit" className="kc-button" disabled={pending}>
+            <button type="submit" className="kc-button" disabled={pending || lockedFor > 0}>
               {t('mfa.common.verify')}
             </button>
             <button type="button" className="kc-button kc-button-secondary" onClick={() => setStep(2)}>
