@@ -2,10 +2,12 @@ import { z } from 'zod';
 import {
   clientAuthMethods,
   clientGrantTypes,
+  partnerFileSchema,
   tenantConfigSchema,
   tenantSettingsConfigSchema,
   themeConfigSchema,
 } from './configuration.ts';
+import { partnerConfigSchema } from './partners.ts';
 import { locales, userTypes } from './user-state.ts';
 
 /**
@@ -264,5 +266,18 @@ export const adminOperatorPatchRequest = z
     tenants: z.array(tenantCode).min(1).max(100).nullable().optional(),
   })
   .refine((patch) => Object.keys(patch).length > 0, { message: 'change at least one field' });
+
+export const adminPartnerParams = z.strictObject({
+  code: tenantCode,
+  partnerCode: partnerConfigSchema.shape.code,
+});
+/**
+ * PUT /tenants/{code}/partners/{partnerCode}: the partner as the configuration file describes
+ * it (docs/partners.md), its code the one in the path; what is left out takes the defaults.
+ */
+export const adminPartnerRequest = partnerFileSchema;
+export const adminPartnerSchema = partnerConfigSchema;
+export const adminPartnerListResponse = z.strictObject({ partners: z.array(adminPartnerSchema) });
+export const adminPartnerResponse = z.strictObject({ partner: adminPartnerSchema, created: z.boolean() });
 
 export const adminEmptyResponse = z.strictObject({});

@@ -81,6 +81,11 @@ export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
   [adminErrors.userNotFound]: { status: 404, message: 'The tenant has no account with this id.' },
   [adminErrors.operatorExists]: { status: 409, message: 'This operator exists already.' },
   [adminErrors.operatorNotFound]: { status: 404, message: 'There is no operator with this id.' },
+  [adminErrors.partnerNotFound]: { status: 404, message: 'The tenant has no partner with this code.' },
+  [adminErrors.partnerCodeMismatch]: {
+    status: 400,
+    message: 'The partner code in the body must be the one in the address.',
+  },
   [adminErrors.lastOwner]: {
     status: 409,
     message: 'The last owner cannot be removed or given another role.',

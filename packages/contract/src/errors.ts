@@ -160,6 +160,9 @@ export const adminErrors = {
   operatorNotFound: 'admin.operator_not_found',
   /** The last owner cannot be removed or given another role: someone must be able to act. */
   lastOwner: 'admin.last_owner',
+  partnerNotFound: 'admin.partner_not_found',
+  /** The partner code in the body is not the one in the path. */
+  partnerCodeMismatch: 'admin.partner_code_mismatch',
   /** An uploaded image whose content is not the type it claims, or an SVG that is not well-formed. */
   imageInvalid: 'admin.image_invalid',
   imageTooLarge: 'admin.image_too_large',

@@ -64,7 +64,9 @@ function sampleOf(
   userId: string,
   operatorId = '00000000-0000-4000-8000-000000000000',
 ): Sample {
+  const partnerCode = `partner-${key.replace('_', '-')}`;
   const url = route.path
+    .replace(':partnerCode', partnerCode)
     .replace(':id', operatorId)
     .replace(':code', code)
     .replace(':clientId', route.path.endsWith('/secret') ? `${code}-app` : `app-${key}`)
@@ -80,6 +82,11 @@ function sampleOf(
     'POST /operators/clients': { clientId: `machine-${key}`, role: 'auditor' },
     'POST /operators/people': { email: `person-${key}@example.com`, role: 'help_desk', tenants: [code] },
     'PATCH /operators/:id': { role: 'auditor' },
+    'PUT /tenants/:code/partners/:partnerCode': {
+      code: partnerCode,
+      issuer: `https://${partnerCode}.example`,
+      jwksUri: `https://${partnerCode}.example/jwks.json`,
+    },
   };
   if (route.upload) return { url, body: tinyPng, headers: { 'content-type': 'image/png' } };
   const body = bodies[`${route.method} ${route.path}`] ?? (route.method === 'POST' ? {} : undefined);
@@ -596,6 +603,56 @@ describe.each(engines)('admin API on %s', (engine) => {
     for (const each of owners.slice(1)) {
       await adminCall(t.app, 'PATCH', `/operators/${each.id}`, { token: owner, body: { role: 'owner' } });
     }
+  });
+
+  it('creates, replaces and removes SSO partners, audited, refusing private keys and a code mismatch', async () => {
+    const url = '/tenants/seaside/partners/travel-app';
+    const partner = {
+      code: 'travel-app',
+      issuer: 'https://travel.example',
+      jwksUri: 'https://travel.example/jwks.json',
+    };
+    const created = await adminCall(t.app, 'PUT', url, { token: owner, body: partner });
+    expect(created.statusCode).toBe(200);
+    expect(created.json()).toMatchObject({
+      created: true,
+      partner: { displayName: 'travel-app', skipMfa: false },
+    });
+    const replaced = await adminCall(t.app, 'PUT', url, {
+      token: owner,
+      body: { ...partner, displayName: 'Travel app' },
+    });
+    expect(replaced.json()).toMatchObject({ created: false, partner: { displayName: 'Travel app' } });
+    const listed = await adminCall(t.app, 'GET', '/tenants/seaside/partners', { token: owner });
+    expect(listed.json().partners.map((each: { code: string }) => each.code)).toContain('travel-app');
+
+    const mismatch = await adminCall(t.app, 'PUT', url, {
+      token: owner,
+      body: { ...partner, code: 'other' },
+    });
+    expect(mismatch.json().code).toBe(adminErrors.partnerCodeMismatch);
+    const privateKey = await adminCall(t.app, 'PUT', url, {
+      token: owner,
+      body: {
+        code: 'travel-app',
+        issuer: 'https://travel.example',
+        jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'AAAA', y: 'BBBB', d: 'secret-part' }] },
+      },
+    });
+    expect(privateKey.statusCode).toBe(400);
+
+    expect((await adminCall(t.app, 'DELETE', url, { token: owner })).statusCode).toBe(200);
+    const gone = await adminCall(t.app, 'DELETE', url, { token: owner });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().code).toBe(adminErrors.partnerNotFound);
+    const audit = auditSearchResponse.parse(
+      (await adminCall(t.app, 'GET', '/audit?tenant=seaside&targetId=travel-app', { token: owner })).json(),
+    );
+    expect(audit.entries.map((entry) => entry.action).reverse()).toEqual([
+      'partner.create',
+      'partner.update',
+      'partner.remove',
+    ]);
   });
 
   it('serves an OpenAPI 3.1 document naming every route', async () => {

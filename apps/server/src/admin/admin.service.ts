@@ -9,6 +9,7 @@ import {
   configurationSchema,
   errorCodes,
   type Locale,
+  type PartnerConfig,
   type TenantConfig,
   type UserType,
 } from '@keycard/contract';
@@ -29,6 +30,13 @@ import type { Database } from '../db/schema.ts';
 import { removeDevices } from '../mfa/device.service.ts';
 import { mfaDb } from '../mfa/mfa.schema.ts';
 import { deactivateUserDevices } from '../mobile/device-key.service.ts';
+import {
+  findPartner,
+  listPartners,
+  type Partner,
+  removePartner,
+  savePartner,
+} from '../partners/partner.repository.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
 import { endUserAccess } from '../sessions/user-access.ts';
 import { AppError } from '../shared/errors.ts';
@@ -639,4 +647,67 @@ export async function deleteUser(deps: AdminDeps, code: string, userId: string) 
   if (change === 'unchanged') return { outcome: 'unchanged' as const, user: null };
   await audited(deps, code, 'user.delete', user.id);
   return { outcome: 'done' as const, user: null };
+}
+
+// Partners (docs/partners.md).
+
+type PartnerFields = Omit<Partner, 'tenantCode' | 'createdAt' | 'updatedAt'>;
+
+function partnerFields(partner: Partner | null): PartnerFields | null {
+  if (!partner) return null;
+  const { tenantCode: _t, createdAt: _c, updatedAt: _u, ...fields } = partner;
+  return fields;
+}
+
+export async function listTenantPartners(deps: AdminDeps, code: string): Promise<PartnerFields[]> {
+  await tenantRow(deps.db, code);
+  return (await listPartners(deps.db, code)).map((partner) => partnerFields(partner)!);
+}
+
+/** Creates or replaces a partner, as `keycard partners add|update` and `apply` do. */
+export async function savePartnerOf(deps: AdminDeps, code: string, config: PartnerConfig) {
+  await tenantRow(deps.db, code);
+  const { created, partner } = await deps.db.transaction().execute(async (trx) => {
+    const before = partnerFields(await findPartner(trx, code, config.code));
+    const saved = await savePartner(trx, code, config, deps.now);
+    const after = partnerFields(await findPartner(trx, code, config.code));
+    await raiseVersion(trx, code);
+    await recordAudit(
+      trx,
+      deps.actor,
+      {
+        tenant: code,
+        action: saved.created ? 'partner.create' : 'partner.update',
+        target: { kind: 'partner', id: config.code },
+        before: before as Record<string, unknown> | null,
+        after: after as Record<string, unknown> | null,
+      },
+      deps.now,
+    );
+    return { created: saved.created, partner: after! };
+  });
+  deps.tenants.invalidate(code);
+  return { partner, created };
+}
+
+/** Removes a partner with its account links, and ends the sign-ins it opened. */
+export async function removeTenantPartner(deps: AdminDeps, code: string, partnerCode: string) {
+  await tenantRow(deps.db, code);
+  const before = partnerFields(await findPartner(deps.db, code, partnerCode));
+  if (!before) throw new AppError(adminErrors.partnerNotFound);
+  await removePartner(deps.db, code, partnerCode);
+  await raiseVersion(deps.db, code);
+  await recordAudit(
+    deps.db,
+    deps.actor,
+    {
+      tenant: code,
+      action: 'partner.remove',
+      target: { kind: 'partner', id: partnerCode },
+      before: before as unknown as Record<string, unknown>,
+    },
+    deps.now,
+  );
+  deps.tenants.invalidate(code);
+  return {};
 }
