@@ -64,9 +64,10 @@ describe('messenger widget (Chromium, against a self-hosted stand-in)', () => {
     await expectHeading(page, en.login.email.heading);
     await expect.poll(() => launcher(page).count(), waitLong).toBe(1);
     // Anonymous: the app id and nothing else, before any sign-in.
-    expect(callsOn('/login')).toEqual([
-      { command: 'boot', options: { app_id: 'standin-app' }, path: '/login' },
-    ]);
+    // The widget reports its calls to the stand-in over HTTP: they may land just after it shows.
+    await expect
+      .poll(() => callsOn('/login'), waitLong)
+      .toEqual([{ command: 'boot', options: { app_id: 'standin-app' }, path: '/login' }]);
     await expectAccessible(page, 'login e-mail step with the messenger widget');
 
     // A page of its own boots again; an in-app navigation from it updates the widget.
