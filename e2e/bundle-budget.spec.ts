@@ -34,5 +34,8 @@ describe('login route bundle budget', () => {
       .join('\n');
     expect(code).not.toContain('ZodError');
     expect(code).not.toContain('otpauth://');
+    // English texts of the MFA and account flows come with those flows' chunks.
+    expect(code).not.toContain('Two-step verification');
+    expect(code).toContain('Enter the e-mail address of your account.');
   });
 });

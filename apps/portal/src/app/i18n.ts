@@ -1,6 +1,6 @@
 import { type Locale, toLocale } from '@keycard/contract/user-state';
-import { en, loadTexts } from '@keycard/texts';
-import { Translator } from '../lib/i18n.tsx';
+import { loadTexts } from '@keycard/texts/catalogues';
+import { createTranslator, type Translator } from '../lib/i18n.tsx';
 
 /** SPEC §1: the langCode query value, else the browser's languages, else English. */
 export function chooseLocale(search: string, browserLanguages: readonly string[]): Locale {
@@ -13,9 +13,12 @@ export function chooseLocale(search: string, browserLanguages: readonly string[]
   return 'en';
 }
 
-/** The translator for the first screen: English is in the entry chunk, others load first. */
+/**
+ * The translator for the first screen: English's core texts are in the entry chunk (the rest
+ * comes with the screens that need it); another language's catalogue loads first.
+ */
 export async function initI18n(locale: Locale): Promise<Translator> {
-  const translator = new Translator(locale, locale === 'en' ? en : await loadTexts(locale));
+  const translator = createTranslator(locale, locale === 'en' ? undefined : await loadTexts(locale));
   document.documentElement.lang = locale;
   return translator;
 }

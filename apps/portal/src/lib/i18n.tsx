@@ -1,11 +1,16 @@
 import type { Locale } from '@keycard/contract/user-state';
-import { en, format, type Texts } from '@keycard/texts';
+import { loadTexts } from '@keycard/texts/catalogues';
+import type { Texts } from '@keycard/texts/en';
+import { enCore } from '@keycard/texts/en-core';
+import { format } from '@keycard/texts/format';
 import { createContext, type ReactNode, useContext, useMemo, useSyncExternalStore } from 'react';
 
 /**
- * The portal's translations: one catalogue per language (English always there as the
- * fallback), keys as dotted paths, {{name}} placeholders. All the portal needs of an i18n
- * library, in a few hundred bytes of the login route's 100 kB budget.
+ * The portal's translations: one catalogue per language, keys as dotted paths, {{name}}
+ * placeholders. All the portal needs of an i18n library, in a few hundred bytes of the login
+ * route's 100 kB budget. The login route carries English's core texts only (the fallback of
+ * last resort); a flow's screens wait for their language's whole catalogue (`ensureTexts`,
+ * called as their chunk loads), which for English adds the lifecycle and MFA texts.
  */
 export type TranslateValues = Record<string, string | number>;
 export type Translate = (key: string, values?: TranslateValues) => string;
@@ -21,14 +26,16 @@ function lookup(catalogue: unknown, key: string): string | undefined {
 
 export class Translator {
   #language: Locale;
-  readonly #catalogues = new Map<Locale, Texts>([['en', en]]);
+  /** Whole catalogues loaded so far. */
+  readonly #catalogues = new Map<Locale, Texts>();
   readonly #listeners = new Set<() => void>();
-  /** A new function per language, so components that use it re-render on a switch. */
+  /** A new function per change, so components that use it re-render. */
   #t: Translate;
 
-  constructor(language: Locale, texts: Texts) {
+  /** `texts`: the language's whole catalogue, or none yet (English starts with its core). */
+  constructor(language: Locale, texts?: Texts) {
     this.#language = language;
-    this.#catalogues.set(language, texts);
+    if (texts) this.#catalogues.set(language, texts);
     this.#t = this.#translator();
   }
 
@@ -44,12 +51,19 @@ export class Translator {
     return this.#catalogues.has(language);
   }
 
-  /** Switches to a language whose catalogue is given (or already there). */
+  /** Switches to a language whose whole catalogue is given (or already there). */
   use(language: Locale, texts?: Texts): void {
     if (texts) this.#catalogues.set(language, texts);
     this.#language = language;
-    this.#t = this.#translator();
-    for (const listener of this.#listeners) listener();
+    this.#changed();
+  }
+
+  /** Loads the current language's whole catalogue, if only the core is there. */
+  async complete(): Promise<void> {
+    const language = this.#language;
+    if (this.#catalogues.has(language)) return;
+    this.#catalogues.set(language, await loadTexts(language));
+    if (language === this.#language) this.#changed();
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -57,13 +71,32 @@ export class Translator {
     return () => this.#listeners.delete(listener);
   };
 
+  #changed(): void {
+    this.#t = this.#translator();
+    for (const listener of this.#listeners) listener();
+  }
+
   #translator(): Translate {
-    const catalogue = this.#catalogues.get(this.#language) ?? en;
+    const catalogue = this.#catalogues.get(this.#language);
+    const english = this.#catalogues.get('en');
     return (key, values) => {
-      const text = lookup(catalogue, key) ?? lookup(en, key) ?? key;
+      const text = lookup(catalogue, key) ?? lookup(english, key) ?? lookup(enCore, key) ?? key;
       return values ? format(text, values) : text;
     };
   }
+}
+
+/** The page's translator (one per page load). */
+let current: Translator | undefined;
+
+export function createTranslator(language: Locale, texts?: Texts): Translator {
+  current = new Translator(language, texts);
+  return current;
+}
+
+/** Resolves once the page language's whole catalogue is there (lazy screens wait for it). */
+export function ensureTexts(): Promise<void> {
+  return current ? current.complete() : Promise.resolve();
 }
 
 const TranslatorContext = createContext<Translator | null>(null);

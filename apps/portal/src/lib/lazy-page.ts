@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { ensureTexts } from './i18n.tsx';
 import type { RouteObject } from './router.tsx';
 
 // SPEC §9: a lazily loaded part that has not arrived in 120 s has failed to load.
@@ -29,7 +30,8 @@ export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => Compone
       timer = setTimeout(() => reject(new LoadFailedError()), lazyLoadTimeoutMs);
     });
     try {
-      const module = await Promise.race([load(), timeout]);
+      // The screen and its language's whole catalogue (English's flows' texts are not in the entry).
+      const [module] = await Promise.race([Promise.all([load(), ensureTexts()]), timeout]);
       return { Component: pick(module) };
     } catch (error) {
       throw isLoadFailed(error) ? error : new LoadFailedError(error);

@@ -1,4 +1,4 @@
-import { en } from '@keycard/texts';
+import { enCore } from '@keycard/texts/en-core';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { Page } from '../../ui/page.tsx';
@@ -31,7 +31,7 @@ function readProviderPage(): ProviderPageData | null {
 function ProviderErrorScreen({ code, request }: { code: string; request: 'sign-in' | 'log-out' }) {
   const { t } = useTranslation();
   const titleKey = request === 'log-out' ? 'titles.logoutRefused' : 'titles.requestRefused';
-  const reason = Object.hasOwn(en.errors.provider.reasons, code) ? code : 'other';
+  const reason = Object.hasOwn(enCore.errors.provider.reasons, code) ? code : 'other';
   return (
     <Page titleKey={titleKey} heading={t(titleKey)}>
       <p>{t(`errors.provider.reasons.${reason}`)}</p>
