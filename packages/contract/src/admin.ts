@@ -280,4 +280,10 @@ export const adminPartnerSchema = partnerConfigSchema;
 export const adminPartnerListResponse = z.strictObject({ partners: z.array(adminPartnerSchema) });
 export const adminPartnerResponse = z.strictObject({ partner: adminPartnerSchema, created: z.boolean() });
 
+export const adminSigningKeyParams = z.strictObject({ code: tenantCode, kid: z.string().min(1).max(128) });
+/** A tenant's signing keys, newest (active) first; never their private parts. */
+export const adminSigningKeyListResponse = z.strictObject({
+  keys: z.array(z.strictObject({ kid: z.string(), createdAt: z.number().int(), active: z.boolean() })),
+});
+
 export const adminEmptyResponse = z.strictObject({});

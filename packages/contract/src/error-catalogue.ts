@@ -82,6 +82,11 @@ export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
   [adminErrors.operatorExists]: { status: 409, message: 'This operator exists already.' },
   [adminErrors.operatorNotFound]: { status: 404, message: 'There is no operator with this id.' },
   [adminErrors.partnerNotFound]: { status: 404, message: 'The tenant has no partner with this code.' },
+  [adminErrors.signingKeyNotFound]: { status: 404, message: 'The tenant has no signing key with this id.' },
+  [adminErrors.signingKeyActive]: {
+    status: 409,
+    message: 'The active signing key cannot be retired; rotate to a new one first.',
+  },
   [adminErrors.partnerCodeMismatch]: {
     status: 400,
     message: 'The partner code in the body must be the one in the address.',

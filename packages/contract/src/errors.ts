@@ -161,6 +161,9 @@ export const adminErrors = {
   /** The last owner cannot be removed or given another role: someone must be able to act. */
   lastOwner: 'admin.last_owner',
   partnerNotFound: 'admin.partner_not_found',
+  signingKeyNotFound: 'admin.signing_key_not_found',
+  /** The key new tokens are signed with cannot be retired: rotate first. */
+  signingKeyActive: 'admin.signing_key_active',
   /** The partner code in the body is not the one in the path. */
   partnerCodeMismatch: 'admin.partner_code_mismatch',
   /** An uploaded image whose content is not the type it claims, or an SVG that is not well-formed. */

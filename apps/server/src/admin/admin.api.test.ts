@@ -18,6 +18,7 @@ import { type AdminRoute, adminRoutes } from './admin.routes.ts';
 import { adminCall, adminHost, operatorToken, tinyPng } from './admin.test-support.ts';
 import { cliActor } from './audit.service.ts';
 import { createMachineClient } from './operators.service.ts';
+import { rotateSigningKey } from './signing-keys.service.ts';
 
 const grandTheme = {
   name: 'Grand Hotel Group',
@@ -63,11 +64,13 @@ function sampleOf(
   code: string,
   userId: string,
   operatorId = '00000000-0000-4000-8000-000000000000',
+  kid = 'no-such-key',
 ): Sample {
   const partnerCode = `partner-${key.replace('_', '-')}`;
   const url = route.path
     .replace(':partnerCode', partnerCode)
     .replace(':id', operatorId)
+    .replace(':kid', kid)
     .replace(':code', code)
     .replace(':clientId', route.path.endsWith('/secret') ? `${code}-app` : `app-${key}`)
     .replace(':userId', userId);
@@ -149,8 +152,18 @@ describe.each(engines)('admin API on %s', (engine) => {
         { clientId: `victim-${role}`, role: 'help_desk', tenants: null },
         Date.now(),
       );
+      // A key to retire once the route table's rotation has made a newer one.
+      const [older] = await rotateSigningKey(
+        {
+          db: t.services.db,
+          encryptionKey: t.services.secrets.encryptionKey,
+          actor: cliActor,
+          now: Date.now(),
+        },
+        code,
+      );
       for (const route of adminRoutes) {
-        const { url, body, headers } = sampleOf(route, role, code, userId, operator.id);
+        const { url, body, headers } = sampleOf(route, role, code, userId, operator.id, older!.kid);
         const answer = await adminCall(t.app, route.method, url, {
           token,
           body,

@@ -24,6 +24,8 @@ import {
   adminPartnerRequest,
   adminPartnerResponse,
   adminSettingsRequest,
+  adminSigningKeyListResponse,
+  adminSigningKeyParams,
   adminTenantCreateRequest,
   adminTenantCreateResponse,
   adminTenantListResponse,
@@ -58,6 +60,7 @@ import {
   deleteUser,
   endUserSessions,
   getTenant,
+  getTenantSummary,
   getUser,
   inviteAccount,
   listTenantPartners,
@@ -83,6 +86,7 @@ import {
   listOperators,
   removeOperator,
 } from './operators.service.ts';
+import { listSigningKeys, retireSigningKey, rotateSigningKey } from './signing-keys.service.ts';
 
 interface Input {
   params: Record<string, string>;
@@ -296,6 +300,47 @@ export const adminRoutes: AdminRoute[] = [
     params: adminPartnerParams,
     response: adminEmptyResponse,
     run: (deps, { params }) => removeTenantPartner(deps, params.code!, params.partnerCode!),
+  },
+  {
+    method: 'GET',
+    path: '/tenants/:code/signing-keys',
+    summary: "List a tenant's token signing keys (ids and dates; the newest signs)",
+    permission: 'tenants.read',
+    params: adminTenantParams,
+    response: adminSigningKeyListResponse,
+    run: async (deps, { params }) => {
+      await getTenantSummary(deps, params.code!);
+      return { keys: await listSigningKeys(deps.db, params.code!) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/tenants/:code/signing-keys/rotate',
+    summary: 'Rotate the signing key: new tokens are signed with a new key, older ones still verify',
+    permission: 'tenants.write',
+    params: adminTenantParams,
+    body: emptyObject,
+    response: adminSigningKeyListResponse,
+    run: async (deps, { params }) => {
+      await getTenantSummary(deps, params.code!);
+      const keys = await rotateSigningKey({ ...deps, encryptionKey: deps.encryptionKey }, params.code!);
+      deps.tenants.invalidate(params.code!);
+      return { keys };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/tenants/:code/signing-keys/:kid',
+    summary: 'Retire an older signing key (tokens it signed stop verifying); not the active one',
+    permission: 'tenants.write',
+    params: adminSigningKeyParams,
+    response: adminSigningKeyListResponse,
+    run: async (deps, { params }) => {
+      await getTenantSummary(deps, params.code!);
+      const keys = await retireSigningKey(deps, params.code!, params.kid!);
+      deps.tenants.invalidate(params.code!);
+      return { keys };
+    },
   },
   {
     method: 'GET',
@@ -535,6 +580,7 @@ export async function adminApiRoutes(app: FastifyInstance, services: Services): 
         const deps: AdminDeps = {
           db: services.db,
           engine: services.database.engine,
+          encryptionKey: services.secrets.encryptionKey,
           config,
           tenants: services.tenants,
           limiter: services.limiter,

@@ -55,6 +55,8 @@ import { isUniqueViolation } from './operators.service.ts';
 export interface AdminDeps {
   db: Kysely<Database>;
   engine: Engine;
+  /** Seals new signing keys. */
+  encryptionKey: Buffer;
   config: Config;
   tenants: TenantDirectory;
   limiter: RateLimiter;
@@ -92,6 +94,13 @@ function summaryOf(row: TenantRow, domains: string[]) {
     createdAt: Number(row.created_at),
     version: Number(row.version),
   };
+}
+
+/** The tenant's summary; admin.tenant_not_found for an unknown code. */
+export async function getTenantSummary(deps: AdminDeps, code: string) {
+  const row = await tenantRow(deps.db, code);
+  const domains = await domainsOf(deps.db, [code]);
+  return summaryOf(row, domains.get(code) ?? []);
 }
 
 /** Tenants in code order; `scope` limits them to an operator's tenants (null: all). */
