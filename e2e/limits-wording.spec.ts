@@ -165,6 +165,10 @@ describe('limit wording in the portal (Chromium)', () => {
     expect(await reset.getAttribute('href')).toBe(`/reset-password/?email=${encodeURIComponent(email)}`);
     expect(await page.getByRole('button', { name: de.login.password.submit }).isDisabled()).toBe(true);
     await expectAccessible(page, 'account lock (de)');
+    // The long German sentence at 320 px: it wraps, nothing is cut off, still accessible.
+    await page.setViewportSize({ width: 320, height: 640 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await expectAccessible(page, 'account lock (de, 320 px)');
 
     // A minute later the words follow the clock: "in 14 Minuten". The ticking phrase sits in an
     // element of its own that screen readers do not re-announce (the alert was read once).
