@@ -668,6 +668,29 @@ describe.each(engines)('admin API on %s', (engine) => {
     ]);
   });
 
+  it('keeps the operator tenant on ADMIN_DOMAIN and requiring MFA, even for an owner', async () => {
+    const url = `/tenants/${operatorTenantCode}`;
+    const mfaOff = await adminCall(t.app, 'PATCH', `${url}/settings`, {
+      token: owner,
+      body: { mfa: { mode: 'off' } },
+    });
+    expect(mfaOff.statusCode).toBe(400);
+    expect(mfaOff.json().fields).toHaveProperty(['settings.mfa.mode']);
+    const later = await adminCall(t.app, 'PATCH', `${url}/settings`, {
+      token: owner,
+      body: { mfa: { mandatoryFrom: '2099-01-01' } },
+    });
+    expect(later.statusCode).toBe(400);
+    const moved = await adminCall(t.app, 'PUT', `${url}/domains`, {
+      token: owner,
+      body: { loginDomain: 'elsewhere.localhost', aliasDomains: [] },
+    });
+    expect(moved.statusCode).toBe(400);
+    expect((await t.services.tenants.byCode(operatorTenantCode))?.settings.mfa.mode).toBe('required');
+    const renamed = await adminCall(t.app, 'PUT', `${url}/theme`, { token: owner, body: grandTheme });
+    expect(renamed.statusCode).toBe(200);
+  });
+
   it('serves an OpenAPI 3.1 document naming every route', async () => {
     const answer = await adminCall(t.app, 'GET', '/admin/api/openapi.json');
     expect(answer.statusCode).toBe(200);

@@ -9,6 +9,7 @@ import {
   configurationSchema,
   errorCodes,
   type Locale,
+  operatorTenantCode,
   type PartnerConfig,
   type TenantConfig,
   type UserType,
@@ -291,6 +292,23 @@ async function withTenantLease<T>(db: Kysely<Database>, code: string, change: ()
   }
 }
 
+/**
+ * The operator tenant guards the admin API: it keeps ADMIN_DOMAIN as its login domain and
+ * keeps requiring MFA (ARCHITECTURE: operators sign in with MFA), whoever asks.
+ */
+function assertOperatorTenantKept(config: Config, tenant: TenantConfig): void {
+  const fields: Record<string, string> = {};
+  if (tenant.loginDomain !== config.adminDomain) {
+    fields.loginDomain = `the operator tenant's login domain is ADMIN_DOMAIN (${config.adminDomain})`;
+  }
+  const mode = tenant.settings.mfa?.mode;
+  if (mode !== undefined && mode !== 'required')
+    fields['settings.mfa.mode'] = 'the operator tenant always requires MFA';
+  if (tenant.settings.mfa?.mandatoryFrom)
+    fields['settings.mfa.mandatoryFrom'] = 'the operator tenant requires MFA now';
+  if (Object.keys(fields).length > 0) throw new AppError(errorCodes.validationFailed, { fields });
+}
+
 /** Changes a tenant's own fields, domains, theme or settings through the planner. */
 export async function changeTenant(
   deps: AdminDeps,
@@ -301,8 +319,10 @@ export async function changeTenant(
   await withTenantLease(deps.db, code, async () => {
     // Read under the lease: the change is made over the tenant as it is now.
     const row = await tenantRow(deps.db, code);
+    const next = await edit(await tenantConfigOf(deps.db, row));
+    if (code === operatorTenantCode) assertOperatorTenantKept(deps.config, next);
     try {
-      await applyTenant(deps, await edit(await tenantConfigOf(deps.db, row)));
+      await applyTenant(deps, next);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(adminErrors.domainTaken, { cause: error });
       throw error;
