@@ -694,11 +694,33 @@ describe.each(engines)('admin API on %s', (engine) => {
   it('serves an OpenAPI 3.1 document naming every route', async () => {
     const answer = await adminCall(t.app, 'GET', '/admin/api/openapi.json');
     expect(answer.statusCode).toBe(200);
-    const document = answer.json() as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    const document = answer.json() as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, unknown> };
+    };
     expect(document.openapi).toBe('3.1.0');
     for (const route of adminRoutes) {
       const path = `/admin/api/v1${route.path}`.replace(/:(\w+)/g, '{$1}');
-      expect(document.paths[path]?.[route.method.toLowerCase()], path).toBeDefined();
+      const operation = document.paths[path]?.[route.method.toLowerCase()] as
+        | { parameters: Array<{ name: string; in: string }>; responses: Record<string, unknown> }
+        | undefined;
+      expect(operation, path).toBeDefined();
+      // Every {name} in the path is declared as a path parameter, and nothing else is.
+      const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+      const declared = operation!.parameters
+        .filter((each) => each.in === 'path')
+        .map((each) => each.name)
+        .sort();
+      expect(declared, path).toEqual(inPath);
+      expect(Object.keys(operation!.responses)).toContain(String(route.status ?? 200));
+    }
+    // Every reference points at a schema the document holds.
+    const text = answer.body;
+    for (const [, name] of text.matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)) {
+      expect(
+        (document as { components: { schemas: Record<string, unknown> } }).components.schemas,
+      ).toHaveProperty([name!]);
     }
   });
 

@@ -527,7 +527,12 @@ export function userOf(row: UserRow): AdminUser {
 
 async function tenantContext(deps: AdminDeps, code: string): Promise<TenantContext> {
   const tenant = await deps.tenants.byCode(code);
-  if (!tenant) throw new AppError(adminErrors.tenantNotFound);
+  if (!tenant) {
+    // The directory remembers an unknown code until told otherwise: forget it, so a tenant
+    // created later (by apply, on another instance) is found at the next request.
+    deps.tenants.invalidate(code);
+    throw new AppError(adminErrors.tenantNotFound);
+  }
   return tenant;
 }
 
