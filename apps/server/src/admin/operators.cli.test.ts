@@ -66,13 +66,23 @@ describe.each(engines)('keycard operators and the audit log of CLI commands on %
     expect(twice.err).toContain('This operator exists already.');
   });
 
-  it('create-client: a machine operator whose secret gets admin API tokens; list shows it', async () => {
+  it('create-client: a machine operator whose secret gets admin API tokens from the running server; list shows it', async () => {
+    // The operator tenant's provider is running (and caching its clients) before the CLI acts.
+    await expect(clientCredentialsToken(t.app, 'ci-deploy', 'not-yet')).rejects.toThrow(/401/);
     const result = await run('operators', 'create-client', '--client-id', 'ci-deploy', '--role', 'owner');
     expect(result.code).toBe(0);
     const secret = result.out.trim();
     expect(secret.length).toBeGreaterThanOrEqual(43);
-    await t.services.tenants.refresh();
-    const token = await clientCredentialsToken(t.app, 'ci-deploy', secret);
+    // The server learns of the new client by its own poll of tenant versions, within 5 s.
+    const started = Date.now();
+    let token: string | undefined;
+    while (!token && Date.now() - started < 5000) {
+      token = await clientCredentialsToken(t.app, 'ci-deploy', secret).catch(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return undefined;
+      });
+    }
+    if (!token) throw new Error('the running server did not accept the new client within 5 s');
     const tenants = await adminCall(t.app, 'GET', '/tenants', { token });
     expect(tenants.statusCode).toBe(200);
     expect(tenants.json().tenants.map((each: { code: string }) => each.code)).toEqual([operatorTenantCode]);
