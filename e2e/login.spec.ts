@@ -83,7 +83,7 @@ describe('sign in end to end (Chromium)', () => {
     await page.context().close();
   });
 
-  it('says a locked account is locked, for how long, and offers the reset instead of the login', async () => {
+  it('sends a locked account to the account-disabled page, which says for how long and offers the reset', async () => {
     const page = await freshPage();
     await page.goto(`${stack.keycard.origin('seaside')}/login`);
     await page.getByLabel('E-mail', { exact: true }).fill('demo@seaside.test');
@@ -93,14 +93,16 @@ describe('sign in end to end (Chromium)', () => {
       await page.getByRole('button', { name: 'Log in' }).click();
       if (i < 2) await expect.poll(() => page.getByRole('alert').count()).toBe(1);
     }
-    // The lock is told on the password step, with its wait in words (docs/security.md).
+    // SPEC §8: too many attempts go to the account-disabled page; it tells the wait in words.
+    await page.waitForURL(`${stack.keycard.origin('seaside')}/error/account-disabled/`);
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).innerText())
+      .toBe('Your account is locked');
     await expect
       .poll(() => page.getByRole('alert').innerText())
-      .toBe(
-        'This account is locked for your security. Try again in 15 minutes or reset your password. Reset your password',
-      );
-    expect(page.url()).toBe(`${stack.keycard.origin('seaside')}/login/password`);
-    expect(await page.getByRole('button', { name: 'Log in' }).isDisabled()).toBe(true);
+      .toBe('This account is locked for your security. Try again in 15 minutes or reset your password.');
+    const reset = page.getByRole('link', { name: 'Reset your password' });
+    expect(await reset.getAttribute('href')).toBe('/reset-password/?email=demo%40seaside.test');
     await expectAccessible(page, 'account locked');
     await page.context().close();
   });

@@ -56,3 +56,13 @@ export const partnerIdentity = {
     safe(() => sessionStorage.setItem(partnerIdentityKey, JSON.stringify(identity)), undefined),
   clear: () => safe(() => sessionStorage.removeItem(partnerIdentityKey), undefined),
 };
+
+/**
+ * What the password step hands the account-disabled page (history state, so a reload keeps
+ * it) when the account's lockout refused the sign-in: when the lock ends.
+ */
+export interface AccountDisabledState {
+  lockedUntil?: number;
+  /** The address typed, for the reset link. */
+  email?: string;
+}

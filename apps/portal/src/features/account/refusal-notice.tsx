@@ -1,7 +1,8 @@
 import { useCallback, useState } from 'react';
-import { splitAtWait, useSecondsLeft, waitValues } from '../../lib/duration.ts';
+import { useSecondsLeft } from '../../lib/duration.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { Notice } from '../../ui/fields.tsx';
+import { WaitSentence } from '../../ui/wait-sentence.tsx';
 import type { Wait } from './outcomes.ts';
 
 interface Refusal {
@@ -33,25 +34,11 @@ export function useRefusal() {
 }
 
 export function RefusalNotice({ refusal, seconds }: { refusal: Refusal | null; seconds: number }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   if (!refusal) return null;
-  if (!refusal.wait) return <Notice tone="error">{t(refusal.key)}</Notice>;
-  const text = t(refusal.wait.key, waitValues(seconds, i18n.language));
-  const parts = splitAtWait(text, seconds, i18n.language);
   return (
     <Notice tone="error">
-      {parts ? (
-        <>
-          {parts.before}
-          {/* The phrase ticks; the sentence is announced once, when it appears. */}
-          <span aria-live="off" data-wait={seconds}>
-            {parts.words}
-          </span>
-          {parts.after}
-        </>
-      ) : (
-        text
-      )}
+      {refusal.wait ? <WaitSentence textKey={refusal.wait.key} seconds={seconds} /> : t(refusal.key)}
     </Notice>
   );
 }

@@ -3,7 +3,6 @@ import { isValidEmail } from '@keycard/contract/rules';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { clearFirstPaintInput, firstPaintInput } from '../../app/bootstrap.ts';
 import { useBranding } from '../../app/theme.tsx';
-import { splitAtWait, waitValues } from '../../lib/duration.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { isReauthentication } from '../../lib/reauthentication.ts';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from '../../lib/router.tsx';
@@ -11,6 +10,7 @@ import { lastUser } from '../../lib/storage.ts';
 import { EmailField, useEmailField } from '../../ui/email-field.tsx';
 import { Checkbox, Notice, PasswordField } from '../../ui/fields.tsx';
 import { Page, PendingLabel } from '../../ui/page.tsx';
+import { WaitSentence } from '../../ui/wait-sentence.tsx';
 import { NotFoundPage } from '../errors/error-pages.tsx';
 import { useFlowParams } from './use-flow-params.ts';
 import { useHelpLink } from './use-help-link.ts';
@@ -149,7 +149,7 @@ function PasswordStep() {
       </div>
       <ReauthenticationNotice />
       {wait ? (
-        <LimitNotice wait={wait} resetTo={`${paths.resetPassword}?${resetQuery}`} />
+        <LimitNotice wait={wait} />
       ) : ready ? (
         <Notice tone="info">{t('login.limits.ready')}</Notice>
       ) : error ? (
@@ -190,36 +190,13 @@ function PasswordStep() {
 }
 
 /**
- * Too many attempts: which limit refused (the network's, or this account's lockout) and when a
- * retry may pass, in words ("in 14 minutes"). The phrase ticks in an element of its own that
- * screen readers do not re-announce; the sentence is announced once, when it appears.
+ * Too many attempts from this network (the address limit; an account's lockout goes to the
+ * account-disabled page): when a retry may pass, in words ("in 14 minutes").
  */
-function LimitNotice({ wait, resetTo }: { wait: LoginWait; resetTo: string }) {
-  const { t, i18n } = useTranslation();
-  const key = wait.limit === 'address' ? 'login.limits.address' : 'login.limits.account';
-  const text = t(key, waitValues(wait.seconds, i18n.language));
-  const parts = splitAtWait(text, wait.seconds, i18n.language);
+function LimitNotice({ wait }: { wait: LoginWait }) {
   return (
     <Notice tone="error">
-      {parts ? (
-        <>
-          {parts.before}
-          <span aria-live="off" data-wait={wait.seconds}>
-            {parts.words}
-          </span>
-          {parts.after}
-        </>
-      ) : (
-        text
-      )}
-      {wait.limit === 'account' ? (
-        <>
-          {' '}
-          <Link className="kc-link" to={resetTo}>
-            {t('login.limits.reset')}
-          </Link>
-        </>
-      ) : null}
+      <WaitSentence textKey="login.limits.address" seconds={wait.seconds} />
     </Notice>
   );
 }

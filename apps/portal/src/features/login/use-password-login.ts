@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { ApiRequestError, isNetworkError } from '../../lib/api.ts';
 import { useSecondsLeft } from '../../lib/duration.ts';
 import { useNavigate } from '../../lib/router.tsx';
-import { flowStorage, loginStateKey, randomState } from '../../lib/storage.ts';
+import { type AccountDisabledState, flowStorage, loginStateKey, randomState } from '../../lib/storage.ts';
 import { loginApi } from './api.ts';
 
 export type LoginError = 'invalid' | 'network' | null;
@@ -17,9 +17,10 @@ export interface LoginWait {
 }
 
 /**
- * SPEC §8 login errors, in one table: what each code does. A leaked password goes to the
- * account-disabled page; too many attempts stay on the password step, saying which limit
- * refused (the network's or the account's) and counting down to when a retry may pass.
+ * SPEC §8 login errors, in one table: what each code does. A leaked password and an account's
+ * lockout go to the account-disabled page (the lockout with its wait, counted down there); too
+ * many attempts from this network stay on the password step, counting down to when a retry
+ * may pass (it is not about the account: "locked" would be untrue).
  */
 const disabledCodes = new Set<string>([errorCodes.passwordLeaked]);
 
@@ -61,7 +62,10 @@ export function usePasswordLogin() {
       setPending(false);
       const refused = caught instanceof ApiRequestError && caught.code === errorCodes.tooManyAttempts;
       const waited = refused ? waitOf(caught) : null;
-      if (waited) {
+      if (waited?.limit === 'account') {
+        const state: AccountDisabledState = { lockedUntil: Date.now() + waited.seconds * 1000, email };
+        navigate(paths.accountDisabled, { state });
+      } else if (waited) {
         setLimited({ limit: waited.limit, until: Date.now() + waited.seconds * 1000 });
       } else if (refused || (caught instanceof ApiRequestError && disabledCodes.has(caught.code))) {
         navigate(paths.accountDisabled);
