@@ -551,6 +551,17 @@ export async function adminApiRoutes(app: FastifyInstance, services: Services): 
     (_request, body, done) => done(null, body),
   );
 
+  // Nothing is created at start: a server without operators says how to make the first one.
+  app.addHook('onReady', async () => {
+    const operators = await services.db.selectFrom('operators').select('id').limit(1).execute();
+    if (operators.length === 0) {
+      app.log.warn(
+        { adminDomain: config.adminDomain },
+        'no operator yet: the admin API lets nobody in until `keycard operators create-owner --email <address>` creates the first owner',
+      );
+    }
+  });
+
   const document = adminOpenApiDocument(adminRoutes, config);
   app.get(
     adminApi.openApi,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliOn } from '../accounts/test-support.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
 import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
+import { captureLog } from '../test/log-capture.ts';
 import { adminCall, adminHost, clientCredentialsToken } from './admin.test-support.ts';
 
 describe.each(engines)('keycard operators and the audit log of CLI commands on %s', (engine) => {
@@ -17,6 +18,21 @@ describe.each(engines)('keycard operators and the audit log of CLI commands on %
   afterAll(() => t.close());
 
   const run = (...argv: string[]) => runCliOn(t, ...argv);
+
+  it('says at start that there is no operator yet, and how to create the first', async () => {
+    const log = captureLog();
+    const fresh = await buildTestApp(engine, {
+      seed: false,
+      env: { LOG_LEVEL: 'warn' },
+      logStream: log.stream,
+    });
+    try {
+      const hint = log.entries().find((entry) => String(entry.msg).startsWith('no operator yet'));
+      expect(hint?.msg).toContain('keycard operators create-owner --email');
+    } finally {
+      await fresh.close();
+    }
+  });
 
   it('starts with no operator and no operator tenant: the admin API lets nobody in', async () => {
     expect(await t.services.db.selectFrom('operators').selectAll().execute()).toEqual([]);
