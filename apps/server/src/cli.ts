@@ -8,6 +8,7 @@ import {
   type Locale,
   lifecycleErrors,
   locales,
+  mfaDeliveryTypes,
   toLocale,
   type UserType,
   userTypes,
@@ -64,7 +65,8 @@ const usage = `Keycard operator commands
       passwordWarningDays (whole days or null), emailVerificationRequired (true|false),
       captcha.siteKey, captcha.secret, captcha.verifyUrl, captcha.scriptUrl (text or null),
       captcha.minScore (0 to 1), mfa.mode (off|recommended|required), mfa.mandatoryFrom
-      (a date such as 2027-03-01, or null), mfa.trustedDeviceDays (1 to 365), analyticsId
+      (a date such as 2027-03-01, or null), mfa.trustedDeviceDays (1 to 365), mfa.methods
+      (factors offered, such as totp,sms; all for every factor), analyticsId
       (text or null), messenger.provider (intercom, standin or null), messenger.appId (text or
       null), messenger.domains (host names separated by commas, or none), messenger.scriptUrl
       (the stand-in's script, a URL or null). Running servers apply changes within 5 seconds.
@@ -169,6 +171,15 @@ const settingRules: Record<
     expects: 'a date such as 2027-03-01, or null',
   },
   'mfa.trustedDeviceDays': { check: isDays(365, 1), expects: 'whole days from 1 to 365' },
+  'mfa.methods': {
+    // "all" clears the list: a tenant without one offers every factor.
+    parse: (raw) => (raw === 'all' ? [] : raw.split(',').map((method) => method.trim())),
+    check: (v) =>
+      Array.isArray(v) &&
+      v.every((method) => (mfaDeliveryTypes as readonly unknown[]).includes(method)) &&
+      new Set(v).size === v.length,
+    expects: `factors separated by commas (${mfaDeliveryTypes.join(', ')}), each once, or all`,
+  },
   analyticsId: { check: isTextOrNull, expects: 'text or null' },
   'messenger.provider': {
     check: (v) => v === null || v === 'intercom' || v === 'standin',

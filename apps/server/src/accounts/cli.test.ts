@@ -176,7 +176,21 @@ describe.each(engines)('operator CLI on %s', (engine) => {
         mandatoryFrom: Date.parse('2027-03-01'),
         trustedDeviceDays: 30,
       });
-      for (const bad of ['mfa.mode=sometimes', 'mfa.mandatoryFrom=soon', 'mfa.trustedDeviceDays=0']) {
+      const offered = await run('tenant-settings', '--tenant', 'seaside', '--set', 'mfa.methods=totp, sms');
+      expect(offered.code).toBe(0);
+      t.services.tenants.invalidate();
+      expect((await t.services.tenants.byCode('seaside'))!.settings.mfa.methods).toEqual(['totp', 'sms']);
+      const every = await run('tenant-settings', '--tenant', 'seaside', '--set', 'mfa.methods=all');
+      expect(every.code).toBe(0);
+      t.services.tenants.invalidate();
+      expect((await t.services.tenants.byCode('seaside'))!.settings.mfa.methods).toEqual([]);
+      for (const bad of [
+        'mfa.mode=sometimes',
+        'mfa.mandatoryFrom=soon',
+        'mfa.trustedDeviceDays=0',
+        'mfa.methods=totp,email',
+        'mfa.methods=sms,sms',
+      ]) {
         const refused = await run('tenant-settings', '--tenant', 'seaside', '--set', bad);
         expect(refused.code, bad).toBe(2);
       }
