@@ -1,7 +1,7 @@
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoTenants } from '../seed/demo.ts';
-import { buildTestApp, type TestApp } from '../test/helper.ts';
+import { buildTestApp, engines, type TestApp } from '../test/helper.ts';
 import { upsertTenant } from './tenant.admin.ts';
 import { TenantDirectory } from './tenant.service.ts';
 
@@ -75,5 +75,31 @@ describe('the tenant directory on postgres', () => {
     // Every request after the poll finds the tenant; a cached "unknown" would last until the
     // next change of any tenant, however long that is.
     expect(await directory.resolveHost(host)).toMatchObject({ code: 'grand-hotel' });
+  });
+});
+
+describe.each(engines)('the tenant directory on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(engine);
+  });
+  afterAll(() => t.close());
+
+  it('finds a tenant created elsewhere after it was asked for and not found, and keeps no misses', async () => {
+    const directory = new TenantDirectory(t.services.db);
+    await directory.refresh();
+    expect(await directory.byCode('late-brand')).toBeNull();
+    // Another instance (or the CLI) creates it; this directory has never loaded it.
+    const grandHotel = demoTenants.find((tenant) => tenant.code === 'grand-hotel')!;
+    await upsertTenant(t.services.db, {
+      ...grandHotel,
+      code: 'late-brand',
+      aliasCode: null,
+      loginDomain: 'late-brand.localhost',
+      aliasDomains: [],
+    });
+    await directory.refresh();
+    expect(await directory.byCode('late-brand')).toMatchObject({ code: 'late-brand' });
+    expect(await directory.resolveHost('late-brand.localhost')).toMatchObject({ code: 'late-brand' });
   });
 });

@@ -78,10 +78,16 @@ export class TenantDirectory {
   byCode(code: string): Promise<TenantContext | null> {
     let tenant = this.#byCode.get(code);
     if (!tenant) {
-      tenant = this.#load(code);
-      this.#byCode.set(code, tenant);
-      // A failed load (an outage) is not remembered.
-      tenant.catch(() => this.#byCode.delete(code));
+      const loading = this.#load(code);
+      this.#byCode.set(code, loading);
+      // Neither a failed load (an outage) nor "no such tenant" is remembered: the poll drops
+      // only tenants it saw loaded, so a remembered miss would hide a tenant created later
+      // (elsewhere) from this instance until it restarted, and random codes would pile up.
+      const forget = () => {
+        if (this.#byCode.get(code) === loading) this.#byCode.delete(code);
+      };
+      loading.then((found) => (found ? undefined : forget()), forget);
+      tenant = loading;
     }
     return tenant;
   }
