@@ -52,6 +52,17 @@ export const rolePermissions: { readonly [R in AdminRole]: readonly AdminPermiss
 };
 
 const tenantCode = tenantConfigSchema.shape.code;
+/**
+ * The tenants a non-owner operator may act on. Never the operator tenant: it is the owners'
+ * alone (a tenant admin of it could mint itself owner). Null: every customer tenant.
+ */
+const operatorScope = z
+  .array(tenantCode)
+  .min(1)
+  .max(100)
+  .refine((codes) => !codes.includes(operatorTenantCode), {
+    message: 'the operator tenant is for owners only',
+  });
 const clientIdSchema = z
   .string()
   .min(1)
@@ -229,7 +240,7 @@ export const adminOperatorSchema = z.strictObject({
   /** The operator tenant's user id (human) or client id (machine). */
   subject: z.string(),
   role: z.enum(adminRoles),
-  /** The tenants a non-owner may act on; null: every tenant. */
+  /** The tenants a non-owner may act on; null: every customer tenant (never the operator tenant). */
   tenants: z.array(z.string()).nullable(),
   createdAt: z.number().int(),
 });
@@ -237,7 +248,7 @@ export const adminOperatorListResponse = z.strictObject({ operators: z.array(adm
 export const adminMachineClientRequest = z.strictObject({
   clientId: clientIdSchema,
   role: z.enum(adminRoles),
-  tenants: z.array(tenantCode).min(1).max(100).nullable().default(null),
+  tenants: operatorScope.nullable().default(null),
 });
 export const adminMachineClientResponse = z.strictObject({
   operator: adminOperatorSchema,
@@ -250,7 +261,7 @@ export const adminMachineClientResponse = z.strictObject({
 export const adminOperatorInviteRequest = z.strictObject({
   email: z.email().max(254),
   role: z.enum(adminRoles),
-  tenants: z.array(tenantCode).min(1).max(100).nullable().default(null),
+  tenants: operatorScope.nullable().default(null),
   locale: z.enum(locales).default('en'),
 });
 export const adminOperatorResponse = z.strictObject({ operator: adminOperatorSchema });
@@ -263,7 +274,7 @@ export const adminOperatorParams = z.strictObject({ id: z.uuid() });
 export const adminOperatorPatchRequest = z
   .strictObject({
     role: z.enum(adminRoles).optional(),
-    tenants: z.array(tenantCode).min(1).max(100).nullable().optional(),
+    tenants: operatorScope.nullable().optional(),
   })
   .refine((patch) => Object.keys(patch).length > 0, { message: 'change at least one field' });
 

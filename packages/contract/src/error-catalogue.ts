@@ -100,6 +100,11 @@ export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
     message: 'The image is not a PNG, WebP, ICO or well-formed SVG of the type it claims.',
   },
   [adminErrors.imageTooLarge]: { status: 413, message: 'The image is larger than this slot allows.' },
+  [adminErrors.operatorTenantManaged]: {
+    status: 403,
+    message:
+      "The operator tenant's clients, partners, settings, domains and accounts change through /operators or keycard apply.",
+  },
 
   [partnerErrors.unknown]: { status: 404, message: 'This partner is not known here.' },
   [partnerErrors.tokenInvalid]: { status: 401, message: 'The partner sign-in link is not valid.' },

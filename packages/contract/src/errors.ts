@@ -169,6 +169,11 @@ export const adminErrors = {
   /** An uploaded image whose content is not the type it claims, or an SVG that is not well-formed. */
   imageInvalid: 'admin.image_invalid',
   imageTooLarge: 'admin.image_too_large',
+  /**
+   * The operator tenant's clients, partners, settings, domains and accounts are not changed
+   * through the tenant routes: operators through /operators, the rest by `keycard apply`.
+   */
+  operatorTenantManaged: 'admin.operator_tenant_managed',
 } as const;
 export type AdminErrorCode = (typeof adminErrors)[keyof typeof adminErrors];
 

@@ -1,8 +1,14 @@
-import { type AdminPermission, adminErrors, operatorTenantCode, rolePermissions } from '@keycard/contract';
+import {
+  type AdminPermission,
+  adminErrors,
+  adminScope,
+  operatorTenantCode,
+  rolePermissions,
+} from '@keycard/contract';
 import type { Services } from '../http/context.ts';
 import { AppError } from '../shared/errors.ts';
 import type { AuditActor } from './audit.service.ts';
-import { adminResource, findOperator, type Operator } from './operators.service.ts';
+import { adminResource, consoleClientId, findOperator, type Operator } from './operators.service.ts';
 
 export interface AdminCaller {
   operator: Operator;
@@ -50,7 +56,16 @@ export async function authenticateCaller(
     return { operator, actor: { kind: 'client', id: machineClientId } };
   }
   const person = machine ? undefined : await provider.AccessToken.find(value);
-  if (person && !person.isExpired && person.accountId && audienceOf(person).includes(resource)) {
+  // A person's token counts only when the console asked for it: another client of the operator
+  // tenant (an app someone registered there) must not get a token that works here.
+  if (
+    person &&
+    !person.isExpired &&
+    person.accountId &&
+    person.clientId === consoleClientId &&
+    audienceOf(person).includes(resource) &&
+    hasAdminScope(person)
+  ) {
     const user = await services.db
       .selectFrom('users')
       .select('status')
@@ -65,10 +80,20 @@ export async function authenticateCaller(
   throw new AppError(adminErrors.unauthenticated);
 }
 
-/** Whether the operator's role allows the permission, on the tenant when one is named. */
+function hasAdminScope(token: { scope?: string | undefined }): boolean {
+  return (token.scope ?? '').split(' ').includes(adminScope);
+}
+
+/**
+ * Whether the operator's role allows the permission, on the tenant when one is named. The
+ * operator tenant is the owners' alone, whatever a non-owner's scope says: acting on its
+ * clients or accounts would let anyone with a role make itself owner.
+ */
 export function isAllowed(operator: Operator, permission: AdminPermission, tenantCode?: string): boolean {
   if (!rolePermissions[operator.role].includes(permission)) return false;
-  if (tenantCode === undefined || operator.role === 'owner' || operator.tenants === null) return true;
+  if (operator.role === 'owner') return true;
+  if (tenantCode === operatorTenantCode) return false;
+  if (tenantCode === undefined || operator.tenants === null) return true;
   return operator.tenants.includes(tenantCode);
 }
 
@@ -76,7 +101,11 @@ export function assertAllowed(operator: Operator, permission: AdminPermission, t
   if (!isAllowed(operator, permission, tenantCode)) throw new AppError(adminErrors.forbidden);
 }
 
-/** The tenants an operator sees: null for all. */
-export function scopeOf(operator: Operator): string[] | null {
-  return operator.role === 'owner' ? null : operator.tenants;
+/**
+ * The tenants an operator sees in lists and the audit log: everything for an owner, else its
+ * tenants, or every customer tenant (`except` the operator tenant).
+ */
+export function scopeOf(operator: Operator): { only: string[] | null; except: string[] } {
+  if (operator.role === 'owner') return { only: null, except: [] };
+  return { only: operator.tenants, except: [operatorTenantCode] };
 }

@@ -109,10 +109,39 @@ export interface AdminRoute {
   status?: number;
   /** An image upload (raw body of an image type) rather than JSON. */
   upload?: ImageSlot;
+  /**
+   * Refused on the operator tenant, even to owners: its operators change through /operators
+   * (which keeps an owner), the rest of it through `keycard apply`. A client, partner, setting
+   * or account slipped into it through these routes could sign someone in as an operator.
+   */
+  operatorTenantManaged?: true;
+  /**
+   * Owners only: claims with effects beyond the tenant (a domain, with no proof of ownership
+   * yet, could be another customer's).
+   */
+  ownerOnly?: true;
   run: (deps: AdminDeps, input: Input, caller: AdminCaller, reply: FastifyReply) => Promise<unknown>;
 }
 
 const emptyObject = z.strictObject({});
+
+type TenantSettingsInput = z.infer<typeof adminSettingsRequest>;
+
+/**
+ * Addresses the server posts the captcha secret to, or pages load scripts from, are set by
+ * owners only: a tenant admin could otherwise send the secret (and the verdicts) to a server
+ * of its own, or reach addresses inside the network from Keycard's.
+ */
+function assertNoNewOutsideAddress(current: TenantSettingsInput, next: TenantSettingsInput): void {
+  const changed = (before: unknown, after: unknown) => after !== undefined && after !== before;
+  if (
+    changed(current.captcha?.verifyUrl, next.captcha?.verifyUrl) ||
+    changed(current.captcha?.scriptUrl, next.captcha?.scriptUrl) ||
+    changed(current.messenger?.scriptUrl, next.messenger?.scriptUrl)
+  ) {
+    throw new AppError(adminErrors.forbidden);
+  }
+}
 
 /**
  * Every route of the admin API, with who may call it (its permission, and the tenant in its
@@ -150,6 +179,7 @@ export const adminRoutes: AdminRoute[] = [
   {
     method: 'PATCH',
     path: '/tenants/:code',
+    operatorTenantManaged: true,
     summary: "Change a tenant's alias code, default redirect URI or login client",
     permission: 'tenants.write',
     params: adminTenantParams,
@@ -164,6 +194,8 @@ export const adminRoutes: AdminRoute[] = [
   {
     method: 'PUT',
     path: '/tenants/:code/domains',
+    operatorTenantManaged: true,
+    ownerOnly: true,
     summary: "Replace a tenant's login domain and alias domains",
     permission: 'tenants.write',
     params: adminTenantParams,
@@ -214,20 +246,23 @@ export const adminRoutes: AdminRoute[] = [
   {
     method: 'PATCH',
     path: '/tenants/:code/settings',
+    operatorTenantManaged: true,
     summary: "Change a tenant's settings (merged into the stored ones)",
     permission: 'tenants.write',
     params: adminTenantParams,
     body: adminSettingsRequest,
     response: adminTenantSchema,
-    run: (deps, { params, body }) =>
-      changeTenant(deps, params.code!, (tenant) => ({
-        ...tenant,
-        settings: body as z.infer<typeof adminSettingsRequest>,
-      })),
+    run: (deps, { params, body }, caller) =>
+      changeTenant(deps, params.code!, (tenant) => {
+        const settings = body as z.infer<typeof adminSettingsRequest>;
+        if (caller.operator.role !== 'owner') assertNoNewOutsideAddress(tenant.settings, settings);
+        return { ...tenant, settings };
+      }),
   },
   {
     method: 'POST',
     path: '/tenants/:code/clients',
+    operatorTenantManaged: true,
     summary: 'Create an OIDC client; a confidential one gets a secret, shown once',
     permission: 'tenants.write',
     params: adminTenantParams,
@@ -240,6 +275,7 @@ export const adminRoutes: AdminRoute[] = [
   {
     method: 'POST',
     path: '/tenants/:code/clients/:clientId/secret',
+    operatorTenantManaged: true,
     summary: "Rotate a client's secret (the old one stops working); the new one is shown once",
     permission: 'tenants.write',
     params: adminClientParams,
@@ -250,6 +286,7 @@ export const adminRoutes: AdminRoute[] = [
   {
     method: 'POST',
     path: '/tenants/:code/clients/:clientId/disable',
+    operatorTenantManaged: true,
     summary: 'Disable a client: its sign-ins and token requests are refused',
     permission: 'tenants.write',
     params: adminClientParams,
@@ -260,6 +297,7 @@ export const adminRoutes: AdminRoute[] = [
   {
     method: 'POST',
     path: '/tenants/:code/clients/:clientId/enable',
+    operatorTenantManaged: true,
     summary: 'Enable a disabled client again',
     permission: 'tenants.write',
     params: adminClientParams,
@@ -279,6 +317,7 @@ export const adminRoutes: AdminRoute[] = [
   {
     method: 'PUT',
     path: '/tenants/:code/partners/:partnerCode',
+    operatorTenantManaged: true,
     summary: 'Create or replace an SSO partner (docs/partners.md)',
     permission: 'tenants.write',
     params: adminPartnerParams,
@@ -296,6 +335,7 @@ export const adminRoutes: AdminRoute[] = [
   {
     method: 'DELETE',
     path: '/tenants/:code/partners/:partnerCode',
+    operatorTenantManaged: true,
     summary: 'Remove an SSO partner with its account links; the sign-ins it opened end',
     permission: 'tenants.write',
     params: adminPartnerParams,
@@ -359,6 +399,7 @@ export const adminRoutes: AdminRoute[] = [
   {
     method: 'POST',
     path: '/tenants/:code/users',
+    operatorTenantManaged: true,
     summary: 'Invite an account: created pending, with its activation mail',
     permission: 'users.write',
     params: adminTenantParams,
@@ -394,6 +435,8 @@ export const adminRoutes: AdminRoute[] = [
     ([action, summary, run]): AdminRoute => ({
       method: 'POST',
       path: `/tenants/:code/users/:userId/${action}`,
+      // An operator's account is disabled or enabled by removing or adding the operator.
+      ...(action === 'disable' || action === 'enable' ? { operatorTenantManaged: true as const } : {}),
       summary,
       permission: 'users.write',
       params: adminUserParams,
@@ -405,6 +448,7 @@ export const adminRoutes: AdminRoute[] = [
   {
     method: 'DELETE',
     path: '/tenants/:code/users/:userId',
+    operatorTenantManaged: true,
     summary: 'Delete an account and everything kept for it (erasure)',
     permission: 'users.write',
     params: adminUserParams,
@@ -421,7 +465,8 @@ export const adminRoutes: AdminRoute[] = [
     run: (deps, { query }, caller) =>
       searchAudit(deps.db, {
         ...(query as z.infer<typeof auditSearchQuery>),
-        tenants: scopeOf(caller.operator),
+        tenants: scopeOf(caller.operator).only,
+        exceptTenants: scopeOf(caller.operator).except,
       }),
   },
   {
@@ -432,7 +477,12 @@ export const adminRoutes: AdminRoute[] = [
     query: auditSearchQuery.omit({ cursor: true, limit: true }),
     response: null,
     run: async (deps, { query }, caller, reply) => {
-      const filter = { ...(query as z.infer<typeof auditSearchQuery>), tenants: scopeOf(caller.operator) };
+      const scope = scopeOf(caller.operator);
+      const filter = {
+        ...(query as z.infer<typeof auditSearchQuery>),
+        tenants: scope.only,
+        exceptTenants: scope.except,
+      };
       // Streamed a page at a time: a large log is never held in memory whole.
       return reply
         .type('application/x-ndjson; charset=utf-8')
@@ -582,6 +632,9 @@ export async function adminApiRoutes(app: FastifyInstance, services: Services): 
         const params = route.params ? parseInput(route.params, request.params) : {};
         const code = (params as { code?: string }).code;
         assertAllowed(caller.operator, route.permission, code);
+        if (route.ownerOnly && caller.operator.role !== 'owner') throw new AppError(adminErrors.forbidden);
+        if (route.operatorTenantManaged && code === operatorTenantCode)
+          throw new AppError(adminErrors.operatorTenantManaged);
         const query = (route.query ? parseInput(route.query, request.query) : {}) as Record<string, unknown>;
         const body = route.upload
           ? request.body

@@ -104,13 +104,14 @@ export async function getTenantSummary(deps: AdminDeps, code: string) {
   return summaryOf(row, domains.get(code) ?? []);
 }
 
-/** Tenants in code order; `scope` limits them to an operator's tenants (null: all). */
-export async function listTenants(db: Kysely<Database>, scope: string[] | null) {
+/** Tenants in code order, as far as the operator's scope reaches (admin-auth.ts scopeOf). */
+export async function listTenants(db: Kysely<Database>, scope: { only: string[] | null; except: string[] }) {
   let query = db.selectFrom('tenants').selectAll().orderBy('code');
-  if (scope) {
-    if (scope.length === 0) return [];
-    query = query.where('code', 'in', scope);
+  if (scope.only) {
+    if (scope.only.length === 0) return [];
+    query = query.where('code', 'in', scope.only);
   }
+  if (scope.except.length > 0) query = query.where('code', 'not in', scope.except);
   const rows = await query.execute();
   const domains = await domainsOf(
     db,

@@ -120,6 +120,8 @@ export function fieldChanges(
 export interface AuditFilter {
   /** Only these tenants' entries (a scoped operator); undefined: all. */
   tenants?: string[] | null;
+  /** Never these tenants' entries (the operator tenant, for anyone but owners). */
+  exceptTenants?: string[];
   tenant?: string | undefined;
   action?: string | undefined;
   actorId?: string | undefined;
@@ -154,6 +156,10 @@ export async function searchAudit(
   if (filter.tenants) {
     if (filter.tenants.length === 0) return { entries: [], next: null };
     query = query.where('tenant_code', 'in', filter.tenants);
+  }
+  const except = filter.exceptTenants ?? [];
+  if (except.length > 0) {
+    query = query.where((eb) => eb.or([eb('tenant_code', 'is', null), eb('tenant_code', 'not in', except)]));
   }
   if (filter.tenant) query = query.where('tenant_code', '=', filter.tenant);
   if (filter.action) query = query.where('action', '=', filter.action);

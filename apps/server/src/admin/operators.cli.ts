@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { type AdminRole, adminRoles } from '@keycard/contract';
+import { type AdminRole, adminRoles, operatorTenantCode } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
@@ -56,6 +56,8 @@ export function parseOperatorsArgs(args: string[]): OperatorsCommand {
     if (!adminRoles.includes(role))
       throw new OperatorsUsageError(`--role must be one of ${adminRoles.join(', ')}`);
     const tenants = values.tenant && values.tenant.length > 0 ? values.tenant : null;
+    if (tenants?.includes(operatorTenantCode))
+      throw new OperatorsUsageError(`--tenant ${operatorTenantCode}: the operator tenant is for owners only`);
     return { command, clientId, role, tenants };
   }
   if (command === 'list') return { command };

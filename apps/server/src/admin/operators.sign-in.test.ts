@@ -7,6 +7,7 @@ import { engines, type TestApp } from '../test/helper.ts';
 import { Browser } from '../test/http-client.ts';
 import { listeningTestApp } from '../test/oidc.ts';
 import { passwordStep, registerTotp } from '../test/sign-in-flow.ts';
+import { adminResource } from './operators.service.ts';
 
 const password = 'Operator-owner-77';
 
@@ -93,6 +94,67 @@ describe.each(engines)('an operator signing in through the operator tenant on %s
     expect(answer.status).toBe(200);
     const { tenants } = adminTenantListResponse.parse(await answer.json());
     expect(tenants.map((tenant) => tenant.code)).toContain(operatorTenantCode);
+
+    // Another app registered on the operator tenant (by a file, or in the past) signs the same
+    // owner in without a prompt: its token must not work on the admin API (it would act as the
+    // owner for whoever runs that app).
+    await t.services.db
+      .insertInto('oidc_clients')
+      .values({
+        tenant_code: operatorTenantCode,
+        client_id: 'other-app',
+        metadata: JSON.stringify({
+          client_id: 'other-app',
+          redirect_uris: ['https://other-app.example/cb'],
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+        }),
+        created_at: Date.now(),
+      })
+      .execute();
+    t.services.tenants.invalidate(operatorTenantCode);
+    const otherApp = await client.discovery(
+      new URL(`${origin}/oidc`),
+      'other-app',
+      undefined,
+      client.None(),
+      {
+        execute: [client.allowInsecureRequests],
+        [client.customFetch]: loopbackFetch,
+      },
+    );
+    const otherVerifier = client.randomPKCECodeVerifier();
+    const otherUrl = client.buildAuthorizationUrl(otherApp, {
+      redirect_uri: 'https://other-app.example/cb',
+      scope: 'openid admin',
+      resource: adminResource(t.config),
+      code_challenge: await client.calculatePKCECodeChallenge(otherVerifier),
+      code_challenge_method: 'S256',
+      state: 'other-state',
+    });
+    const otherFirst = (await browser.fetch(otherUrl.href)).headers.get('location') ?? '';
+    const otherCallback = await finishInteractions(browser, origin, otherFirst);
+    // The provider does not issue the admin API as a resource to it: the app gets an error
+    // back, not a code; and a token it had would not be taken (authenticateCaller checks the
+    // client), as a plain sign-in without the resource shows.
+    expect(otherCallback.startsWith('https://other-app.example/cb?'), otherCallback).toBe(true);
+    expect(new URL(otherCallback).searchParams.get('error')).toBe('invalid_target');
+    const plainVerifier = client.randomPKCECodeVerifier();
+    const plainUrl = client.buildAuthorizationUrl(otherApp, {
+      redirect_uri: 'https://other-app.example/cb',
+      scope: 'openid',
+      code_challenge: await client.calculatePKCECodeChallenge(plainVerifier),
+      code_challenge_method: 'S256',
+      state: 'plain-state',
+    });
+    const plainFirst = (await browser.fetch(plainUrl.href)).headers.get('location') ?? '';
+    const plainTokens = await client.authorizationCodeGrant(
+      otherApp,
+      new URL(await finishInteractions(browser, origin, plainFirst)),
+      { pkceCodeVerifier: plainVerifier, expectedState: 'plain-state' },
+    );
+    expect((await callAdmin(plainTokens.access_token)).status).toBe(401);
 
     // The audit log names the person by operator id.
     const owner = await t.services.db
