@@ -31,6 +31,7 @@ import type { Database } from '../db/schema.ts';
 import { removeDevices } from '../mfa/device.service.ts';
 import { mfaDb } from '../mfa/mfa.schema.ts';
 import { deactivateUserDevices } from '../mobile/device-key.service.ts';
+import { hashClientSecret } from '../oidc/client-secret.ts';
 import {
   findPartner,
   listPartners,
@@ -354,7 +355,7 @@ export async function createClient(
   const secret = input.authMethod === 'none' ? null : newSecret();
   const metadata: ClientMetadata = {
     client_id: input.clientId,
-    ...(secret ? { client_secret: secret } : {}),
+    ...(secret ? { client_secret: hashClientSecret(secret) } : {}),
     redirect_uris: input.redirectUris,
     post_logout_redirect_uris: input.postLogoutRedirectUris,
     grant_types: input.grantTypes,
@@ -422,7 +423,7 @@ export async function rotateClientSecret(deps: AdminDeps, code: string, clientId
         fields: { authMethod: 'a public client has no secret' },
       });
     }
-    const next = { ...current, client_secret: secret };
+    const next = { ...current, client_secret: hashClientSecret(secret) };
     await trx
       .updateTable('oidc_clients')
       .set({ metadata: JSON.stringify(next) })

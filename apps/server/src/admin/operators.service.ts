@@ -9,6 +9,7 @@ import { type Config, publicOrigin } from '../config.ts';
 import { applyConfigurationPlan, planConfiguration } from '../configuration/configuration.service.ts';
 import type { Engine } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { hashClientSecret } from '../oidc/client-secret.ts';
 import { AppError } from '../shared/errors.ts';
 import { consumeUserTokens, issueToken } from '../shared/one-time-token.ts';
 import { TenantDirectory } from '../tenants/tenant.service.ts';
@@ -231,7 +232,7 @@ export async function createMachineClient(
   const secret = randomBytes(32).toString('base64url');
   const metadata = {
     client_id: input.clientId,
-    client_secret: secret,
+    client_secret: hashClientSecret(secret),
     grant_types: ['client_credentials'],
     response_types: [],
     redirect_uris: [],

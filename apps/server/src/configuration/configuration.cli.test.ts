@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { parse, stringify } from 'yaml';
 import { activeUser, mailsTo, runCliOn } from '../accounts/test-support.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
+import { hashClientSecret } from '../oidc/client-secret.ts';
 import { findPartner } from '../partners/partner.repository.ts';
 import { buildTestApp, engines, type TestApp } from '../test/helper.ts';
 import { jsonSchemaFile, jsonSchemaText } from './json-schema.ts';
@@ -109,7 +110,7 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
       code: 'lakeside',
     });
     expect(await clientOf('lakeside', 'lakeside-pms')).toMatchObject({
-      client_secret: 'lakeside-secret-from-env',
+      client_secret: hashClientSecret('lakeside-secret-from-env'),
       token_endpoint_auth_method: 'client_secret_basic',
       response_types: ['code'],
     });
@@ -181,7 +182,7 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
       [`${tenant.code}.localhost`, `alias.${tenant.code}.localhost`].sort(),
     );
     expect(await clientOf(tenant.code, `${tenant.code}-app`)).toMatchObject({
-      client_secret: 'first-secret',
+      client_secret: hashClientSecret('first-secret'),
       redirect_uris: ['https://app.example/callback'],
     });
     // As with keycard tenant-settings, accounts not verified yet are asked to verify.
@@ -204,7 +205,9 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
     const printed = first.out.match(/Secret of client \S+ of \S+ \(shown once, store it now\): (\S+)/);
     expect(printed).not.toBeNull();
     expect(printed![1]!.length).toBeGreaterThanOrEqual(43);
-    expect((await clientOf(tenant.code, `${tenant.code}-app`))!.client_secret).toBe(printed![1]);
+    expect((await clientOf(tenant.code, `${tenant.code}-app`))!.client_secret).toBe(
+      hashClientSecret(printed![1]!),
+    );
 
     const again = await run('apply', '-f', file);
     expect(again.out).toContain('No changes');
@@ -277,7 +280,7 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
     expect(applied.out).toContain('2 removed');
     expect(await clientOf(tenant.code, `${tenant.code}-kiosk`)).toBeUndefined();
     expect(await clientOf(tenant.code, `${tenant.code}-app`)).toMatchObject({
-      client_secret: 'prune-secret',
+      client_secret: hashClientSecret('prune-secret'),
     });
     expect(await findPartner(t.services.db, tenant.code, 'booking')).toBeNull();
     // Running servers drop the tenant's provider, and with it the removed client.
@@ -362,7 +365,9 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
     const again = await run('apply', '-f', write('grand-hotel.yaml', exported.out));
     expect(again, again.err).toMatchObject({ code: 0 });
     expect(again.out).toContain('No changes');
-    expect((await clientOf('grand-hotel', 'demo-app'))!.client_secret).toBe('demo-app-secret');
+    expect((await clientOf('grand-hotel', 'demo-app'))!.client_secret).toBe(
+      hashClientSecret('demo-app-secret'),
+    );
 
     // -o writes the same text to a file.
     const file = path.join(dir, 'out.yaml');

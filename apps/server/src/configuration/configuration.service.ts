@@ -15,6 +15,7 @@ import { inviteUser } from '../accounts/invitation.service.ts';
 import { type AuditActor, applyActor, recordAudit, recordPlanAudit } from '../admin/audit.service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { clientSecretMatches, hashClientSecret } from '../oidc/client-secret.ts';
 import { listPartners, removePartner, savePartner } from '../partners/partner.repository.ts';
 import { TenantDirectory } from '../tenants/tenant.service.ts';
 import { type ClientMetadata, defaultTenantSettings } from '../tenants/tenant.types.ts';
@@ -421,14 +422,15 @@ async function planClients(context: TenantPlanContext) {
     if (client.authMethod !== 'none') {
       if (client.secretEnv) {
         const secret = secretFrom(at('clients', position, 'secretEnv'), client.secretEnv);
-        if (secret !== null) metadata.client_secret = secret;
-        if (existing?.client_secret !== secret) secretNote = `from $${client.secretEnv}`;
+        if (secret !== null) metadata.client_secret = hashClientSecret(secret);
+        if (secret === null || !clientSecretMatches(existing?.client_secret, secret))
+          secretNote = `from $${client.secretEnv}`;
       } else if (existing?.client_secret) {
         metadata.client_secret = existing.client_secret;
       } else {
         // 256 bits, shown to the operator once after the write and never again.
         const secret = randomBytes(32).toString('base64url');
-        metadata.client_secret = secret;
+        metadata.client_secret = hashClientSecret(secret);
         generatedSecrets.set(client.clientId, secret);
         secretNote = 'generated, printed once when applied';
       }

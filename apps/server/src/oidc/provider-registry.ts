@@ -13,6 +13,7 @@ import { isGrantSufficient, loadAccount, loadSignIn } from '../sign-in/sign-in-s
 import type { TenantDirectory } from '../tenants/tenant.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { createAdapterClass } from './adapter.ts';
+import { clientSecretMatches } from './client-secret.ts';
 import { loadSigningKeys } from './keys.ts';
 import { ProviderPages } from './pages.ts';
 import { registerTokenExchange } from './token-exchange.ts';
@@ -182,6 +183,13 @@ export class ProviderRegistry {
     // The mount (oidc.routes.ts) hands the provider the scheme, host and client address
     // Fastify established, so the provider may read them from forwarded headers.
     provider.proxy = true;
+    // Client secrets are stored as digests (oidc/client-secret.ts): compare the presented one's.
+    const clientClass = provider.Client.prototype as unknown as {
+      compareClientSecret(this: { clientSecret?: string }, actual: string): boolean;
+    };
+    clientClass.compareClientSecret = function compareClientSecret(actual) {
+      return clientSecretMatches(this.clientSecret, actual);
+    };
     // Partner apps redeem their hand-off codes here (RFC 8693). Registered before any client
     // is read: the provider checks a client's grant_types against the registered ones.
     registerTokenExchange(provider, tenant.code, { db, tenants, clock, log });

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { parse } from 'yaml';
 import { runCliOn } from '../accounts/test-support.ts';
 import { jsonSchemaFile } from '../configuration/json-schema.ts';
+import { hashClientSecret } from '../oidc/client-secret.ts';
 import { findPartner, listPartners, savePartner } from '../partners/partner.repository.ts';
 import { updateTenantSettings } from '../tenants/tenant.admin.ts';
 import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
@@ -120,7 +121,7 @@ describe('the demo configuration file', () => {
  */
 const demoClient = {
   client_id: 'demo-app',
-  client_secret: 'demo-app-secret',
+  client_secret: hashClientSecret('demo-app-secret'),
   redirect_uris: ['http://localhost:3001/callback'],
   post_logout_redirect_uris: ['http://localhost:3001/'],
   grant_types: ['authorization_code', 'refresh_token'],
@@ -129,7 +130,7 @@ const demoClient = {
 };
 const demoPartnerAppClient = {
   client_id: 'demo-partner-app',
-  client_secret: 'demo-partner-app-secret',
+  client_secret: hashClientSecret('demo-partner-app-secret'),
   redirect_uris: ['http://localhost:3002/handoff'],
   response_types: [],
   grant_types: [tokenExchange.grantType],

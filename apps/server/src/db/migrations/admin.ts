@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
+import { hashClientSecret, isHashedClientSecret } from '../../oidc/client-secret.ts';
 
 // Migrations describe the schema as it was at their time, not today's types.
 // biome-ignore lint/suspicious/noExplicitAny: Kysely's documented type for migrations
@@ -124,6 +125,37 @@ export const adminMigrations: Record<string, Migration> = {
         .addColumn('holder', 'varchar(36)', (c) => c.notNull())
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .execute();
+    },
+  },
+  /**
+   * Client secrets become SHA-256 digests (oidc/client-secret.ts): every secret stored as it
+   * was, in either client table, is replaced by its digest. The clients keep working: the
+   * provider compares the digest of what they present.
+   */
+  '8005_client_secret_digests': {
+    async up(db: AnyDb) {
+      for (const table of ['oidc_clients', 'disabled_clients']) {
+        const rows = (await db
+          .selectFrom(table)
+          .select(['tenant_code', 'client_id', 'metadata'])
+          .execute()) as Array<{
+          tenant_code: string;
+          client_id: string;
+          metadata: string;
+        }>;
+        for (const row of rows) {
+          const metadata = JSON.parse(row.metadata) as { client_secret?: unknown };
+          if (typeof metadata.client_secret !== 'string' || isHashedClientSecret(metadata.client_secret))
+            continue;
+          metadata.client_secret = hashClientSecret(metadata.client_secret);
+          await db
+            .updateTable(table)
+            .set({ metadata: JSON.stringify(metadata) })
+            .where('tenant_code', '=', row.tenant_code)
+            .where('client_id', '=', row.client_id)
+            .execute();
+        }
+      }
     },
   },
 };
