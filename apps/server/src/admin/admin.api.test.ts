@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import {
   type AdminRole,
   adminErrors,
@@ -58,6 +59,14 @@ interface Sample {
 }
 
 /** A request each route should accept from a role allowed to make it, on tenant `code`. */
+/** A public P-256 key for partner samples. */
+const samplePoint = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
+  format: 'jwk',
+}) as {
+  x: string;
+  y: string;
+};
+
 function sampleOf(
   route: AdminRoute,
   key: string,
@@ -85,10 +94,13 @@ function sampleOf(
     'POST /operators/clients': { clientId: `machine-${key}`, role: 'auditor' },
     'POST /operators/people': { email: `person-${key}@example.com`, role: 'help_desk', tenants: [code] },
     'PATCH /operators/:id': { role: 'auditor' },
+    // A key set address is an owner's to set (admin.escalation.test.ts); the keys inline are
+    // every role's with tenants.write.
     'PUT /tenants/:code/partners/:partnerCode': {
       code: partnerCode,
       issuer: `https://${partnerCode}.example`,
-      jwksUri: `https://${partnerCode}.example/jwks.json`,
+      jwksUri: null,
+      jwks: { keys: [{ kty: 'EC', crv: 'P-256', kid: 'k1', x: samplePoint.x, y: samplePoint.y }] },
     },
   };
   if (route.upload) return { url, body: tinyPng, headers: { 'content-type': 'image/png' } };

@@ -163,6 +163,30 @@ describe.each(engines)('admin API against escalation on %s', (engine) => {
       body: { analyticsId: 'G-ESCALATION' },
     });
     expect(allowed.statusCode).toBe(200);
+    // A partner's key set address is fetched by Keycard too.
+    const partner = {
+      code: 'esc-partner',
+      issuer: 'https://partner.example',
+      jwksUri: 'http://169.254.169.254/jwks.json',
+      linking: 'link-verified-email',
+    };
+    const keys = await adminCall(t.app, 'PUT', '/tenants/seaside/partners/esc-partner', {
+      token: tenantAdmin,
+      body: partner,
+    });
+    expect(keys.statusCode).toBe(403);
+    expect(code(keys)).toBe(adminErrors.forbidden);
+    const byOwner = await adminCall(t.app, 'PUT', '/tenants/seaside/partners/esc-partner', {
+      token: owner,
+      body: { ...partner, jwksUri: 'https://partner.example/jwks.json' },
+    });
+    expect(byOwner.statusCode).toBe(200);
+    // The address an owner set stays usable by the tenant admin for the partner's other fields.
+    const renamed = await adminCall(t.app, 'PUT', '/tenants/seaside/partners/esc-partner', {
+      token: tenantAdmin,
+      body: { ...partner, jwksUri: 'https://partner.example/jwks.json', displayName: 'Partner' },
+    });
+    expect(renamed.statusCode).toBe(200);
     // And a domain claim, which has no proof of ownership yet, is an owner's.
     const domain = await adminCall(t.app, 'PUT', '/tenants/seaside/domains', {
       token: tenantAdmin,

@@ -51,6 +51,7 @@ import type { Services } from '../http/context.ts';
 import { ContractViolation } from '../http/contract.ts';
 import { errorAnswer } from '../http/errors.ts';
 import { parseInput } from '../http/validate.ts';
+import { findPartner } from '../partners/partner.repository.ts';
 import { AppError } from '../shared/errors.ts';
 import { hostnameOf } from '../tenants/tenant.service.ts';
 import {
@@ -323,9 +324,15 @@ export const adminRoutes: AdminRoute[] = [
     params: adminPartnerParams,
     body: adminPartnerRequest,
     response: adminPartnerResponse,
-    run: async (deps, { params, body }) => {
+    run: async (deps, { params, body }, caller) => {
       const partner = body as z.infer<typeof adminPartnerRequest>;
       if (partner.code !== params.partnerCode) throw new AppError(adminErrors.partnerCodeMismatch);
+      // The key set address is fetched by Keycard's servers: a new one is an owner's to set
+      // (as the captcha's), or a tenant admin could reach addresses inside the network.
+      if (caller.operator.role !== 'owner' && partner.jwksUri) {
+        const before = await findPartner(deps.db, params.code!, partner.code);
+        if (before?.jwksUri !== partner.jwksUri) throw new AppError(adminErrors.forbidden);
+      }
       return savePartnerOf(deps, params.code!, {
         ...partner,
         displayName: partner.displayName ?? partner.code,
