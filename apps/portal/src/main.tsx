@@ -2,12 +2,14 @@ import { paths } from '@keycard/contract/paths';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './app/app.css';
-import { keepFirstPaintInput, readBootstrap } from './app/bootstrap.ts';
+import { readBootstrap } from './app/bootstrap.ts';
 import { chooseLocale, initI18n } from './app/i18n.ts';
-import { rememberedLanguage } from './app/language.ts';
 import { createRouter } from './app/router.tsx';
-import { applyBranding, type Branding, BrandingProvider, loadBranding } from './app/theme.tsx';
+import { applyBranding, loadBranding } from './app/theme.tsx';
+import { type Branding, BrandingProvider } from './lib/branding.tsx';
+import { keepFirstPaintInput } from './lib/first-paint-input.ts';
 import { I18nProvider } from './lib/i18n.tsx';
+import { rememberedLanguage } from './lib/language.ts';
 import { RouterProvider } from './lib/router.tsx';
 
 async function start(): Promise<void> {

@@ -6,7 +6,7 @@ import {
   RouteErrorPage,
   UnknownErrorPage,
 } from '../features/errors/error-pages.tsx';
-import { LoginPage } from '../features/login/login-page.tsx';
+import { LoginPage, LoginPasswordPage } from '../features/login/login-page.tsx';
 import { MessengerLauncher } from '../features/messenger/messenger-launcher.tsx';
 import { mfaRoutes } from '../features/mfa/routes.tsx';
 import { lazyPage } from '../lib/lazy-page.ts';
@@ -35,7 +35,8 @@ export const routes: RouteObject[] = [
     errorElement: <RouteErrorPage />,
     children: [
       { path: paths.root, element: <RootRedirect /> },
-      { path: '/login/:stage?', element: <LoginPage /> },
+      { path: paths.login, element: <LoginPage /> },
+      { path: paths.loginPassword, element: <LoginPasswordPage /> },
       {
         path: paths.authenticate,
         lazy: lazyPage(

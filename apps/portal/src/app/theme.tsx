@@ -1,23 +1,8 @@
 import type { LoginDomainResponse, Theme } from '@keycard/contract/api';
 import { apiPaths } from '@keycard/contract/api-paths';
 import { themeVariables } from '@keycard/contract/contrast';
-import { createContext, type ReactNode, useContext } from 'react';
 import { apiRequest } from '../lib/api.ts';
-
-export interface Branding {
-  theme: Theme;
-  tenantCode: string;
-}
-
-const BrandingContext = createContext<Branding | null>(null);
-
-export function BrandingProvider({ branding, children }: { branding: Branding | null; children: ReactNode }) {
-  return <BrandingContext.Provider value={branding}>{children}</BrandingContext.Provider>;
-}
-
-export function useBranding(): Branding | null {
-  return useContext(BrandingContext);
-}
+import type { Branding } from '../lib/branding.tsx';
 
 export async function loadBranding(hostname: string): Promise<Branding> {
   const answer = await apiRequest<LoginDomainResponse>('GET', apiPaths.loginDomain(hostname));

@@ -1,8 +1,8 @@
 import { type ReactNode, useEffect, useRef } from 'react';
-import { LanguageMenu } from '../app/language-menu.tsx';
-import { useBranding } from '../app/theme.tsx';
-import { usePageTitle } from '../app/use-page-title.ts';
+import { useBranding } from '../lib/branding.tsx';
 import { useTranslation } from '../lib/i18n.tsx';
+import { LanguageMenu } from './language-menu.tsx';
+import { usePageTitle } from './use-page-title.ts';
 
 /** The first field a person fills in: not hidden, disabled, read-only, a checkbox or a button. */
 const firstFieldSelector = [

@@ -1,7 +1,7 @@
 import { lifecycleTokenTtl } from '@keycard/contract/lifecycle-api';
 import { paths } from '@keycard/contract/paths';
 import { useState } from 'react';
-import { useBranding } from '../../app/theme.tsx';
+import { useBranding } from '../../lib/branding.tsx';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { Link, useLocation, useNavigate } from '../../lib/router.tsx';
 import { Notice } from '../../ui/fields.tsx';

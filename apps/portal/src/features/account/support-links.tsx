@@ -1,5 +1,5 @@
 import { paths } from '@keycard/contract/paths';
-import { useBranding } from '../../app/theme.tsx';
+import { useBranding } from '../../lib/branding.tsx';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { Link } from '../../lib/router.tsx';
 

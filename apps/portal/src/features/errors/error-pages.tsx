@@ -1,5 +1,5 @@
 import { paths } from '@keycard/contract/paths';
-import { useBranding } from '../../app/theme.tsx';
+import { useBranding } from '../../lib/branding.tsx';
 import { useSecondsLeft } from '../../lib/duration.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { isLoadFailed } from '../../lib/lazy-page.ts';

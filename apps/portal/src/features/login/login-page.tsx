@@ -1,26 +1,30 @@
 import { paths } from '@keycard/contract/paths';
 import { isValidEmail } from '@keycard/contract/rules';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { clearFirstPaintInput, firstPaintInput } from '../../app/bootstrap.ts';
-import { useBranding } from '../../app/theme.tsx';
+import { useBranding } from '../../lib/branding.tsx';
+import { clearFirstPaintInput, firstPaintInput } from '../../lib/first-paint-input.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { isReauthentication } from '../../lib/reauthentication.ts';
-import { Link, useLocation, useNavigate, useParams, useSearchParams } from '../../lib/router.tsx';
+import { Link, useLocation, useNavigate, useSearchParams } from '../../lib/router.tsx';
 import { lastUser } from '../../lib/storage.ts';
 import { EmailField, useEmailField } from '../../ui/email-field.tsx';
 import { Checkbox, Notice, PasswordField } from '../../ui/fields.tsx';
 import { Page, PendingLabel } from '../../ui/page.tsx';
 import { WaitSentence } from '../../ui/wait-sentence.tsx';
-import { NotFoundPage } from '../errors/error-pages.tsx';
 import { useFlowParams } from './use-flow-params.ts';
 import { useHelpLink } from './use-help-link.ts';
 import { type LoginWait, usePasswordLogin } from './use-password-login.ts';
 
+/** /login: the e-mail step. */
 export function LoginPage() {
-  const { stage } = useParams();
   useFlowParams();
-  if (stage === 'password') return <PasswordStep />;
-  return stage ? <NotFoundPage /> : <EmailStep />;
+  return <EmailStep />;
+}
+
+/** /login/password: the password step (other /login/… addresses are the not-found page). */
+export function LoginPasswordPage() {
+  useFlowParams();
+  return <PasswordStep />;
 }
 
 /** An app asked for a fresh sign-in (prompt=login, max_age): say why the password is asked again. */

@@ -1,4 +1,4 @@
-import { useBranding } from '../../app/theme.tsx';
+import { useBranding } from '../../lib/branding.tsx';
 import { useTranslation } from '../../lib/i18n.tsx';
 
 /**

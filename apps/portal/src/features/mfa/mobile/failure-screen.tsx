@@ -1,6 +1,6 @@
 import { paths } from '@keycard/contract/paths';
 import { useEffect, useRef } from 'react';
-import { useBranding } from '../../../app/theme.tsx';
+import { useBranding } from '../../../lib/branding.tsx';
 import { waitValues } from '../../../lib/duration.ts';
 import { useTranslation } from '../../../lib/i18n.tsx';
 import { Link } from '../../../lib/router.tsx';

@@ -1,6 +1,6 @@
 import { type Locale, storageKeys, toLocale } from '@keycard/contract/user-state';
 import { loadTexts } from '@keycard/texts/catalogues';
-import type { Translator } from '../lib/i18n.tsx';
+import type { Translator } from './i18n.tsx';
 
 const oneYear = 365 * 24 * 60 * 60;
 

@@ -1,7 +1,7 @@
 import { type Locale, localeNames, locales, toLocale } from '@keycard/contract/user-state';
 import { useId } from 'react';
 import { useTranslation, useTranslator } from '../lib/i18n.tsx';
-import { switchLanguage } from './language.ts';
+import { switchLanguage } from '../lib/language.ts';
 
 /** The language menu under every screen: each language by its own name, kept for the browser. */
 export function LanguageMenu() {

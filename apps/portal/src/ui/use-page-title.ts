@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
+import { useBranding } from '../lib/branding.tsx';
 import { useTranslation } from '../lib/i18n.tsx';
-import { useBranding } from './theme.tsx';
 
 /** SPEC §2: the page title is the route's translated title followed by the theme name. */
 export function usePageTitle(titleKey: string): void {

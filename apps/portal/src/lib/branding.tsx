@@ -1,0 +1,18 @@
+import type { Theme } from '@keycard/contract/api';
+import { createContext, type ReactNode, useContext } from 'react';
+
+/** The tenant's theme and code, for every screen (set once at start, app/theme.tsx loads it). */
+export interface Branding {
+  theme: Theme;
+  tenantCode: string;
+}
+
+const BrandingContext = createContext<Branding | null>(null);
+
+export function BrandingProvider({ branding, children }: { branding: Branding | null; children: ReactNode }) {
+  return <BrandingContext.Provider value={branding}>{children}</BrandingContext.Provider>;
+}
+
+export function useBranding(): Branding | null {
+  return useContext(BrandingContext);
+}
