@@ -7,77 +7,77 @@ export const accountRoutes: RouteObject[] = [
   {
     path: paths.activate,
     lazy: lazyPage(
-      () => import('./activate-page.tsx'),
+      () => import('./activation/activate-page.tsx'),
       (m) => m.ActivatePage,
     ),
   },
   {
     path: paths.activateSent,
     lazy: lazyPage(
-      () => import('./activate-sent-page.tsx'),
+      () => import('./activation/activate-sent-page.tsx'),
       (m) => m.ActivateSentPage,
     ),
   },
   {
     path: paths.register,
     lazy: lazyPage(
-      () => import('./register-page.tsx'),
+      () => import('./registration/register-page.tsx'),
       (m) => m.RegisterPage,
     ),
   },
   {
     path: paths.resetPassword,
     lazy: lazyPage(
-      () => import('./reset-request-page.tsx'),
+      () => import('./reset/reset-request-page.tsx'),
       (m) => m.ResetRequestPage,
     ),
   },
   {
     path: paths.resetPasswordSent,
     lazy: lazyPage(
-      () => import('./reset-sent-page.tsx'),
+      () => import('./reset/reset-sent-page.tsx'),
       (m) => m.ResetSentPage,
     ),
   },
   {
     path: paths.resetPasswordUpdate,
     lazy: lazyPage(
-      () => import('./reset-update-page.tsx'),
+      () => import('./reset/reset-update-page.tsx'),
       (m) => m.ResetUpdatePage,
     ),
   },
   {
     path: paths.verifyEmail,
     lazy: lazyPage(
-      () => import('./verify-email-page.tsx'),
+      () => import('./verify-email/verify-email-page.tsx'),
       (m) => m.VerifyEmailPage,
     ),
   },
   {
     path: paths.activateExpired,
     lazy: lazyPage(
-      () => import('./activate-expired-page.tsx'),
+      () => import('./activation/activate-expired-page.tsx'),
       (m) => m.ActivateExpiredPage,
     ),
   },
   {
     path: paths.verifyExpired,
     lazy: lazyPage(
-      () => import('./verify-expired-page.tsx'),
+      () => import('./verify-email/verify-expired-page.tsx'),
       (m) => m.VerifyExpiredPage,
     ),
   },
   {
     path: paths.passwordExpired,
     lazy: lazyPage(
-      () => import('./password-expired-page.tsx'),
+      () => import('./password-expiry/password-expired-page.tsx'),
       (m) => m.PasswordExpiredPage,
     ),
   },
   {
     path: paths.passwordWillExpire,
     lazy: lazyPage(
-      () => import('./password-will-expire-page.tsx'),
+      () => import('./password-expiry/password-will-expire-page.tsx'),
       (m) => m.PasswordWillExpirePage,
     ),
   },

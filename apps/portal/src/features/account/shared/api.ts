@@ -10,8 +10,8 @@ import type {
   ValidateTokenResponse,
   VerifyEmailResponse,
 } from '@keycard/contract/lifecycle';
-import { apiRequest } from '../../lib/api.ts';
-import { deviceTokenField } from '../../lib/device-id.ts';
+import { apiRequest } from '../../../lib/api.ts';
+import { deviceTokenField } from '../../../lib/device-id.ts';
 
 /** Calls that send a mail carry an idempotency key: a gateway retry sends no second mail. */
 const once = { idempotent: true };

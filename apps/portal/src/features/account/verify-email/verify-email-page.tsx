@@ -1,14 +1,14 @@
 import { lifecycleErrors } from '@keycard/contract/lifecycle-api';
 import { paths } from '@keycard/contract/paths';
 import { type FormEvent, useEffect, useState } from 'react';
-import { isNetworkError } from '../../lib/api.ts';
-import { useTranslation } from '../../lib/i18n.tsx';
-import { useNavigate, useSearchParams } from '../../lib/router.tsx';
-import { EmailField, useEmailField } from '../../ui/email-field.tsx';
-import { Notice } from '../../ui/fields.tsx';
-import { Loader, LoadingPage, Page, PendingLabel } from '../../ui/page.tsx';
-import { accountApi } from './api.ts';
-import { codeOf, statusOf } from './outcomes.ts';
+import { isNetworkError } from '../../../lib/api.ts';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { useNavigate, useSearchParams } from '../../../lib/router.tsx';
+import { EmailField, useEmailField } from '../../../ui/email-field.tsx';
+import { Notice } from '../../../ui/fields.tsx';
+import { Loader, LoadingPage, Page, PendingLabel } from '../../../ui/page.tsx';
+import { accountApi } from '../shared/api.ts';
+import { codeOf, statusOf } from '../shared/outcomes.ts';
 
 /** How long the success message shows before the automatic redirect. */
 const redirectDelayMs = 2500;

@@ -1,8 +1,8 @@
 import { useCallback, useState } from 'react';
-import { useSecondsLeft } from '../../lib/duration.ts';
-import { useTranslation } from '../../lib/i18n.tsx';
-import { Notice } from '../../ui/fields.tsx';
-import { WaitSentence } from '../../ui/wait-sentence.tsx';
+import { useSecondsLeft } from '../../../lib/duration.ts';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { Notice } from '../../../ui/fields.tsx';
+import { WaitSentence } from '../../../ui/wait-sentence.tsx';
 import type { Wait } from './outcomes.ts';
 
 interface Refusal {

@@ -1,7 +1,7 @@
 import { isValidPassword } from '@keycard/contract/rules';
 import { type RefObject, useRef, useState } from 'react';
-import { useTranslation } from '../../lib/i18n.tsx';
-import { PasswordField } from '../../ui/fields.tsx';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { PasswordField } from '../../../ui/fields.tsx';
 
 type PasswordProblem = 'common.required' | 'lifecycle.passwordForm.errors.format';
 type ConfirmProblem = 'common.required' | 'lifecycle.passwordForm.errors.mismatch';

@@ -1,8 +1,8 @@
-import { useTranslation } from '../../lib/i18n.tsx';
-import { Page } from '../../ui/page.tsx';
-import { SupportLinks } from './support-links.tsx';
-import { useResetThroughLogout } from './use-reset-through-logout.ts';
-import './account.css';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { Page } from '../../../ui/page.tsx';
+import { SupportLinks } from '../shared/support-links.tsx';
+import { useResetThroughLogout } from '../shared/use-reset-through-logout.ts';
+import '../shared/account.css';
 
 /** /error/password-expired/ — the password is past its lifetime; the way out is a reset. */
 export function PasswordExpiredPage() {

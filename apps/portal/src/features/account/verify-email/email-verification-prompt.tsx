@@ -2,15 +2,15 @@ import { errorCodes } from '@keycard/contract/errors';
 import { lifecycleTokenTtl } from '@keycard/contract/lifecycle-api';
 import { paths } from '@keycard/contract/paths';
 import { useState } from 'react';
-import { isNetworkError } from '../../lib/api.ts';
-import { useTranslation } from '../../lib/i18n.tsx';
-import { Link, useNavigate } from '../../lib/router.tsx';
-import { Notice } from '../../ui/fields.tsx';
-import { Page, PendingLabel } from '../../ui/page.tsx';
-import { accountApi } from './api.ts';
-import { codeOf, waitOf } from './outcomes.ts';
-import { RefusalNotice, useRefusal } from './refusal-notice.tsx';
-import './account.css';
+import { isNetworkError } from '../../../lib/api.ts';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { Link, useNavigate } from '../../../lib/router.tsx';
+import { Notice } from '../../../ui/fields.tsx';
+import { Page, PendingLabel } from '../../../ui/page.tsx';
+import { accountApi } from '../shared/api.ts';
+import { codeOf, waitOf } from '../shared/outcomes.ts';
+import { RefusalNotice, useRefusal } from '../shared/refusal-notice.tsx';
+import '../shared/account.css';
 
 /**
  * SPEC §2 e-mail verification on /authenticated: the prompt with send-verification, then

@@ -1,7 +1,7 @@
 import { lifecycleTokenTtl } from '@keycard/contract/lifecycle-api';
-import { useTranslation } from '../../lib/i18n.tsx';
-import { Page } from '../../ui/page.tsx';
-import { SupportLinks } from './support-links.tsx';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { Page } from '../../../ui/page.tsx';
+import { SupportLinks } from '../shared/support-links.tsx';
 
 /** /error/verify-expired/ — the verification link is spent or old; log in again for a new one. */
 export function VerifyExpiredPage() {

@@ -1,16 +1,16 @@
 import { lifecycleTokenTtl } from '@keycard/contract/lifecycle-api';
 import { paths } from '@keycard/contract/paths';
 import { useState } from 'react';
-import { useBranding } from '../../lib/branding.tsx';
-import { useTranslation } from '../../lib/i18n.tsx';
-import { Link, useLocation, useNavigate } from '../../lib/router.tsx';
-import { Notice } from '../../ui/fields.tsx';
-import { Page, PendingLabel } from '../../ui/page.tsx';
-import { accountApi } from './api.ts';
-import { captchaToken } from './captcha.ts';
-import { commonOutcome } from './outcomes.ts';
-import { RefusalNotice, useRefusal } from './refusal-notice.tsx';
-import './account.css';
+import { useBranding } from '../../../lib/branding.tsx';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { Link, useLocation, useNavigate } from '../../../lib/router.tsx';
+import { Notice } from '../../../ui/fields.tsx';
+import { Page, PendingLabel } from '../../../ui/page.tsx';
+import { accountApi } from '../shared/api.ts';
+import { captchaToken } from '../shared/captcha.ts';
+import { commonOutcome } from '../shared/outcomes.ts';
+import { RefusalNotice, useRefusal } from '../shared/refusal-notice.tsx';
+import '../shared/account.css';
 
 /** /reset-password/sent — offer to send the mail again; the trouble-logging-in link if configured. */
 export function ResetSentPage() {

@@ -1,16 +1,16 @@
 import { paths } from '@keycard/contract/paths';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from '../../lib/i18n.tsx';
-import { Link, useNavigate, useSearchParams } from '../../lib/router.tsx';
-import { lastUser } from '../../lib/storage.ts';
-import { EmailField, useEmailField } from '../../ui/email-field.tsx';
-import { Notice } from '../../ui/fields.tsx';
-import { Page, PendingLabel } from '../../ui/page.tsx';
-import { accountApi } from './api.ts';
-import { captchaToken } from './captcha.ts';
-import { commonOutcome } from './outcomes.ts';
-import { RefusalNotice, useRefusal } from './refusal-notice.tsx';
-import './account.css';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { Link, useNavigate, useSearchParams } from '../../../lib/router.tsx';
+import { lastUser } from '../../../lib/storage.ts';
+import { EmailField, useEmailField } from '../../../ui/email-field.tsx';
+import { Notice } from '../../../ui/fields.tsx';
+import { Page, PendingLabel } from '../../../ui/page.tsx';
+import { accountApi } from '../shared/api.ts';
+import { captchaToken } from '../shared/captcha.ts';
+import { commonOutcome } from '../shared/outcomes.ts';
+import { RefusalNotice, useRefusal } from '../shared/refusal-notice.tsx';
+import '../shared/account.css';
 
 /**
  * /reset-password/?email&tokenExpired — ask for a reset mail. SPEC §4: the 'activate' answer

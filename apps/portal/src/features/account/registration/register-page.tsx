@@ -1,15 +1,15 @@
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
 import { useEffect, useState } from 'react';
-import { useTranslation } from '../../lib/i18n.tsx';
-import { useNavigate, useSearchParams } from '../../lib/router.tsx';
-import { flowStorage, loginStateKey, randomState } from '../../lib/storage.ts';
-import { LoadingPage, Page } from '../../ui/page.tsx';
-import { accountApi } from './api.ts';
-import { captchaToken } from './captcha.ts';
-import { type Credentials, CredentialsForm } from './credentials-form.tsx';
-import { commonOutcome, type FormOutcome } from './outcomes.ts';
-import { SupportLinks } from './support-links.tsx';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { useNavigate, useSearchParams } from '../../../lib/router.tsx';
+import { flowStorage, loginStateKey, randomState } from '../../../lib/storage.ts';
+import { LoadingPage, Page } from '../../../ui/page.tsx';
+import { accountApi } from '../shared/api.ts';
+import { captchaToken } from '../shared/captcha.ts';
+import { type Credentials, CredentialsForm } from '../shared/credentials-form.tsx';
+import { commonOutcome, type FormOutcome } from '../shared/outcomes.ts';
+import { SupportLinks } from '../shared/support-links.tsx';
 
 /**
  * /register/?redirectUri&token — the activation form for a registration link. Afterwards

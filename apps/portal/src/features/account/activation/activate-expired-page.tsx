@@ -1,14 +1,14 @@
 import { paths } from '@keycard/contract/paths';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from '../../lib/i18n.tsx';
-import { useNavigate } from '../../lib/router.tsx';
-import { EmailField, useEmailField } from '../../ui/email-field.tsx';
-import { Page, PendingLabel } from '../../ui/page.tsx';
-import { accountApi } from './api.ts';
-import { captchaToken } from './captcha.ts';
-import { commonOutcome } from './outcomes.ts';
-import { RefusalNotice, useRefusal } from './refusal-notice.tsx';
-import { SupportLinks } from './support-links.tsx';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { useNavigate } from '../../../lib/router.tsx';
+import { EmailField, useEmailField } from '../../../ui/email-field.tsx';
+import { Page, PendingLabel } from '../../../ui/page.tsx';
+import { accountApi } from '../shared/api.ts';
+import { captchaToken } from '../shared/captcha.ts';
+import { commonOutcome } from '../shared/outcomes.ts';
+import { RefusalNotice, useRefusal } from '../shared/refusal-notice.tsx';
+import { SupportLinks } from '../shared/support-links.tsx';
 
 /** /error/activate-expired/ — re-ask the e-mail and send a new activation link. */
 export function ActivateExpiredPage() {

@@ -1,12 +1,12 @@
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
 import { useEffect } from 'react';
-import { useTranslation } from '../../lib/i18n.tsx';
-import { useNavigate, useSearchParams } from '../../lib/router.tsx';
-import { flowStorage } from '../../lib/storage.ts';
-import { Page } from '../../ui/page.tsx';
-import { useResetThroughLogout } from './use-reset-through-logout.ts';
-import './account.css';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { useNavigate, useSearchParams } from '../../../lib/router.tsx';
+import { flowStorage } from '../../../lib/storage.ts';
+import { Page } from '../../../ui/page.tsx';
+import { useResetThroughLogout } from '../shared/use-reset-through-logout.ts';
+import '../shared/account.css';
 
 /** The flag /authenticated honours: the warning was seen, continue the sign-in. */
 const expiryAcknowledgedKey = storageKeys.expiryAcknowledged;

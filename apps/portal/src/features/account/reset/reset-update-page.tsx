@@ -1,14 +1,14 @@
 import { paths } from '@keycard/contract/paths';
 import { useEffect, useState } from 'react';
-import { useTranslation } from '../../lib/i18n.tsx';
-import { useNavigate, useSearchParams } from '../../lib/router.tsx';
-import { LoadingPage, Page } from '../../ui/page.tsx';
-import { accountApi } from './api.ts';
-import { captchaToken } from './captcha.ts';
-import { NewPasswordForm } from './credentials-form.tsx';
-import { commonOutcome, type FormOutcome, statusOf } from './outcomes.ts';
-import { SessionDialog } from './session-dialog.tsx';
-import { useSessionCheck } from './use-session-check.ts';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { useNavigate, useSearchParams } from '../../../lib/router.tsx';
+import { LoadingPage, Page } from '../../../ui/page.tsx';
+import { accountApi } from '../shared/api.ts';
+import { captchaToken } from '../shared/captcha.ts';
+import { NewPasswordForm } from '../shared/credentials-form.tsx';
+import { commonOutcome, type FormOutcome, statusOf } from '../shared/outcomes.ts';
+import { SessionDialog } from '../shared/session-dialog.tsx';
+import { useSessionCheck } from '../shared/use-session-check.ts';
 
 /**
  * /reset-password/update?token&email — both are required (else the unknown error page). SPEC

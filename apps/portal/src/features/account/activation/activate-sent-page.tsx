@@ -1,7 +1,7 @@
 import { lifecycleTokenTtl } from '@keycard/contract/lifecycle-api';
-import { useTranslation } from '../../lib/i18n.tsx';
-import { Page } from '../../ui/page.tsx';
-import { SupportLinks } from './support-links.tsx';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { Page } from '../../../ui/page.tsx';
+import { SupportLinks } from '../shared/support-links.tsx';
 
 /** /activate/sent/ — a new activation mail is on its way; the contact-support link. */
 export function ActivateSentPage() {

@@ -1,12 +1,12 @@
 import { type SecretQuestion, secretQuestions } from '@keycard/contract/lifecycle-api';
 import { type FormEvent, useRef, useState } from 'react';
-import { useTranslation } from '../../lib/i18n.tsx';
-import { Notice, TextField } from '../../ui/fields.tsx';
+import { useTranslation } from '../../../lib/i18n.tsx';
+import { Notice, TextField } from '../../../ui/fields.tsx';
 import { NewPasswordFields, useNewPassword } from './new-password.tsx';
 import type { FormOutcome } from './outcomes.ts';
 import { SelectField } from './select-field.tsx';
 import './account.css';
-import { PendingLabel } from '../../ui/page.tsx';
+import { PendingLabel } from '../../../ui/page.tsx';
 
 /** Text keys of the six secret questions (SPEC §3 codes). */
 const questionKeys: Record<SecretQuestion, string> = {

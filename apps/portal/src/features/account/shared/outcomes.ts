@@ -1,6 +1,6 @@
 import { errorCodes } from '@keycard/contract/errors';
 import { lifecycleErrors } from '@keycard/contract/lifecycle-api';
-import { ApiRequestError, isNetworkError } from '../../lib/api.ts';
+import { ApiRequestError, isNetworkError } from '../../../lib/api.ts';
 import type { ServerPasswordProblem } from './new-password.tsx';
 
 /**
