@@ -59,7 +59,11 @@ describe.each(engines)('keycard operators and the audit log of CLI commands on %
     const operators = await t.services.db.selectFrom('operators').selectAll().execute();
     expect(operators).toMatchObject([{ kind: 'human', subject: owner!.id, role: 'owner', tenants: null }]);
     const tenant = await t.services.tenants.byCode(operatorTenantCode);
-    expect(tenant?.settings.mfa.mode).toBe('required');
+    expect(tenant?.settings.mfa).toMatchObject({
+      mode: 'required',
+      trustedDeviceDays: 1,
+      methods: ['totp', 'smmobile'],
+    });
 
     // The link activates the account on the operator host, once.
     const body = {

@@ -112,7 +112,16 @@ export async function ensureOperatorTenant(
             },
             links: { loginHelpUrl: null, contactSupportUrl: null },
           },
-          settings: { mfa: { mode: 'required', mandatoryFrom: null } },
+          // Operators prove a second factor daily, and with an app (an authenticator or the
+          // mobile app), not a text or call a SIM swap can take over.
+          settings: {
+            mfa: {
+              mode: 'required',
+              mandatoryFrom: null,
+              trustedDeviceDays: 1,
+              methods: ['totp', 'smmobile'],
+            },
+          },
           clients: [
             {
               clientId: consoleClientId,
