@@ -1,6 +1,6 @@
 import { paths } from '@keycard/contract/paths';
 import { isValidEmail } from '@keycard/contract/rules';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useBranding } from '../../lib/branding.tsx';
 import { clearFirstPaintInput, firstPaintInput } from '../../lib/first-paint-input.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
@@ -51,15 +51,18 @@ function EmailStep() {
   const location = useLocation();
   const params = useSearchParams();
   const remembered = lastUser.get();
-  // What was typed into the server-rendered form before this script took over it stays.
-  const [typed] = useState(firstPaintInput);
-  const emailField = useEmailField(typed?.email || (params.get('email') ?? remembered ?? ''));
+  const emailField = useEmailField(firstPaintInput()?.email || (params.get('email') ?? remembered ?? ''));
   const [remember, setRemember] = useState(remembered !== null);
-  const { inputRef } = emailField;
-  useEffect(() => {
-    if (typed?.focused) inputRef.current?.focus();
+  const { inputRef, setValue } = emailField;
+  // What was typed into the server-rendered form stays, to the last character: read once this
+  // step has replaced the form, before the browser handles any further input.
+  useLayoutEffect(() => {
+    const typed = firstPaintInput();
     clearFirstPaintInput();
-  }, [typed, inputRef]);
+    if (!typed) return;
+    if (typed.email) setValue(typed.email);
+    if (typed.focused) inputRef.current?.focus();
+  }, [inputRef, setValue]);
   const titleKey = params.has('activateSuccess') ? 'titles.accountCreated' : 'titles.login';
 
   function submit(event: FormEvent) {
