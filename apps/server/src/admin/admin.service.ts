@@ -28,9 +28,7 @@ import {
 import { ConfigurationFileError } from '../configuration/configuration-file.ts';
 import type { Engine } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { removeDevices } from '../mfa/device.service.ts';
-import { mfaDb } from '../mfa/mfa.schema.ts';
-import { deactivateUserDevices } from '../mobile/device-key.service.ts';
+import { removeUserFactors } from '../mfa/mfa.service.ts';
 import { hashClientSecret } from '../oidc/client-secret.ts';
 import {
   findPartner,
@@ -626,31 +624,15 @@ export async function unlockUser(deps: AdminDeps, code: string, userId: string) 
 export async function resetUserMfa(deps: AdminDeps, code: string, userId: string) {
   const tenant = await tenantContext(deps, code);
   const user = await userIn(deps, tenant, userId);
-  await mfaDb(deps.db)
-    .transaction()
-    .execute(async (trx) => {
-      await trx.deleteFrom('mfa_phone_codes').where('user_id', '=', user.id).execute();
-      await trx
-        .deleteFrom('mfa_factors')
-        .where('user_id', '=', user.id)
-        .where('tenant_code', '=', tenant.code)
-        .execute();
-      await trx
-        .deleteFrom('mfa_recovery_codes')
-        .where('user_id', '=', user.id)
-        .where('tenant_code', '=', tenant.code)
-        .execute();
-      const base = trx as unknown as Kysely<Database>;
-      await removeDevices(base, tenant.code, user.id);
-      await deactivateUserDevices(base, { tenantCode: tenant.code, userId: user.id }, deps.now);
-      await endUserAccess(base, { tenantCode: tenant.code, userId: user.id }, deps.now);
-      await recordAudit(
-        base,
-        deps.actor,
-        { tenant: code, action: 'user.reset_mfa', target: { kind: 'user', id: user.id } },
-        deps.now,
-      );
-    });
+  await deps.db.transaction().execute(async (trx) => {
+    await removeUserFactors(trx, { tenantCode: tenant.code, userId: user.id }, deps.now);
+    await recordAudit(
+      trx,
+      deps.actor,
+      { tenant: code, action: 'user.reset_mfa', target: { kind: 'user', id: user.id } },
+      deps.now,
+    );
+  });
   return { outcome: 'done' as const, user: userOf(user) };
 }
 

@@ -463,25 +463,41 @@ export async function resetMfa(
     allowRecovery: true,
     now,
   });
-  await mfaDb(db)
-    .transaction()
-    .execute(async (trx) => {
-      await trx.deleteFrom('mfa_phone_codes').where('user_id', '=', user.id).execute();
-      await trx
-        .deleteFrom('mfa_factors')
-        .where('user_id', '=', user.id)
-        .where('tenant_code', '=', tenant.code)
-        .execute();
-      await trx
-        .deleteFrom('mfa_recovery_codes')
-        .where('user_id', '=', user.id)
-        .where('tenant_code', '=', tenant.code)
-        .execute();
-      const base = trx as unknown as Kysely<Database>;
-      await removeDevices(base, tenant.code, user.id);
-      // The partner app stops being a factor too: its key no longer answers challenges.
-      await deactivateUserDevices(base, { tenantCode: tenant.code, userId: user.id }, now);
-      await endUserAccess(base, { tenantCode: tenant.code, userId: user.id, keepSessionId: session.id }, now);
-      await recordMfaPassed(base, session, method, now);
-    });
+  await db.transaction().execute(async (trx) => {
+    await removeUserFactors(
+      trx,
+      { tenantCode: tenant.code, userId: user.id, keepSessionId: session.id },
+      now,
+    );
+    await recordMfaPassed(trx, session, method, now);
+  });
+}
+
+/**
+ * Everything that proves the user's second factor goes, inside the caller's transaction:
+ * factors, recovery codes, pending codes, trusted devices, the partner app (its key no longer
+ * answers challenges); and every session (but `keepSessionId`) and grant ends, so whoever
+ * signed in with the old factor is signed out everywhere. Used by the user's own reset and an
+ * operator's (admin API).
+ */
+export async function removeUserFactors(
+  trx: Kysely<Database>,
+  who: { tenantCode: string; userId: string; keepSessionId?: string },
+  now: number,
+): Promise<void> {
+  const mdb = mfaDb(trx);
+  await mdb.deleteFrom('mfa_phone_codes').where('user_id', '=', who.userId).execute();
+  await mdb
+    .deleteFrom('mfa_factors')
+    .where('user_id', '=', who.userId)
+    .where('tenant_code', '=', who.tenantCode)
+    .execute();
+  await mdb
+    .deleteFrom('mfa_recovery_codes')
+    .where('user_id', '=', who.userId)
+    .where('tenant_code', '=', who.tenantCode)
+    .execute();
+  await removeDevices(trx, who.tenantCode, who.userId);
+  await deactivateUserDevices(trx, who, now);
+  await endUserAccess(trx, who, now);
 }
