@@ -12,6 +12,7 @@ const reports = mkdtempSync(path.join(tmpdir(), 'keycard-reports-'));
 let passed = 0;
 let failed = 0;
 let ok = true;
+const failures: string[] = [];
 
 function step(title: string, command: string, args: string[]): boolean {
   console.log(`\n▶ ${title}`);
@@ -76,7 +77,18 @@ async function finishVitest(run: VitestRun): Promise<void> {
       numPassedTests: number;
       numFailedTests: number;
       numTotalTests: number;
+      testResults: {
+        name: string;
+        assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+      }[];
     };
+    for (const file of json.testResults) {
+      for (const test of file.assertionResults) {
+        if (test.status !== 'failed') continue;
+        const reason = (test.failureMessages[0] ?? '').split('\n')[0]?.slice(0, 300) ?? '';
+        failures.push(`${path.relative(process.cwd(), file.name)} › ${test.fullName}\n    ${reason}`);
+      }
+    }
     passed += json.numPassedTests;
     failed += json.numFailedTests;
     if (json.numTotalTests === 0) ok = false;
@@ -101,5 +113,7 @@ else ok = false;
 for (const run of runs) await finishVitest(run);
 console.log(`\ntests took ${Math.round((Date.now() - started) / 1000)} s`);
 
+// The failures again at the very end, where a log's tail shows them.
+if (failures.length > 0) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(ok && failed === 0 ? 0 : 1);
