@@ -2,6 +2,7 @@ import { paths } from '@keycard/contract/paths';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './app/app.css';
+import { RouterProvider } from '@keycard/web/router';
 import { readBootstrap } from './app/bootstrap.ts';
 import { chooseLocale, initI18n } from './app/i18n.ts';
 import { createRouter } from './app/router.tsx';
@@ -10,7 +11,6 @@ import { type Branding, BrandingProvider } from './lib/branding.tsx';
 import { keepFirstPaintInput } from './lib/first-paint-input.ts';
 import { I18nProvider } from './lib/i18n.tsx';
 import { rememberedLanguage } from './lib/language.ts';
-import { RouterProvider } from './lib/router.tsx';
 
 async function start(): Promise<void> {
   // The server rendered the page for this host (first paint): its language and branding

@@ -1,4 +1,11 @@
 import { paths } from '@keycard/contract/paths';
+import {
+  createRouter as createHistoryRouter,
+  Navigate,
+  Outlet,
+  type RouteObject,
+  useLocation,
+} from '@keycard/web/router';
 import { accountRoutes } from '../features/account/routes.tsx';
 import {
   AccountDisabledPage,
@@ -11,13 +18,6 @@ import { MessengerLauncher } from '../features/messenger/messenger-launcher.tsx'
 import { mfaRoutes } from '../features/mfa/routes.tsx';
 import { lazyPage } from '../lib/lazy-page.ts';
 import { partnerSsoRoute } from '../lib/route-for-state.ts';
-import {
-  createRouter as createHistoryRouter,
-  Navigate,
-  Outlet,
-  type RouteObject,
-  useLocation,
-} from '../lib/router.tsx';
 
 function RootRedirect() {
   const { search } = useLocation();

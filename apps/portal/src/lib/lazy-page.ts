@@ -1,6 +1,6 @@
+import type { RouteObject } from '@keycard/web/router';
 import type { ComponentType } from 'react';
 import { ensureTexts } from './i18n.tsx';
-import type { RouteObject } from './router.tsx';
 
 // SPEC §9: a lazily loaded part that has not arrived in 120 s has failed to load.
 export const lazyLoadTimeoutMs = 120_000;

@@ -1,6 +1,6 @@
 import { paths } from '@keycard/contract/paths';
+import type { RouteObject } from '@keycard/web/router';
 import { lazyPage } from '../../lib/lazy-page.ts';
-import type { RouteObject } from '../../lib/router.tsx';
 
 /** Activation, registration, reset, e-mail verification and expiry screens (issue 3), one chunk each. */
 export const accountRoutes: RouteObject[] = [

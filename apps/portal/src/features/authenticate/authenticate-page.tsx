@@ -1,6 +1,7 @@
 import type { UserIdentity } from '@keycard/contract/api';
 import { apiPaths } from '@keycard/contract/api-paths';
 import { paths } from '@keycard/contract/paths';
+import { useNavigate, useSearchParams } from '@keycard/web/router';
 import { useEffect, useRef } from 'react';
 import { apiRequest } from '../../lib/api.ts';
 import { useBranding } from '../../lib/branding.tsx';
@@ -8,7 +9,6 @@ import { deviceTokenField, forgetLegacyDeviceId } from '../../lib/device-id.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { mfaFlowKeys, mfaResetPurpose } from '../../lib/mfa-flow.ts';
 import { routeForState } from '../../lib/route-for-state.ts';
-import { useNavigate, useSearchParams } from '../../lib/router.tsx';
 import { flowStorage, loginStateKey } from '../../lib/storage.ts';
 import { LoadingPage } from '../../ui/page.tsx';
 

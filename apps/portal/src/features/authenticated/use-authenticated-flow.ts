@@ -1,7 +1,7 @@
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
+import { useNavigate } from '@keycard/web/router';
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from '../../lib/router.tsx';
 import { flowStorage, partnerIdentity } from '../../lib/storage.ts';
 import { authenticatedApi } from './api.ts';
 import { type HandOffFacts, routeForHandOffError } from './authenticated-errors.ts';

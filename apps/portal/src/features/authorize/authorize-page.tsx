@@ -2,10 +2,10 @@ import type { SessionResponse } from '@keycard/contract/api';
 import { apiPaths } from '@keycard/contract/api-paths';
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
+import { useNavigate, useSearchParams } from '@keycard/web/router';
 import { useEffect, useRef } from 'react';
 import { apiRequest } from '../../lib/api.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
-import { useNavigate, useSearchParams } from '../../lib/router.tsx';
 import { flowStorage } from '../../lib/storage.ts';
 import { LoadingPage } from '../../ui/page.tsx';
 

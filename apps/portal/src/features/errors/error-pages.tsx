@@ -1,9 +1,9 @@
 import { paths } from '@keycard/contract/paths';
+import { Link, useLocation, useRouteError } from '@keycard/web/router';
 import { useBranding } from '../../lib/branding.tsx';
 import { useSecondsLeft } from '../../lib/duration.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { isLoadFailed } from '../../lib/lazy-page.ts';
-import { Link, useLocation, useRouteError } from '../../lib/router.tsx';
 import type { AccountDisabledState } from '../../lib/storage.ts';
 import { Notice } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';

@@ -1,11 +1,11 @@
 import { paths } from '@keycard/contract/paths';
 import { isValidEmail } from '@keycard/contract/rules';
+import { Link, useLocation, useNavigate, useSearchParams } from '@keycard/web/router';
 import { type FormEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useBranding } from '../../lib/branding.tsx';
 import { clearFirstPaintInput, firstPaintInput } from '../../lib/first-paint-input.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { isReauthentication } from '../../lib/reauthentication.ts';
-import { Link, useLocation, useNavigate, useSearchParams } from '../../lib/router.tsx';
 import { lastUser } from '../../lib/storage.ts';
 import { EmailField, useEmailField } from '../../ui/email-field.tsx';
 import { Checkbox, Notice, PasswordField } from '../../ui/fields.tsx';

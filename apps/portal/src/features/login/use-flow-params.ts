@@ -1,8 +1,8 @@
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
+import { useNavigate, useSearchParams } from '@keycard/web/router';
 import { useEffect } from 'react';
 import { isReauthentication } from '../../lib/reauthentication.ts';
-import { useNavigate, useSearchParams } from '../../lib/router.tsx';
 import { flowStorage } from '../../lib/storage.ts';
 import { loginApi } from './api.ts';
 

@@ -1,10 +1,10 @@
 import type { LoginLimit, LoginLimitFields } from '@keycard/contract/api';
 import { errorCodes } from '@keycard/contract/errors';
 import { paths } from '@keycard/contract/paths';
+import { useNavigate } from '@keycard/web/router';
 import { useState } from 'react';
 import { ApiRequestError, isNetworkError } from '../../lib/api.ts';
 import { useSecondsLeft } from '../../lib/duration.ts';
-import { useNavigate } from '../../lib/router.tsx';
 import { type AccountDisabledState, flowStorage, loginStateKey, randomState } from '../../lib/storage.ts';
 import { loginApi } from './api.ts';
 

@@ -1,5 +1,5 @@
+import { useLocation } from '@keycard/web/router';
 import { useEffect } from 'react';
-import { useLocation } from '../../lib/router.tsx';
 
 /**
  * Rendered by the root route. Once a navigation has completed (this effect runs after the

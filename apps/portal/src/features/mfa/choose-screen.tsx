@@ -1,7 +1,7 @@
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
+import { Link } from '@keycard/web/router';
 import { useTranslation } from '../../lib/i18n.tsx';
-import { Link } from '../../lib/router.tsx';
 import { Notice } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { Benefits } from './components.tsx';

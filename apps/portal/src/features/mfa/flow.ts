@@ -1,9 +1,9 @@
 import type { MfaDeliveryType, MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
+import { useNavigate } from '@keycard/web/router';
 import { useCallback } from 'react';
 import { trackEvent } from '../../lib/analytics.ts';
 import { mfaFlowKeys, mfaResetPurpose } from '../../lib/mfa-flow.ts';
-import { useNavigate } from '../../lib/router.tsx';
 import { flowStorage } from '../../lib/storage.ts';
 import { mfaApi } from './api.ts';
 

@@ -1,8 +1,8 @@
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
+import { Link, useNavigate } from '@keycard/web/router';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n.tsx';
-import { Link, useNavigate } from '../../lib/router.tsx';
 import { Page } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';
 import { ProblemNotice, RecoveryCodes } from './components.tsx';

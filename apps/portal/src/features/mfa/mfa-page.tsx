@@ -1,8 +1,8 @@
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
+import { useLocation, useNavigate } from '@keycard/web/router';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../lib/i18n.tsx';
-import { useLocation, useNavigate } from '../../lib/router.tsx';
 import { LoadingPage } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';
 import { ChooseScreen } from './choose-screen.tsx';

@@ -1,12 +1,12 @@
 import { mfaErrors } from '@keycard/contract/errors';
 import type { MfaProof, MfaResetResponse, MfaStatusResponse, PhoneDeliveryType } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
+import { Link, useNavigate } from '@keycard/web/router';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { trackEvent } from '../../lib/analytics.ts';
 import { waitValues } from '../../lib/duration.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { mfaFlowKeys } from '../../lib/mfa-flow.ts';
-import { Link, useNavigate } from '../../lib/router.tsx';
 import { flowStorage } from '../../lib/storage.ts';
 import { LoadingPage, Page } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';

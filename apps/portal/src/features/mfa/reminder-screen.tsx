@@ -1,9 +1,9 @@
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
+import { useNavigate } from '@keycard/web/router';
 import { useState } from 'react';
 import { trackEvent } from '../../lib/analytics.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
-import { useNavigate } from '../../lib/router.tsx';
 import { Page } from '../../ui/page.tsx';
 import { Benefits, ConfirmDialog } from './components.tsx';
 import { analyticsProps } from './flow.ts';

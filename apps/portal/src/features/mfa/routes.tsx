@@ -1,6 +1,6 @@
 import { paths } from '@keycard/contract/paths';
+import type { RouteObject } from '@keycard/web/router';
 import { lazyPage } from '../../lib/lazy-page.ts';
-import type { RouteObject } from '../../lib/router.tsx';
 
 /** MFA screens (issue 4): lazy chunks, so the login route stays small. */
 export const mfaRoutes: RouteObject[] = [

@@ -1,11 +1,11 @@
 import { mfaErrors } from '@keycard/contract/errors';
 import type { MfaDeliveryType, MfaStatusResponse, PhoneDeliveryType } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
+import { Link } from '@keycard/web/router';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { trackEvent } from '../../lib/analytics.ts';
 import { useBranding } from '../../lib/branding.tsx';
 import { useTranslation } from '../../lib/i18n.tsx';
-import { Link } from '../../lib/router.tsx';
 import { Checkbox } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { mfaApi } from './api.ts';

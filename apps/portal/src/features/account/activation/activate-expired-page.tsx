@@ -1,7 +1,7 @@
 import { paths } from '@keycard/contract/paths';
+import { useNavigate } from '@keycard/web/router';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { useNavigate } from '../../../lib/router.tsx';
 import { EmailField, useEmailField } from '../../../ui/email-field.tsx';
 import { Page, PendingLabel } from '../../../ui/page.tsx';
 import { accountApi } from '../shared/api.ts';

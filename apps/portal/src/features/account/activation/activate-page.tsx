@@ -1,7 +1,7 @@
 import { paths } from '@keycard/contract/paths';
+import { useNavigate, useSearchParams } from '@keycard/web/router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { useNavigate, useSearchParams } from '../../../lib/router.tsx';
 import { LoadingPage, Page } from '../../../ui/page.tsx';
 import { accountApi } from '../shared/api.ts';
 import { captchaToken } from '../shared/captcha.ts';

@@ -1,8 +1,8 @@
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
+import { useNavigate, useSearchParams } from '@keycard/web/router';
 import { useEffect } from 'react';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { useNavigate, useSearchParams } from '../../../lib/router.tsx';
 import { flowStorage } from '../../../lib/storage.ts';
 import { Page } from '../../../ui/page.tsx';
 import { useResetThroughLogout } from '../shared/use-reset-through-logout.ts';

@@ -1,8 +1,8 @@
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
+import { useNavigate, useSearchParams } from '@keycard/web/router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { useNavigate, useSearchParams } from '../../../lib/router.tsx';
 import { flowStorage, loginStateKey, randomState } from '../../../lib/storage.ts';
 import { LoadingPage, Page } from '../../../ui/page.tsx';
 import { accountApi } from '../shared/api.ts';

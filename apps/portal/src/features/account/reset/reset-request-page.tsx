@@ -1,7 +1,7 @@
 import { paths } from '@keycard/contract/paths';
+import { Link, useNavigate, useSearchParams } from '@keycard/web/router';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { Link, useNavigate, useSearchParams } from '../../../lib/router.tsx';
 import { lastUser } from '../../../lib/storage.ts';
 import { EmailField, useEmailField } from '../../../ui/email-field.tsx';
 import { Notice } from '../../../ui/fields.tsx';

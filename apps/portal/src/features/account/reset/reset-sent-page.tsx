@@ -1,9 +1,9 @@
 import { lifecycleTokenTtl } from '@keycard/contract/lifecycle-api';
 import { paths } from '@keycard/contract/paths';
+import { Link, useLocation, useNavigate } from '@keycard/web/router';
 import { useState } from 'react';
 import { useBranding } from '../../../lib/branding.tsx';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { Link, useLocation, useNavigate } from '../../../lib/router.tsx';
 import { Notice } from '../../../ui/fields.tsx';
 import { Page, PendingLabel } from '../../../ui/page.tsx';
 import { accountApi } from '../shared/api.ts';

@@ -1,8 +1,8 @@
 import { paths } from '@keycard/contract/paths';
+import { useNavigate } from '@keycard/web/router';
 import { type KeyboardEvent, useEffect, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { useNavigate } from '../../../lib/router.tsx';
 import './account.css';
 
 /**

@@ -1,7 +1,7 @@
 import { paths } from '@keycard/contract/paths';
+import { Link } from '@keycard/web/router';
 import { useBranding } from '../../../lib/branding.tsx';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { Link } from '../../../lib/router.tsx';
 
 /** The tenant's contact-support link (when it has one) and the way back to login. */
 export function SupportLinks({ backToLogin = true }: { backToLogin?: boolean }) {

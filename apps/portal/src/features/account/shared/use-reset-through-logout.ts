@@ -1,6 +1,6 @@
 import { paths } from '@keycard/contract/paths';
+import { useNavigate } from '@keycard/web/router';
 import { useEffect, useState } from 'react';
-import { useNavigate } from '../../../lib/router.tsx';
 import { accountApi } from './api.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { errorCodes } from '@keycard/contract/errors';
 import { lifecycleTokenTtl } from '@keycard/contract/lifecycle-api';
 import { paths } from '@keycard/contract/paths';
+import { Link, useNavigate } from '@keycard/web/router';
 import { useState } from 'react';
 import { isNetworkError } from '../../../lib/api.ts';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { Link, useNavigate } from '../../../lib/router.tsx';
 import { Notice } from '../../../ui/fields.tsx';
 import { Page, PendingLabel } from '../../../ui/page.tsx';
 import { accountApi } from '../shared/api.ts';

@@ -1,9 +1,9 @@
 import { lifecycleErrors } from '@keycard/contract/lifecycle-api';
 import { paths } from '@keycard/contract/paths';
+import { useNavigate, useSearchParams } from '@keycard/web/router';
 import { type FormEvent, useEffect, useState } from 'react';
 import { isNetworkError } from '../../../lib/api.ts';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { useNavigate, useSearchParams } from '../../../lib/router.tsx';
 import { EmailField, useEmailField } from '../../../ui/email-field.tsx';
 import { Notice } from '../../../ui/fields.tsx';
 import { Loader, LoadingPage, Page, PendingLabel } from '../../../ui/page.tsx';

@@ -1,9 +1,9 @@
 import { paths } from '@keycard/contract/paths';
+import { Link } from '@keycard/web/router';
 import { useEffect, useRef } from 'react';
 import { useBranding } from '../../../lib/branding.tsx';
 import { waitValues } from '../../../lib/duration.ts';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { Link } from '../../../lib/router.tsx';
 import { Notice } from '../../../ui/fields.tsx';
 import { Page } from '../../../ui/page.tsx';
 import { useCountdown } from '../use-countdown.ts';

@@ -1,11 +1,11 @@
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import type { MasterDeviceSetupStatus } from '@keycard/contract/mobile-mfa';
 import { paths } from '@keycard/contract/paths';
+import { Link } from '@keycard/web/router';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { trackEvent } from '../../../lib/analytics.ts';
 import { waitValues } from '../../../lib/duration.ts';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { Link } from '../../../lib/router.tsx';
 import { Checkbox, Notice } from '../../../ui/fields.tsx';
 import { Loader, Page } from '../../../ui/page.tsx';
 import { ConfirmDialog, CopyButton, ProblemNotice, RecoveryCodes } from '../components.tsx';

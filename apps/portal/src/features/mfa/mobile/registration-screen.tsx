@@ -1,8 +1,8 @@
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
+import { Link } from '@keycard/web/router';
 import { useId } from 'react';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { Link } from '../../../lib/router.tsx';
 import { Notice } from '../../../ui/fields.tsx';
 import { Page } from '../../../ui/page.tsx';
 import { Benefits, ProblemNotice } from '../components.tsx';

@@ -1,10 +1,10 @@
 import type { MfaResetResponse, MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
+import { Link, useNavigate } from '@keycard/web/router';
 import { useEffect, useRef, useState } from 'react';
 import { trackEvent } from '../../../lib/analytics.ts';
 import { useTranslation } from '../../../lib/i18n.tsx';
 import { mfaFlowKeys } from '../../../lib/mfa-flow.ts';
-import { Link, useNavigate } from '../../../lib/router.tsx';
 import { flowStorage } from '../../../lib/storage.ts';
 import { Loader, Page } from '../../../ui/page.tsx';
 import { mfaApi } from '../api.ts';

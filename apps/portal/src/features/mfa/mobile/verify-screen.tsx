@@ -1,10 +1,10 @@
 import { mfaErrors } from '@keycard/contract/errors';
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
+import { Link } from '@keycard/web/router';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { trackEvent } from '../../../lib/analytics.ts';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { Link } from '../../../lib/router.tsx';
 import { Checkbox } from '../../../ui/fields.tsx';
 import { Loader, Page } from '../../../ui/page.tsx';
 import { mfaApi } from '../api.ts';

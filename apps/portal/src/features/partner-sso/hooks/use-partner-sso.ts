@@ -1,8 +1,8 @@
 import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
+import { generatePath, useLocation, useNavigate, useParams } from '@keycard/web/router';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { partnerSsoRoute, routeForState } from '../../../lib/route-for-state.ts';
-import { generatePath, useLocation, useNavigate, useParams } from '../../../lib/router.tsx';
 import { flowStorage, partnerIdentity } from '../../../lib/storage.ts';
 import { partnerSsoApi } from '../api/partner-sso-api.ts';
 import { partnerSsoFailure } from '../partner-sso-errors.ts';

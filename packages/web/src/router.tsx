@@ -13,7 +13,7 @@ import {
 } from 'react';
 
 /**
- * The portal's router: history routing over a route table, with lazily loaded route chunks
+ * The router of the portal and the admin console: history routing over a route table, with lazily loaded route chunks
  * and an error element, in the few hundred bytes the login route can afford (issue 11's
  * 100 kB budget left no room for a general-purpose router's 31 kB). What it does, and nothing
  * more:
