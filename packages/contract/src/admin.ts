@@ -298,3 +298,14 @@ export const adminSigningKeyListResponse = z.strictObject({
 });
 
 export const adminEmptyResponse = z.strictObject({});
+
+/**
+ * GET /me: who the bearer token acts as, for the console to offer only what the operator may
+ * do (the API still checks every call). Any valid admin token may ask; no permission needed.
+ */
+export const adminMeResponse = z.strictObject({
+  operator: adminOperatorSchema,
+  /** The person's e-mail address; null for a machine. */
+  email: z.string().nullable(),
+  permissions: z.array(z.enum(adminPermissions)),
+});

@@ -29,4 +29,10 @@ export const paths = {
    * the portal's provider screen takes them over.
    */
   providerPage: '/oidc/:endpoint/:step?/:action?',
+  /**
+   * A real portal screen drawn with a draft theme for the admin console's live preview
+   * (`@keycard/contract/preview`): framed by the console on the operator host only, nothing
+   * on it calls the API.
+   */
+  preview: '/preview/:screen',
 } as const;
