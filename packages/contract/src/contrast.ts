@@ -107,3 +107,74 @@ export function themeVariables(colours: Theme['colours']): Record<string, string
     '--kc-primary-edge': nearestPassing(primaryBg, cardBackground, nonTextContrast),
   };
 }
+
+export type ColourField = keyof Theme['colours'];
+
+/** One pair the portal draws, as the brand picked it. */
+export interface ContrastCheck {
+  /** What the pair is: each foreground on its background, links, focus rings, button edges. */
+  pair: 'primaryText' | 'secondaryText' | 'tertiaryText' | 'link' | 'focus' | 'primaryEdge';
+  /** The theme colour drawn in front, and the one a correction changes. */
+  field: ColourField;
+  colour: string;
+  /** What it is drawn against (the card is the fixed white; focus rings meet two backgrounds). */
+  backgrounds: string[];
+  /** The lowest ratio against those backgrounds. */
+  ratio: number;
+  /** WCAG 2.2 AA: 4.5 for text, 3 for controls and focus indicators. */
+  required: number;
+  passes: boolean;
+  /**
+   * For a failing pair, the nearest colour for `field` that passes: what the portal draws in
+   * its place (themeVariables), offered to the brand to pick on purpose. Null when it passes.
+   */
+  suggestion: string | null;
+}
+
+/**
+ * Every pair themeVariables draws, checked as the brand picked it: the admin console shows it
+ * beside the theme editor, so a failing pair is seen with its correction before it is
+ * published (the portal would draw the correction anyway).
+ */
+export function contrastReport(colours: Theme['colours']): ContrastCheck[] {
+  const hex = (value: string) => toHex(parseHex(value));
+  const c = {
+    primaryBackground: hex(colours.primaryBackground),
+    primaryForeground: hex(colours.primaryForeground),
+    secondaryBackground: hex(colours.secondaryBackground),
+    secondaryForeground: hex(colours.secondaryForeground),
+    tertiaryBackground: hex(colours.tertiaryBackground),
+    tertiaryForeground: hex(colours.tertiaryForeground),
+  };
+  const reads = (colour: string) => contrastRatio(colour, cardBackground) >= textContrast;
+  const linkField: ColourField =
+    reads(c.primaryBackground) || !reads(c.tertiaryBackground) ? 'primaryBackground' : 'tertiaryBackground';
+  const check = (
+    pair: ContrastCheck['pair'],
+    field: ColourField,
+    backgrounds: string[],
+    required: number,
+  ): ContrastCheck => {
+    const colour = c[field];
+    const ratio = Math.min(...backgrounds.map((background) => contrastRatio(colour, background)));
+    const passes = ratio >= required;
+    return {
+      pair,
+      field,
+      colour,
+      backgrounds,
+      ratio,
+      required,
+      passes,
+      suggestion: passes ? null : nearestPassing(colour, backgrounds, required),
+    };
+  };
+  return [
+    check('primaryText', 'primaryForeground', [c.primaryBackground], textContrast),
+    check('secondaryText', 'secondaryForeground', [c.secondaryBackground], textContrast),
+    check('tertiaryText', 'tertiaryForeground', [c.tertiaryBackground], textContrast),
+    check('link', linkField, [cardBackground], textContrast),
+    check('focus', 'tertiaryBackground', [cardBackground, c.secondaryBackground], nonTextContrast),
+    check('primaryEdge', 'primaryBackground', [cardBackground], nonTextContrast),
+  ];
+}
