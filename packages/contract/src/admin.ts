@@ -195,7 +195,8 @@ export const adminUserActionResponse = z.strictObject({
   user: adminUserSchema.nullable(),
 });
 
-export const auditActorKinds = ['operator', 'client', 'cli', 'apply'] as const;
+/** `system`: Keycard itself, e.g. a repair an upgrade makes at start. */
+export const auditActorKinds = ['operator', 'client', 'cli', 'apply', 'system'] as const;
 export type AuditActorKind = (typeof auditActorKinds)[number];
 
 export const auditEntrySchema = z.strictObject({

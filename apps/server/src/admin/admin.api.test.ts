@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import {
   type AdminRole,
   adminErrors,
+  adminMeResponse,
   adminRoles,
   apiErrorSchema,
   auditSearchResponse,
@@ -11,14 +12,16 @@ import {
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../accounts/password.service.ts';
+import { runCliOn } from '../accounts/test-support.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
+import { publicOrigin } from '../config.ts';
 import { mfaDb } from '../mfa/mfa.schema.ts';
 import { enrolTotp } from '../mfa/mfa.test-support.ts';
 import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../test/helper.ts';
 import { type AdminRoute, adminRoutes } from './admin.routes.ts';
 import { adminCall, adminHost, operatorToken, tinyPng } from './admin.test-support.ts';
 import { cliActor } from './audit.service.ts';
-import { createMachineClient } from './operators.service.ts';
+import { consoleClientId, createMachineClient, repairOperatorTenant } from './operators.service.ts';
 import { rotateSigningKey } from './signing-keys.service.ts';
 
 const grandTheme = {
@@ -182,7 +185,8 @@ describe.each(engines)('admin API on %s', (engine) => {
           ...(headers ? { headers } : {}),
         });
         const allowed =
-          rolePermissions[role].includes(route.permission) && (!route.ownerOnly || role === 'owner');
+          (route.permission === null || rolePermissions[role].includes(route.permission)) &&
+          (!route.ownerOnly || role === 'owner');
         const label = `${role} ${route.method} ${route.path}: ${answer.statusCode} ${answer.body.slice(0, 200)}`;
         if (allowed) {
           expect(answer.statusCode, label).toBe(route.status ?? 200);
@@ -193,6 +197,98 @@ describe.each(engines)('admin API on %s', (engine) => {
         }
       }
     }
+  });
+
+  it('answers GET /me for every role: the operator behind the token, no address for a machine, its permissions', async () => {
+    for (const role of adminRoles) {
+      const tenants = role === 'owner' ? null : ['grand-hotel'];
+      const token = await operatorToken(t, `me-${role}`, role, tenants);
+      const answer = await adminCall(t.app, 'GET', '/me', { token });
+      expect(answer.statusCode, answer.body).toBe(200);
+      const me = adminMeResponse.parse(answer.json());
+      expect(me.operator).toMatchObject({ kind: 'client', subject: `me-${role}`, role, tenants });
+      expect(me.email).toBeNull();
+      expect([...me.permissions].sort()).toEqual([...rolePermissions[role]].sort());
+    }
+    const anonymous = await adminCall(t.app, 'GET', '/me');
+    expect(anonymous.statusCode).toBe(401);
+    expect(apiErrorSchema.parse(anonymous.json()).code).toBe(adminErrors.unauthenticated);
+    const unknown = await adminCall(t.app, 'GET', '/me', { token: 'y'.repeat(43) });
+    expect(unknown.statusCode).toBe(401);
+  });
+
+  it("gives an operator tenant made by an earlier version the console's addresses, once, keeping a chosen one", async () => {
+    const origin = publicOrigin(t.config, t.config.adminDomain);
+    const consoleMetadata = async () => {
+      const row = await t.services.db
+        .selectFrom('oidc_clients')
+        .select('metadata')
+        .where('tenant_code', '=', operatorTenantCode)
+        .where('client_id', '=', consoleClientId)
+        .executeTakeFirstOrThrow();
+      return JSON.parse(row.metadata) as Record<string, unknown>;
+    };
+    const defaultRedirect = async () =>
+      (
+        await t.services.db
+          .selectFrom('tenants')
+          .select('default_redirect_uri')
+          .where('code', '=', operatorTenantCode)
+          .executeTakeFirstOrThrow()
+      ).default_redirect_uri;
+    // A new operator tenant has them from the start.
+    expect((await consoleMetadata()).post_logout_redirect_uris).toEqual([`${origin}/console/`]);
+    expect(await defaultRedirect()).toBe(`${origin}/console/`);
+
+    // As an earlier version made it: both sent operators to the host's root.
+    const setOld = async (logout: string[], redirect: string) => {
+      await t.services.db
+        .updateTable('oidc_clients')
+        .set({
+          metadata: JSON.stringify({ ...(await consoleMetadata()), post_logout_redirect_uris: logout }),
+        })
+        .where('tenant_code', '=', operatorTenantCode)
+        .where('client_id', '=', consoleClientId)
+        .execute();
+      await t.services.db
+        .updateTable('tenants')
+        .set({ default_redirect_uri: redirect })
+        .where('code', '=', operatorTenantCode)
+        .execute();
+    };
+    await setOld([`${origin}/`], `${origin}/`);
+    const before = await t.services.tenants.byCode(operatorTenantCode);
+    const created = await runCliOn(t, 'operators', 'create-owner', '--email', 'repair-owner@ops.example');
+    expect(created.code).toBe(0);
+    expect((await consoleMetadata()).post_logout_redirect_uris).toEqual([`${origin}/console/`]);
+    expect(await defaultRedirect()).toBe(`${origin}/console/`);
+    // Every instance sees the change: the tenant's version went up.
+    await t.services.tenants.refresh();
+    const after = await t.services.tenants.byCode(operatorTenantCode);
+    expect(after?.defaultRedirectUri).toBe(`${origin}/console/`);
+    expect(after).not.toBe(before);
+    const entries = await t.services.db
+      .selectFrom('audit_log')
+      .select(['action', 'target_id', 'actor_kind'])
+      .where('tenant_code', '=', operatorTenantCode)
+      .where('action', 'in', ['tenant.update', 'client.update'])
+      .execute();
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        { action: 'tenant.update', target_id: operatorTenantCode, actor_kind: 'cli' },
+        { action: 'client.update', target_id: consoleClientId, actor_kind: 'cli' },
+      ]),
+    );
+    // Idempotent: a second run (another start) changes nothing and logs nothing.
+    const deps = { db: t.services.db, config: t.config, actor: cliActor };
+    expect(await repairOperatorTenant(deps, Date.now())).toBe(false);
+    // An address an owner chose is kept.
+    await setOld([`${origin}/signed-out`], `${origin}/home`);
+    expect(await repairOperatorTenant(deps, Date.now())).toBe(false);
+    expect((await consoleMetadata()).post_logout_redirect_uris).toEqual([`${origin}/signed-out`]);
+    expect(await defaultRedirect()).toBe(`${origin}/home`);
+    await setOld([`${origin}/console/`], `${origin}/console/`);
+    await t.services.tenants.refresh();
   });
 
   it("refuses a scoped operator another tenant's objects, and lists only its own tenants", async () => {

@@ -14,6 +14,7 @@ import {
   adminInviteResponse,
   adminMachineClientRequest,
   adminMachineClientResponse,
+  adminMeResponse,
   adminOperatorInviteRequest,
   adminOperatorInviteResponse,
   adminOperatorListResponse,
@@ -79,14 +80,16 @@ import {
 } from './admin.service.ts';
 import { type AdminCaller, assertAllowed, authenticateCaller, scopeOf } from './admin-auth.ts';
 import { checkImage, type ImageSlot, imageSlots, storeImage, uploadContentTypes } from './assets.service.ts';
-import { exportAudit, searchAudit } from './audit.service.ts';
+import { exportAudit, searchAudit, systemActor } from './audit.service.ts';
 import { adminOpenApiDocument } from './openapi.ts';
 import {
   changeOperator,
   createMachineClient,
+  describeOperator,
   inviteOperator,
   listOperators,
   removeOperator,
+  repairOperatorTenant,
 } from './operators.service.ts';
 import { listSigningKeys, retireSigningKey, rotateSigningKey } from './signing-keys.service.ts';
 
@@ -101,7 +104,8 @@ export interface AdminRoute {
   /** Under /admin/api/v1, Fastify style (`:code`). */
   path: string;
   summary: string;
-  permission: AdminPermission;
+  /** Null: any operator with a valid token (what the token itself may see). */
+  permission: AdminPermission | null;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -150,6 +154,14 @@ function assertNoNewOutsideAddress(current: TenantSettingsInput, next: TenantSet
  * document and the role tests are all made from this one table.
  */
 export const adminRoutes: AdminRoute[] = [
+  {
+    method: 'GET',
+    path: '/me',
+    summary: 'Who the token acts as: the operator, its e-mail address (people) and its permissions',
+    permission: null,
+    response: adminMeResponse,
+    run: (deps, _input, caller) => describeOperator(deps.db, caller.operator),
+  },
   {
     method: 'GET',
     path: '/tenants',
@@ -609,7 +621,9 @@ export async function adminApiRoutes(app: FastifyInstance, services: Services): 
   );
 
   // Nothing is created at start: a server without operators says how to make the first one.
+  // An operator tenant made by an earlier version gets the console's addresses.
   app.addHook('onReady', async () => {
+    await repairOperatorTenant({ db: services.db, config, actor: systemActor }, services.clock.now());
     const operators = await services.db.selectFrom('operators').select('id').limit(1).execute();
     if (operators.length === 0) {
       app.log.warn(
@@ -638,7 +652,7 @@ export async function adminApiRoutes(app: FastifyInstance, services: Services): 
         });
         const params = route.params ? parseInput(route.params, request.params) : {};
         const code = (params as { code?: string }).code;
-        assertAllowed(caller.operator, route.permission, code);
+        if (route.permission) assertAllowed(caller.operator, route.permission, code);
         if (route.ownerOnly && caller.operator.role !== 'owner') throw new AppError(adminErrors.forbidden);
         if (route.operatorTenantManaged && code === operatorTenantCode)
           throw new AppError(adminErrors.operatorTenantManaged);

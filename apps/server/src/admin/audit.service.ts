@@ -22,6 +22,8 @@ export interface AuditActor {
 
 export const cliActor: AuditActor = { kind: 'cli', id: null };
 export const applyActor: AuditActor = { kind: 'apply', id: null };
+/** Keycard itself: a repair made at start (operators.service.ts repairOperatorTenant). */
+export const systemActor: AuditActor = { kind: 'system', id: null };
 
 export interface AuditRecord {
   tenant: string | null;

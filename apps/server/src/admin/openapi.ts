@@ -54,8 +54,10 @@ export function adminOpenApiDocument(routes: AdminRoute[], config: Config): Json
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       summary: route.summary,
-      description: `Permission ${route.permission}: roles ${rolesWith(route.permission).join(', ')}.`,
-      'x-keycard-permission': route.permission,
+      description: route.permission
+        ? `Permission ${route.permission}: roles ${rolesWith(route.permission).join(', ')}.`
+        : 'Any operator with a valid token: every role.',
+      ...(route.permission ? { 'x-keycard-permission': route.permission } : {}),
       parameters: parametersOf(route),
       ...(route.upload
         ? {

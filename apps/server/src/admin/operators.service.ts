@@ -1,5 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type AdminRole, adminErrors, type Locale, operatorTenantCode } from '@keycard/contract';
+import {
+  type AdminPermission,
+  type AdminRole,
+  adminErrors,
+  type Locale,
+  operatorTenantCode,
+  rolePermissions,
+} from '@keycard/contract';
 import { type Kysely, sql } from 'kysely';
 import { accountLink } from '../accounts/account-mail.ts';
 import { inviteUser } from '../accounts/invitation.service.ts';
@@ -66,9 +73,118 @@ export async function findOperator(
   return row ? operatorOf(row) : null;
 }
 
+/**
+ * GET /me: the operator, the e-mail address of a person's account (null for a machine) and
+ * what its role permits, so the console offers only what the API will allow.
+ */
+export async function describeOperator(
+  db: Kysely<Database>,
+  operator: Operator,
+): Promise<{ operator: Operator; email: string | null; permissions: AdminPermission[] }> {
+  const account =
+    operator.kind === 'human'
+      ? await db
+          .selectFrom('users')
+          .select('email')
+          .where('tenant_code', '=', operatorTenantCode)
+          .where('id', '=', operator.subject)
+          .executeTakeFirst()
+      : undefined;
+  return { operator, email: account?.email ?? null, permissions: [...rolePermissions[operator.role]] };
+}
+
 export async function listOperators(db: Kysely<Database>): Promise<Operator[]> {
   const rows = await db.selectFrom('operators').selectAll().orderBy('created_at').orderBy('id').execute();
   return rows.map(operatorOf);
+}
+
+/** Where the console lives on the operator host: its start page and its sign-in callback. */
+function consoleAddresses(config: Config): { home: string; callback: string } {
+  const origin = publicOrigin(config, config.adminDomain);
+  return { home: `${origin}/console/`, callback: `${origin}/console/callback` };
+}
+
+/**
+ * Brings an operator tenant made by an earlier version up to date: it sent operators to the
+ * host's root (the portal, not the console) after signing out and by default. Only the old
+ * default is replaced, so an address an owner chose stays; run by create-owner, by the other
+ * operator commands and at every start, idempotent and safe on several instances at once
+ * (each update applies only to the old value, and only the instance that changed it writes
+ * the audit entry). Answers whether anything changed.
+ */
+export async function repairOperatorTenant(
+  deps: { db: Kysely<Database>; config: Config; actor: AuditActor },
+  now: number,
+): Promise<boolean> {
+  const rootAddress = `${publicOrigin(deps.config, deps.config.adminDomain)}/`;
+  const { home } = consoleAddresses(deps.config);
+  return deps.db.transaction().execute(async (trx) => {
+    let changed = false;
+    const tenant = await trx
+      .updateTable('tenants')
+      .set({ default_redirect_uri: home })
+      .where('code', '=', operatorTenantCode)
+      .where('default_redirect_uri', '=', rootAddress)
+      .executeTakeFirst();
+    if (Number(tenant.numUpdatedRows) > 0) {
+      changed = true;
+      await recordAudit(
+        trx,
+        deps.actor,
+        {
+          tenant: operatorTenantCode,
+          action: 'tenant.update',
+          target: { kind: 'tenant', id: operatorTenantCode },
+          before: { defaultRedirectUri: rootAddress },
+          after: { defaultRedirectUri: home },
+        },
+        now,
+      );
+    }
+    const client = await trx
+      .selectFrom('oidc_clients')
+      .select('metadata')
+      .where('tenant_code', '=', operatorTenantCode)
+      .where('client_id', '=', consoleClientId)
+      .executeTakeFirst();
+    const metadata = client
+      ? (JSON.parse(client.metadata) as { post_logout_redirect_uris?: string[] })
+      : null;
+    const old = metadata?.post_logout_redirect_uris;
+    if (client && old?.length === 1 && old[0] === rootAddress) {
+      const updated = await trx
+        .updateTable('oidc_clients')
+        .set({ metadata: JSON.stringify({ ...metadata, post_logout_redirect_uris: [home] }) })
+        .where('tenant_code', '=', operatorTenantCode)
+        .where('client_id', '=', consoleClientId)
+        .where('metadata', '=', client.metadata)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) > 0) {
+        changed = true;
+        await recordAudit(
+          trx,
+          deps.actor,
+          {
+            tenant: operatorTenantCode,
+            action: 'client.update',
+            target: { kind: 'client', id: consoleClientId },
+            before: { postLogoutRedirectUris: [rootAddress] },
+            after: { postLogoutRedirectUris: [home] },
+          },
+          now,
+        );
+      }
+    }
+    // Every instance drops its cached provider for the operator tenant within a second.
+    if (changed) {
+      await trx
+        .updateTable('tenants')
+        .set({ version: sql<number>`version + 1` })
+        .where('code', '=', operatorTenantCode)
+        .execute();
+    }
+    return changed;
+  });
 }
 
 /**
@@ -85,8 +201,11 @@ export async function ensureOperatorTenant(
     .select('code')
     .where('code', '=', operatorTenantCode)
     .executeTakeFirst();
-  if (exists) return false;
-  const origin = publicOrigin(config, config.adminDomain);
+  if (exists) {
+    await repairOperatorTenant(deps, now);
+    return false;
+  }
+  const addresses = consoleAddresses(config);
   const plan = await planConfiguration(
     db,
     'operator tenant',
@@ -97,7 +216,7 @@ export async function ensureOperatorTenant(
           aliasCode: null,
           loginDomain: config.adminDomain,
           aliasDomains: [],
-          defaultRedirectUri: `${origin}/`,
+          defaultRedirectUri: addresses.home,
           loginClientId: consoleClientId,
           theme: {
             name: 'Keycard operators',
@@ -125,8 +244,8 @@ export async function ensureOperatorTenant(
           clients: [
             {
               clientId: consoleClientId,
-              redirectUris: [`${origin}/console/callback`],
-              postLogoutRedirectUris: [`${origin}/`],
+              redirectUris: [addresses.callback],
+              postLogoutRedirectUris: [addresses.home],
               grantTypes: ['authorization_code', 'refresh_token'],
               authMethod: 'none',
             },

@@ -1,4 +1,10 @@
-import { adminErrors, adminTenantListResponse, operatorTenantCode } from '@keycard/contract';
+import {
+  adminErrors,
+  adminMeResponse,
+  adminPermissions,
+  adminTenantListResponse,
+  operatorTenantCode,
+} from '@keycard/contract';
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +100,15 @@ describe.each(engines)('an operator signing in through the operator tenant on %s
     expect(answer.status).toBe(200);
     const { tenants } = adminTenantListResponse.parse(await answer.json());
     expect(tenants.map((tenant) => tenant.code)).toContain(operatorTenantCode);
+    // The console asks who it acts for: the person, by address, with every owner permission.
+    const me = await loopbackFetch(`${origin}/admin/api/v1/me`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(me.status).toBe(200);
+    const { operator, email, permissions } = adminMeResponse.parse(await me.json());
+    expect(operator).toMatchObject({ kind: 'human', role: 'owner', tenants: null });
+    expect(email).toBe('owner@ops.example');
+    expect([...permissions].sort()).toEqual([...adminPermissions].sort());
 
     // Another app registered on the operator tenant (by a file, or in the past) signs the same
     // owner in without a prompt: its token must not work on the admin API (it would act as the
