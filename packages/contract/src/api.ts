@@ -1,12 +1,36 @@
 import { z } from 'zod';
+import { themeTextsSchema } from './theme-texts.ts';
 import { identityProviders, locales, userStates, userTypes } from './user-state.ts';
 import { emailSchema, loginPasswordSchema } from './validation.ts';
 
 const hexColour = z.string().regex(/^#[0-9a-fA-F]{3,8}$/);
 
+/**
+ * Where a theme image may come from: an https URL, an http URL (development), a root-relative
+ * path on the tenant's own host (the admin API's uploads, `/_keycard/assets/<tenant>/<id>.<type>`,
+ * and files the portal serves), or nothing (empty). Nothing else: no `javascript:`, `data:` or
+ * `file:` address, and no protocol-relative `//host` (nor `/\host`, which browsers read the
+ * same way), so a theme cannot point a page's logo or icon somewhere the operator did not name.
+ */
+// Printable ASCII without space or backslash ([!-[\]-~]); after the scheme, not a second slash.
+const themeImageUrlPattern = /^(?:https?:\/\/[!-.0-[\]-~]|\/(?![/\\])|$)[!-[\]-~]*$/;
+const parsesAsUrl = (value: string) => value === '' || URL.canParse(value, 'https://tenant.invalid');
+const themeImageUrlMessage = 'an https or http URL, a path starting with a single /, or empty for none';
+
+export function isThemeImageUrl(value: string): boolean {
+  return themeImageUrlPattern.test(value) && parsesAsUrl(value);
+}
+
+/** The pattern is what the JSON Schema tells editors; the parse catches what it lets through. */
+export const themeImageUrlSchema = z
+  .string()
+  .max(2048)
+  .regex(themeImageUrlPattern, themeImageUrlMessage)
+  .refine((value) => !themeImageUrlPattern.test(value) || parsesAsUrl(value), themeImageUrlMessage);
+
 export const themeSchema = z.object({
   name: z.string().min(1).max(120),
-  images: z.object({ favicon: z.string().max(2048), logo: z.string().max(2048) }),
+  images: z.object({ favicon: themeImageUrlSchema, logo: themeImageUrlSchema }),
   colours: z.object({
     primaryBackground: hexColour,
     primaryForeground: hexColour,
@@ -19,6 +43,8 @@ export const themeSchema = z.object({
     loginHelpUrl: z.url().nullable(),
     contactSupportUrl: z.url().nullable(),
   }),
+  /** Per-language text overrides (theme-texts.ts); absent or empty: the catalogue's texts. */
+  texts: themeTextsSchema.optional(),
 });
 export type Theme = z.infer<typeof themeSchema>;
 

@@ -133,7 +133,10 @@ export const tenantSettingsConfigSchema = z.strictObject({
 });
 export type TenantSettingsConfig = z.infer<typeof tenantSettingsConfigSchema>;
 
-/** The contract's theme, strict at every level. Per-language text overrides are not part of it yet. */
+/**
+ * The contract's theme, strict at every level: an unknown language or text key in `texts` is
+ * an error too (theme-texts.ts lists the keys a tenant may override).
+ */
 export const themeConfigSchema = z.strictObject({
   name: themeSchema.shape.name,
   images: z.strictObject(themeSchema.shape.images.shape),
@@ -142,6 +145,7 @@ export const themeConfigSchema = z.strictObject({
     loginHelpUrl: httpUrl.nullable(),
     contactSupportUrl: httpUrl.nullable(),
   }),
+  texts: themeSchema.shape.texts,
 });
 
 /** A partner as docs/partners.md describes it, with the CLI's defaults for what is left out. */

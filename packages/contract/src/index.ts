@@ -13,5 +13,6 @@ export * from './mobile-mfa.ts';
 export * from './partners.ts';
 export * from './paths.ts';
 export * from './rules.ts';
+export * from './theme-texts.ts';
 export * from './user-state.ts';
 export * from './validation.ts';

@@ -1,4 +1,4 @@
-import { type Locale, locales } from '@keycard/contract';
+import { type Locale, locales, overridableTextKeys } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
 import { de } from './de.ts';
 import { en, type Texts } from './en.ts';
@@ -102,6 +102,16 @@ describe('en', () => {
       expect(typeof value, path).toBe('string');
       expect(String(value).trim(), path).not.toBe('');
       expect(strayBraces(String(value)), `${path}: malformed placeholder`).toBe(false);
+    }
+  });
+});
+
+describe('theme text overrides', () => {
+  it('name texts that exist and take no parameter, so an override replaces the whole text', () => {
+    for (const key of overridableTextKeys) {
+      const source = english.get(key);
+      expect(typeof source, key).toBe('string');
+      expect(placeholders(String(source)), key).toEqual([]);
     }
   });
 });
