@@ -59,6 +59,8 @@ export async function startKeycard(
     logger: false,
     // Parallel work may build the portal elsewhere; PORTAL_DIST says where.
     ...(process.env.PORTAL_DIST ? { portalDist: process.env.PORTAL_DIST } : {}),
+    // The admin console likewise, CONSOLE_DIST (default apps/console/dist).
+    ...(process.env.CONSOLE_DIST ? { consoleDist: process.env.CONSOLE_DIST } : {}),
     ...(options.transports ? { transports: options.transports } : {}),
   });
   await app.listen({ port, host: 'localhost' });

@@ -12,6 +12,7 @@ import { type AnalyticsProvider, createHttpAnalyticsProvider } from './analytics
 import { analyticsRoutes } from './analytics/analytics.routes.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import { consoleRoutes } from './http/console.ts';
 import type { Services } from './http/context.ts';
 import { installResponseContract } from './http/contract.ts';
 import { errorAnswer, installErrorHandling } from './http/errors.ts';
@@ -52,6 +53,11 @@ export const defaultPortalDist = path.resolve(
   '../../portal/dist',
 );
 
+export const defaultConsoleDist = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../console/dist',
+);
+
 export interface AppOptions {
   config: Config;
   database: Db;
@@ -62,6 +68,8 @@ export interface AppOptions {
   /** Overrides the analytics provider chosen from ANALYTICS_URL (tests plug in their own). */
   analytics?: AnalyticsProvider;
   portalDist?: string;
+  /** The built admin console (default CONSOLE_DIST, else apps/console/dist). */
+  consoleDist?: string;
   logger?: boolean;
   /** Render each portal page for its host (default); off only to measure the difference (bench). */
   firstPaint?: boolean;
@@ -244,8 +252,13 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   await app.register(themeAssetRoutes, services);
   await app.register(oidcRoutes, services);
   await app.register(devOutboxRoutes, services);
+  await app.register(consoleRoutes, {
+    distDir: options.consoleDist ?? config.consoleDist ?? defaultConsoleDist,
+    adminDomain: config.adminDomain,
+  });
   await app.register(portalRoutes, {
     distDir: options.portalDist ?? defaultPortalDist,
+    adminDomain: config.adminDomain,
     firstPaint:
       options.firstPaint === false
         ? undefined

@@ -32,6 +32,8 @@ const envSchema = z.object({
       'must be a lower-case host name',
     )
     .default('admin.localhost'),
+  /** The built admin console (default apps/console/dist). */
+  CONSOLE_DIST: z.string().min(1).optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -120,6 +122,8 @@ export interface Config {
   seedDemo: boolean;
   /** The operator host (admin API, console, operator tenant); the API answers 404 elsewhere. */
   adminDomain: string;
+  /** The built admin console, when not the checkout's apps/console/dist. */
+  consoleDist: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   redisUrl: string | undefined;
@@ -189,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     seedDemo: e.SEED_DEMO ?? !production,
     adminDomain: e.ADMIN_DOMAIN,
+    consoleDist: e.CONSOLE_DIST ? path.resolve(e.CONSOLE_DIST) : undefined,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     redisUrl: e.REDIS_URL,

@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { errorCodes, paths, storageKeys, toLocale } from '@keycard/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hostnameOf } from '../tenants/tenant.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { choosePageLocale, createNonce, inlineStylesheets, renderFirstPaint } from './first-paint.ts';
 import { cspWithStyleNonce } from './security.ts';
@@ -19,6 +20,8 @@ const routePatterns = Object.values(paths).map((route) => {
 });
 // /login/:stage? — the password stage.
 routePatterns.push(/^\/login\/password\/?$/);
+
+const previewPattern = /^\/preview(\/|$)/;
 
 export function isPortalRoute(pathname: string): boolean {
   return routePatterns.some((pattern) => pattern.test(pathname));
@@ -78,7 +81,12 @@ const oneYearSeconds = 365 * 24 * 60 * 60;
  */
 export async function portalRoutes(
   app: FastifyInstance,
-  opts: { distDir: string; firstPaint?: FirstPaintSource },
+  opts: {
+    distDir: string;
+    firstPaint?: FirstPaintSource;
+    /** The operator host: the only one with the theme preview (paths.preview) the console frames. */
+    adminDomain?: string;
+  },
 ): Promise<void> {
   const built = existsSync(path.join(opts.distDir, 'index.html'));
   const indexHtml = opts.firstPaint ? loadPortalTemplate(opts.distDir) : loadBuiltPage(opts.distDir);
@@ -133,7 +141,10 @@ export async function portalRoutes(
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
+    // Elsewhere the preview is not even the SPA's 404 page: the SPA would draw the route anyway.
+    const previewElsewhere = previewPattern.test(pathname) && hostnameOf(request.host) !== opts.adminDomain;
     const wantsPage =
+      !previewElsewhere &&
       (request.method === 'GET' || request.method === 'HEAD') &&
       !pathname.startsWith('/api/') &&
       !pathname.startsWith('/oidc') &&

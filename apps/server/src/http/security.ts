@@ -2,6 +2,7 @@ import { errorCodes } from '@keycard/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../shared/errors.ts';
+import { hostnameOf } from '../tenants/tenant.service.ts';
 import { errorAnswer } from './errors.ts';
 import { ownOriginOf } from './redirects.ts';
 
@@ -42,13 +43,47 @@ const providerCsp = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function securityHeaders(config: Config, path: string): Record<string, string> {
+/**
+ * The admin console (operator host only): its own scripts and styles (React sets style
+ * attributes through the CSSOM, which CSP does not govern; Vite's build has no inline script),
+ * API calls to its own origin, and frames of its own origin (the portal's theme preview).
+ * Images also from https: a theme's logo may be an address of the tenant's choosing, which
+ * the portal shows too; uploaded ones are same-origin (/_keycard/assets on every host).
+ */
+const consoleCsp = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: https:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "frame-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join('; ');
+
+/** The portal's theme preview is framed by the console, on the same origin, and by nothing else. */
+const previewCsp = portalCsp.replace("frame-ancestors 'none'", "frame-ancestors 'self'");
+
+function pagePolicy(path: string, onAdminHost: boolean): { csp: string; frameOptions: string } {
+  if (path.startsWith('/oidc')) return { csp: providerCsp, frameOptions: 'DENY' };
+  if (onAdminHost && (path === '/console' || path.startsWith('/console/')))
+    return { csp: consoleCsp, frameOptions: 'DENY' };
+  if (onAdminHost && path.startsWith('/preview/')) return { csp: previewCsp, frameOptions: 'SAMEORIGIN' };
+  return { csp: portalCsp, frameOptions: 'DENY' };
+}
+
+/** The headers every answer carries; `host` tells the operator host's pages (console, preview). */
+export function securityHeaders(config: Config, path: string, host?: string): Record<string, string> {
+  const policy = pagePolicy(path, host !== undefined && hostnameOf(host) === config.adminDomain);
   const headers: Record<string, string> = {
-    'content-security-policy': path.startsWith('/oidc') ? providerCsp : portalCsp,
+    'content-security-policy': policy.csp,
     // Tokens ride in URLs (activation, reset, login codes): never send them on as a referrer.
     'referrer-policy': 'no-referrer',
     'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
+    'x-frame-options': policy.frameOptions,
     'cross-origin-opener-policy': 'same-origin',
     'permissions-policy': 'camera=(), microphone=(), geolocation=()',
   };
@@ -103,7 +138,7 @@ function containsNul(value: unknown, depth = 0): boolean {
 export function installSecurity(app: FastifyInstance, config: Config): void {
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const headers = securityHeaders(config, path);
+    const headers = securityHeaders(config, path, request.host);
     if (path.startsWith('/oidc')) {
       for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
     } else {
