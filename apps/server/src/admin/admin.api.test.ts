@@ -383,6 +383,35 @@ describe.each(engines)('admin API on %s', (engine) => {
     expect(expired.statusCode).toBe(401);
   });
 
+  it('checks the token before the body: without one, a malformed, oversized or mistyped body gets 401', async () => {
+    const bodies: Array<[string, string, { body: unknown; headers?: Record<string, string> }]> = [
+      ['POST', '/tenants', { body: '{not json' }],
+      ['POST', '/tenants', { body: { unknownField: 1 } }],
+      ['POST', '/tenants', { body: { aliasCode: 'x'.repeat(300 * 1024) } }],
+      ['PATCH', '/tenants/grand-hotel/settings', { body: 'x=1', headers: { 'content-type': 'text/plain' } }],
+      [
+        'PUT',
+        '/tenants/grand-hotel/theme/logo',
+        { body: Buffer.alloc(400 * 1024, 1), headers: { 'content-type': 'image/png' } },
+      ],
+      ['GET', '/tenants/grand-hotel/users?limit=5000', { body: undefined }],
+    ];
+    for (const [method, url, { body, headers }] of bodies) {
+      for (const authorization of [undefined, `Bearer ${'z'.repeat(43)}`]) {
+        const answer = await adminCall(t.app, method, url, {
+          body,
+          headers: { ...headers, ...(authorization ? { authorization } : {}) },
+        });
+        expect(answer.statusCode, `${method} ${url} ${answer.body.slice(0, 200)}`).toBe(401);
+        expect(answer.headers['www-authenticate']).toContain('Bearer');
+        expect(apiErrorSchema.parse(answer.json()).code).toBe(adminErrors.unauthenticated);
+      }
+    }
+    // With a valid token the same bodies are judged as before.
+    const judged = await adminCall(t.app, 'POST', '/tenants', { token: owner, body: '{not json' });
+    expect(judged.statusCode).toBe(400);
+  });
+
   it("issues no client-credentials token on a customer tenant's issuer", async () => {
     const answer = await t.app.inject({
       method: 'POST',
