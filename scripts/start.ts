@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const nodeArgs = ['--disable-warning=ExperimentalWarning'];
 const port = process.env.PORT ?? '3000';
+const adminDomain = process.env.ADMIN_DOMAIN ?? 'admin.localhost';
 
 function run(name: string, script: string, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, script)], {
@@ -51,5 +52,6 @@ setTimeout(() => {
     Demo partner app   http://localhost:3002/   partner single sign-on into grand-hotel and summit
     Example device app http://localhost:3003/   the partner mobile app in a browser: pair it at MFA setup
     Outbox (mail, SMS) http://localhost:${port}/_dev/outbox
+    Admin console      http://${adminDomain}:${port}/console/   (create an owner: npx keycard operators create-owner --email you@example.com)
 `);
 }, 1500).unref();
