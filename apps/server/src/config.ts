@@ -52,6 +52,13 @@ const envSchema = z.object({
     .max(24 * 60)
     .default(15),
   LOGIN_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Admin API requests per minute, per operator and per client address (docs/admin-api.md). */
+  ADMIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  ADMIN_IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
+  /** Admin API requests with a missing or wrong token, per client address and minute. */
+  ADMIN_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Lets owner-set outbound fetches (JWKS, captcha) reach private addresses; default outside production. */
+  ALLOW_PRIVATE_OUTBOUND: bool.optional(),
   TWILIO_ACCOUNT_SID: z
     .string()
     .regex(/^AC[0-9a-fA-F]{32}$/, 'must be a Twilio account SID (AC followed by 32 hex characters)')
@@ -129,6 +136,13 @@ export interface Config {
   redisUrl: string | undefined;
   logLevel: string;
   login: { maxFailures: number; lockoutMinutes: number; ipLimitPerMinute: number };
+  /** Admin API request limits, per minute. */
+  adminLimits: { perOperator: number; perAddress: number; authFailuresPerAddress: number };
+  /**
+   * Whether addresses owners set for the server to fetch (a partner's JWKS, the captcha
+   * check) may be private, loopback or link-local; off in production (SSRF).
+   */
+  allowPrivateOutbound: boolean;
   /** SMS and voice through Twilio; undefined keeps them in the local outbox (embedded mode). */
   twilio: { accountSid: string; authToken: string; from: string; apiUrl: string } | undefined;
   /** Pushes to ANDROID devices through FCM HTTP v1; undefined keeps them in the local outbox (embedded mode). */
@@ -203,6 +217,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lockoutMinutes: e.LOGIN_LOCKOUT_MINUTES,
       ipLimitPerMinute: e.LOGIN_IP_LIMIT_PER_MINUTE,
     },
+    adminLimits: {
+      perOperator: e.ADMIN_RATE_LIMIT_PER_MINUTE,
+      perAddress: e.ADMIN_IP_RATE_LIMIT_PER_MINUTE,
+      authFailuresPerAddress: e.ADMIN_AUTH_FAILURES_PER_MINUTE,
+    },
+    allowPrivateOutbound: e.ALLOW_PRIVATE_OUTBOUND ?? !production,
     twilio:
       e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM
         ? {
