@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { loginDomainResponse, overridableTextKeys, type Theme } from '@keycard/contract';
 import { de } from '@keycard/texts/de';
 import { en } from '@keycard/texts/en';
 import { th } from '@keycard/texts/th';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engines, type TestApp } from '../test/helper.ts';
+import { call, engines, type TestApp } from '../test/helper.ts';
 import { Browser } from '../test/http-client.ts';
 import { discoverIssuer, listeningTestApp, startAuthorization } from '../test/oidc.ts';
-import { acceptedLanguages, choosePageLocale } from './first-paint.ts';
+import { acceptedLanguages, choosePageLocale, escapeHtml } from './first-paint.ts';
 
 // The portal's real page template (Vite only adds its script and stylesheet links to it).
 const template = readFileSync(
@@ -193,6 +194,69 @@ describe.each(engines)('the branded first paint on %s', (engine) => {
     expect(html).not.toContain('<script>alert(1)</script>');
     expect(html).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
     expect(html).not.toMatch(/<\/script>"/);
+  });
+
+  it("shows the tenant's text overrides of the page's language as text, never as markup", async () => {
+    const attack = (label: string) => `<img src=x onerror=alert('${label}')><script>alert(1)</script>`;
+    const texts: Theme['texts'] = {
+      de: Object.fromEntries(overridableTextKeys.map((key) => [key, `Hallo ${attack(key)}`])),
+      en: { 'login.email.heading': `Welcome ${attack('en')}` },
+    };
+    const row = await t.services.db
+      .selectFrom('tenants')
+      .select('theme')
+      .where('code', '=', 'seaside')
+      .executeTakeFirstOrThrow();
+    const theme = JSON.parse(row.theme) as Theme;
+    const setTheme = async (next: Theme) => {
+      await t.services.db
+        .updateTable('tenants')
+        .set((eb) => ({ theme: JSON.stringify(next), version: eb('version', '+', 1) }))
+        .where('code', '=', 'seaside')
+        .execute();
+      t.services.tenants.invalidate('seaside');
+    };
+    await setTheme({ ...theme, texts });
+    try {
+      // The theme endpoint hands the overrides to the portal as its contract says.
+      const answer = await call(t.app, 'GET', '/api/login-domains/seaside.localhost', {
+        host: 'seaside.localhost:3000',
+      });
+      expect(loginDomainResponse.parse(answer.json()).theme.texts).toEqual(texts);
+
+      const german = await (await page('seaside', '/login', { 'accept-language': 'de' })).text();
+      expect(german).toContain(
+        `<h1 id="kc-heading" tabindex="-1">${escapeHtml(texts.de?.['login.email.heading'] ?? '')}</h1>`,
+      );
+      expect(german).toContain(`<p>${escapeHtml(texts.de?.['login.email.intro'] ?? '')}</p>`);
+      expect(german).not.toContain(`>${de.login.email.heading}</h1>`);
+      // No override's markup anywhere: not in the form, not in the script's bootstrap data.
+      expect(german).not.toContain('<img src=x');
+      expect(german).not.toContain('<script>alert');
+      const bootstrap = /<script type="application\/json" id="kc-bootstrap">([^<]*)<\/script>/.exec(
+        german,
+      )?.[1];
+      expect(JSON.parse(bootstrap ?? '{}').branding.theme.texts).toEqual(texts);
+      // The title stays the catalogue's.
+      expect(german).toContain(`<title>${de.titles.login} | ${theme.name}</title>`);
+
+      const english = await (await page('seaside', '/login?langCode=en')).text();
+      expect(english).toContain(`${escapeHtml(texts.en?.['login.email.heading'] ?? '')}</h1>`);
+      // English overrides the heading only: the intro is the catalogue's, not German's.
+      expect(english).toContain(`<p>${escapeHtml(en.login.email.intro)}</p>`);
+      expect(english).not.toContain('<img src=x');
+
+      // A language without overrides shows its own catalogue, never another language's override.
+      // (The bootstrap data in the head carries every language's, for the language menu.)
+      const thai = await (await page('seaside', '/login?langCode=th')).text();
+      const thaiBody = thai.slice(thai.indexOf('<body'));
+      expect(thaiBody).toContain(`>${th.login.email.heading}</h1>`);
+      expect(thaiBody).toContain(`<p>${th.login.email.intro}</p>`);
+      expect(thaiBody).not.toContain('Hallo');
+      expect(thaiBody).not.toContain('Welcome');
+    } finally {
+      await setTheme(theme);
+    }
   });
 
   it('answers an unknown host with the plain page: no theme, no form, the portal shows its error', async () => {

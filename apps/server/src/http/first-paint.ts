@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { type Locale, localeNames, locales, type Theme, themeVariables, toLocale } from '@keycard/contract';
+import {
+  type Locale,
+  localeNames,
+  locales,
+  type OverridableTextKey,
+  type Theme,
+  themeVariables,
+  toLocale,
+} from '@keycard/contract';
 import { en, loadTexts, type Texts } from '@keycard/texts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 
@@ -144,18 +152,26 @@ export function pageShell(
 }
 
 /**
+ * A text as the portal shows it: the tenant's override for this language, else the
+ * catalogue's. Plain text, so every caller escapes it as any other text.
+ */
+function tenantText(theme: Theme | null, locale: Locale, key: OverridableTextKey, catalogue: string): string {
+  return theme?.texts?.[locale]?.[key] ?? catalogue;
+}
+
+/**
  * The login page's e-mail step, working before the script arrives: a plain GET form, checked
  * by the browser (required, type=email), that keeps the flow's query values (iid,
  * redirectUri, …) and goes on to the password step with the address, as the script's Next does.
  */
-function emailStep(texts: Texts, search: URLSearchParams): string {
+function emailStep(texts: Texts, intro: string, search: URLSearchParams): string {
   const kept = [...search.entries()]
     .filter(([name]) => name !== 'email' && name !== 'remember')
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('');
   const email = search.get('email') ?? '';
   return (
-    `<p>${escapeHtml(texts.login.email.intro)}</p>` +
+    `<p>${escapeHtml(intro)}</p>` +
     `<form method="get" action="/login/password" data-kc-first-paint="login">${kept}` +
     `<div class="kc-field"><label for="kc-fp-email">${escapeHtml(texts.login.email.label)}</label>` +
     `<input id="kc-fp-email" type="email" name="email" autocomplete="username" inputmode="email" required autofocus value="${escapeHtml(email)}"></div>` +
@@ -256,8 +272,10 @@ export async function renderFirstPaint(
           texts,
           theme,
           locale,
-          search.has('activateSuccess') ? texts.titles.accountCreated : texts.login.email.heading,
-          emailStep(texts, search),
+          search.has('activateSuccess')
+            ? texts.titles.accountCreated
+            : tenantText(theme, locale, 'login.email.heading', texts.login.email.heading),
+          emailStep(texts, tenantText(theme, locale, 'login.email.intro', texts.login.email.intro), search),
         )
       : '';
   return composePage(
