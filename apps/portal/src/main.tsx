@@ -9,7 +9,7 @@ import { createRouter } from './app/router.tsx';
 import { applyBranding, loadBranding } from './app/theme.tsx';
 import { type Branding, BrandingProvider } from './lib/branding.tsx';
 import { keepFirstPaintInput } from './lib/first-paint-input.ts';
-import { I18nProvider } from './lib/i18n.tsx';
+import { applyTextOverrides, I18nProvider } from './lib/i18n.tsx';
 import { rememberedLanguage } from './lib/language.ts';
 
 async function start(): Promise<void> {
@@ -28,7 +28,11 @@ async function start(): Promise<void> {
       ? Promise.resolve(bootstrap.branding)
       : loadBranding(window.location.hostname).catch((): Branding | null => null),
   ]);
-  if (branding) applyBranding(branding.theme);
+  if (branding) {
+    applyBranding(branding.theme);
+    // Before the first render: the tenant's wording replaces the server's first paint as it is.
+    applyTextOverrides(translator, branding.theme.texts);
+  }
   const router = createRouter();
   // SPEC §8: a theme that cannot be loaded leads to the unknown error page.
   if (!branding && !window.location.pathname.startsWith('/error'))

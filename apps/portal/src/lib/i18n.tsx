@@ -1,3 +1,4 @@
+import type { ThemeTexts } from '@keycard/contract/theme-texts';
 import type { Locale } from '@keycard/contract/user-state';
 import { loadTexts } from '@keycard/texts/catalogues';
 import type { Texts } from '@keycard/texts/en';
@@ -11,6 +12,9 @@ import { createContext, type ReactNode, useContext, useMemo, useSyncExternalStor
  * route's 100 kB budget. The login route carries English's core texts only (the fallback of
  * last resort); a flow's screens wait for their language's whole catalogue (`ensureTexts`,
  * called as their chunk loads), which for English adds the lifecycle and MFA texts.
+ * A tenant's theme may override a few texts per language (`texts`, contract theme-texts.ts):
+ * the current language's overrides come first, then its catalogue; another language's
+ * override is never used.
  */
 export type TranslateValues = Record<string, string | number>;
 export type Translate = (key: string, values?: TranslateValues) => string;
@@ -28,6 +32,8 @@ export class Translator {
   #language: Locale;
   /** Whole catalogues loaded so far. */
   readonly #catalogues = new Map<Locale, Texts>();
+  /** The tenant's overrides, per language (the theme's `texts`). */
+  #overrides: ThemeTexts = {};
   readonly #listeners = new Set<() => void>();
   /** A new function per change, so components that use it re-render. */
   #t: Translate;
@@ -58,6 +64,12 @@ export class Translator {
     this.#changed();
   }
 
+  /** Replaces the tenant's text overrides (the theme's, or a preview's draft). */
+  setOverrides(overrides: ThemeTexts | undefined): void {
+    this.#overrides = overrides ?? {};
+    this.#changed();
+  }
+
   /** Loads the current language's whole catalogue, if only the core is there. */
   async complete(): Promise<void> {
     const language = this.#language;
@@ -79,7 +91,12 @@ export class Translator {
   #translator(): Translate {
     const catalogue = this.#catalogues.get(this.#language);
     const english = this.#catalogues.get('en');
+    // A Map of the language's own entries: a key such as `constructor` finds nothing inherited.
+    const own = new Map(Object.entries(this.#overrides[this.#language] ?? {}));
     return (key, values) => {
+      // An override is plain text with no placeholders: shown as written, never formatted.
+      const override = own.get(key);
+      if (typeof override === 'string') return override;
       const text = lookup(catalogue, key) ?? lookup(english, key) ?? lookup(enCore, key) ?? key;
       return values ? format(text, values) : text;
     };
@@ -92,6 +109,15 @@ let current: Translator | undefined;
 export function createTranslator(language: Locale, texts?: Texts): Translator {
   current = new Translator(language, texts);
   return current;
+}
+
+/**
+ * Shows a tenant's own wording: `texts` is a theme's `texts` (per language, key → text), from
+ * the tenant's theme at start or a draft theme in the admin console's preview. Replaces the
+ * overrides given before; every screen re-renders with them, in whichever language it shows.
+ */
+export function applyTextOverrides(translator: Translator, texts: ThemeTexts | undefined): void {
+  translator.setOverrides(texts);
 }
 
 /** Resolves once the page language's whole catalogue is there (lazy screens wait for it). */
