@@ -49,3 +49,13 @@ export const themeTextsSchema = z.partialRecord(
   z.partialRecord(z.enum(overridableTextKeys), textOverrideSchema),
 );
 export type ThemeTexts = z.infer<typeof themeTextsSchema>;
+
+/**
+ * The overrides without languages that override nothing, or undefined when none is left: one
+ * form for "no overrides", so a file without `texts`, `texts: {}` and `texts: { de: {} }`
+ * compare, store and export alike.
+ */
+export function compactThemeTexts(texts: ThemeTexts | undefined): ThemeTexts | undefined {
+  const languages = Object.entries(texts ?? {}).filter(([, own]) => Object.keys(own ?? {}).length > 0);
+  return languages.length > 0 ? (Object.fromEntries(languages) as ThemeTexts) : undefined;
+}

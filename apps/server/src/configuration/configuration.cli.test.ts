@@ -411,6 +411,65 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
     );
   });
 
+  it('carries text overrides through apply, export and dry-run: a change is a diff, the export a no-op', async () => {
+    vi.stubEnv('CFG_TEST_SECRET', 'texts-secret');
+    const heading = 'Willkommen bei <b>Lakeside</b>';
+    const tenant = tenantFile();
+    const withTexts = (texts: unknown) => ({ ...tenant, theme: { ...(tenant.theme as object), texts } });
+    const first = await run(
+      'apply',
+      '-f',
+      write('texts-1.yaml', {
+        tenants: [
+          withTexts({ de: { 'login.email.heading': heading, 'login.password.heading': 'Passwort' }, th: {} }),
+        ],
+      }),
+    );
+    expect(first, first.err).toMatchObject({ code: 0 });
+    // Stored as given (a language without overrides dropped), and served on the next request.
+    const stored = { de: { 'login.email.heading': heading, 'login.password.heading': 'Passwort' } };
+    expect(JSON.parse((await tenantRow(tenant.code))!.theme).texts).toEqual(stored);
+    await t.services.tenants.refresh();
+    expect((await t.services.tenants.byCode(tenant.code))!.theme.texts).toEqual(stored);
+
+    const exported = await run('export', '--tenant', tenant.code);
+    expect((parse(exported.out) as { tenants: Array<{ theme: unknown }> }).tenants[0]!.theme).toMatchObject({
+      texts: stored,
+    });
+    const version = (await tenantRow(tenant.code))!.version;
+    const again = await run('apply', '-f', write('texts-2.yaml', exported.out));
+    expect(again, again.err).toMatchObject({ code: 0 });
+    expect(again.out).toContain('No changes');
+    expect((await tenantRow(tenant.code))!.version).toBe(version);
+
+    const changed = withTexts({
+      de: { 'login.email.heading': 'Hallo', 'login.password.heading': 'Passwort' },
+      en: { 'lifecycle.resetRequest.intro': 'We will mail you a link.' },
+    });
+    const dry = await run('apply', '-f', write('texts-3.yaml', { tenants: [changed] }), '--dry-run');
+    expect(dry.out).toContain(`~ tenant ${tenant.code}: change`);
+    expect(dry.out).toContain(`    theme.texts.de.login.email.heading: ${JSON.stringify(heading)} → "Hallo"`);
+    expect(dry.out).toContain(
+      '    theme.texts.en.lifecycle.resetRequest.intro: null → "We will mail you a link."',
+    );
+    expect(dry.out).not.toContain('login.password.heading');
+    expect(dry.out).toContain('Nothing was written.');
+    expect((await tenantRow(tenant.code))!.version).toBe(version);
+
+    // A file without texts takes every override away, each shown as it goes.
+    const cleared = await run('apply', '-f', write('texts-4.yaml', { tenants: [tenant] }));
+    expect(cleared, cleared.err).toMatchObject({ code: 0 });
+    expect(cleared.out).toContain(
+      `    theme.texts.de.login.email.heading: ${JSON.stringify(heading)} → null`,
+    );
+    expect(JSON.parse((await tenantRow(tenant.code))!.theme).texts).toBeUndefined();
+    expect((await run('export', '--tenant', tenant.code)).out).not.toContain('texts:');
+    // ... and `texts: {}` says the same: nothing to change.
+    expect((await run('apply', '-f', write('texts-5.yaml', { tenants: [withTexts({})] }))).out).toContain(
+      'No changes',
+    );
+  });
+
   const bad = (mutate: (tenant: Record<string, unknown>) => void) => {
     const tenant = tenantFile();
     mutate(tenant);
@@ -436,6 +495,32 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
       'a bad URL',
       bad((t) => Object.assign((t.theme as { links: object }).links, { loginHelpUrl: 'help desk' })),
       'tenants[0].theme.links.loginHelpUrl: an http(s) URL',
+    ],
+    [
+      'a text key a theme cannot override',
+      bad((t) => Object.assign(t.theme as object, { texts: { de: { 'login.email.label': 'Adresse' } } })),
+      'tenants[0].theme.texts.de.login.email.label: unknown field',
+    ],
+    [
+      'a text override with a placeholder',
+      bad((t) =>
+        Object.assign(t.theme as object, { texts: { de: { 'login.email.heading': 'Hallo {{name}}' } } }),
+      ),
+      'tenants[0].theme.texts.de.login.email.heading: no {{placeholders}}',
+    ],
+    [
+      'a javascript: logo',
+      bad((t) =>
+        Object.assign((t.theme as { images: object }).images, { logo: 'javascript:alert(document.domain)' }),
+      ),
+      'tenants[0].theme.images.logo: an https or http URL, a path starting with a single /, or empty for none',
+    ],
+    [
+      'a protocol-relative favicon',
+      bad((t) =>
+        Object.assign((t.theme as { images: object }).images, { favicon: '//evil.example/icon.svg' }),
+      ),
+      'tenants[0].theme.images.favicon: an https or http URL',
     ],
     [
       'alg none in a partner',

@@ -3,9 +3,11 @@ import {
   type ClientConfig,
   type Configuration,
   type ConfigurationInput,
+  compactThemeTexts,
   type Locale,
   type PartnerConfig,
   type TenantConfig,
+  type Theme,
   themeSchema,
   type UserType,
 } from '@keycard/contract';
@@ -112,6 +114,13 @@ function dateOf(ms: number | null): string | null {
   if (ms === null) return null;
   const iso = new Date(ms).toISOString();
   return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
+}
+
+/** A theme as the plan compares, stores and exports it: `texts` only when it overrides something. */
+function themeView(theme: Theme): Theme {
+  const { texts, ...rest } = theme;
+  const overrides = compactThemeTexts(texts);
+  return overrides ? { ...rest, texts: overrides } : rest;
 }
 
 /** Stored settings merged one level deep, as updateTenantSettings merges them. */
@@ -338,7 +347,7 @@ async function planTenant(context: TenantPlanContext, domainOwners: Map<string, 
         aliasDomains: storedDomains.filter((domain) => domain !== row.login_domain).sort(),
         defaultRedirectUri: row.default_redirect_uri,
         loginClientId: row.login_client_id,
-        theme: themeSchema.parse(JSON.parse(row.theme)),
+        theme: themeView(themeSchema.parse(JSON.parse(row.theme))),
         settings: effectiveSettings(storedSettings),
       }
     : null;
@@ -348,7 +357,7 @@ async function planTenant(context: TenantPlanContext, domainOwners: Map<string, 
     aliasDomains: [...tenant.aliasDomains].sort(),
     defaultRedirectUri: tenant.defaultRedirectUri,
     loginClientId: tenant.loginClientId,
-    theme: tenant.theme,
+    theme: themeView(tenant.theme),
     settings: effectiveSettings(nextSettings),
   };
   const fields = diff(current, wanted, settingSecrets);
@@ -366,7 +375,7 @@ async function planTenant(context: TenantPlanContext, domainOwners: Map<string, 
       alias_code: tenant.aliasCode,
       login_domain: tenant.loginDomain,
       login_client_id: tenant.loginClientId,
-      theme: JSON.stringify(tenant.theme),
+      theme: JSON.stringify(themeView(tenant.theme)),
       default_redirect_uri: tenant.defaultRedirectUri,
       settings: JSON.stringify(nextSettings),
     },
@@ -671,7 +680,7 @@ export async function exportTenant(db: Kysely<Database>, code: string): Promise<
         aliasDomains: domains.map((each) => each.domain).filter((domain) => domain !== row.login_domain),
         defaultRedirectUri: row.default_redirect_uri,
         loginClientId: row.login_client_id,
-        theme: themeSchema.parse(JSON.parse(row.theme)),
+        theme: themeView(themeSchema.parse(JSON.parse(row.theme))),
         settings: {
           passwordExpiryDays: settings.passwordExpiryDays,
           passwordWarningDays: settings.passwordWarningDays,
