@@ -1,0 +1,105 @@
+import { type Locale, locales } from '@keycard/contract/user-state';
+import { Link, Outlet, useLocation } from '@keycard/web/router';
+import { useEffect, useRef } from 'react';
+import { signOut } from '../lib/auth.ts';
+import { languageNames, useTranslation } from '../lib/i18n.tsx';
+import { useSession } from '../lib/session.tsx';
+import { consolePaths } from './paths.ts';
+
+/** Moves focus to the new page's heading after an in-app navigation (not on the first load). */
+function useFocusHeadingOnNavigation(): void {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each new address
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.querySelector<HTMLElement>('main h1')?.focus();
+  }, [pathname]);
+}
+
+export function Layout() {
+  const { t, language, translator } = useTranslation();
+  const { me, can } = useSession();
+  const { pathname } = useLocation();
+  useFocusHeadingOnNavigation();
+  const current = (active: boolean) => (active ? ('page' as const) : undefined);
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {t('app.skipLink')}
+      </a>
+      <header className="top">
+        <p className="brand">{t('app.title')}</p>
+        <nav aria-label={t('app.navLabel')}>
+          <ul>
+            <li>
+              <Link to={consolePaths.home} aria-current={current(!pathname.startsWith(consolePaths.audit))}>
+                {t('app.nav.tenants')}
+              </Link>
+            </li>
+            {can('audit.read') && (
+              <li>
+                <Link to={consolePaths.audit} aria-current={current(pathname.startsWith(consolePaths.audit))}>
+                  {t('app.nav.audit')}
+                </Link>
+              </li>
+            )}
+          </ul>
+        </nav>
+        <div className="account">
+          {me && (
+            <p className="who">
+              {t('app.signedInAs', {
+                name: me.email ?? me.operator.subject,
+                role: t(`roles.${me.operator.role}`),
+              })}
+            </p>
+          )}
+          <label className="language">
+            <span>{t('app.language')}</span>
+            <select value={language} onChange={(event) => void translator.use(event.target.value as Locale)}>
+              {locales.map((locale) => (
+                <option key={locale} value={locale} lang={locale}>
+                  {languageNames[locale]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" className="button-secondary" onClick={() => void signOut()}>
+            {t('app.signOut')}
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}
+
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <h1 tabIndex={-1}>{t('app.notFound')}</h1>
+      <p>
+        <Link to={consolePaths.home}>{t('app.backHome')}</Link>
+      </p>
+    </>
+  );
+}
+
+export function RouteErrorPage() {
+  const { t } = useTranslation();
+  return (
+    <main id="main">
+      <h1 tabIndex={-1}>{t('app.crashed')}</h1>
+      <p>
+        <a href={consolePaths.home}>{t('app.backHome')}</a>
+      </p>
+    </main>
+  );
+}

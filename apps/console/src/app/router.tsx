@@ -1,0 +1,31 @@
+import { createRouter as createHistoryRouter, type RouteObject, type Router } from '@keycard/web/router';
+import { Layout, NotFoundPage, RouteErrorPage } from './layout.tsx';
+import { consolePaths } from './paths.ts';
+
+/** Each page is a chunk of its own, loaded on first use. */
+const routes: RouteObject[] = [
+  {
+    element: <Layout />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      {
+        path: consolePaths.home,
+        lazy: () =>
+          import('../features/tenants/tenant-list-page.tsx').then((m) => ({ Component: m.TenantListPage })),
+      },
+      {
+        path: consolePaths.tenant,
+        lazy: () => import('../features/tenants/tenant-page.tsx').then((m) => ({ Component: m.TenantPage })),
+      },
+      {
+        path: consolePaths.audit,
+        lazy: () => import('../features/audit/audit-page.tsx').then((m) => ({ Component: m.AuditPage })),
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export function createRouter(): Router {
+  return createHistoryRouter(routes);
+}

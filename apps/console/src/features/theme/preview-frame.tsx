@@ -1,0 +1,157 @@
+import type { Theme } from '@keycard/contract/api';
+import { paths } from '@keycard/contract/paths';
+import {
+  isPreviewMessage,
+  type PreviewDraftMessage,
+  type PreviewRenderedMessage,
+  type PreviewScreen,
+  previewScreens,
+} from '@keycard/contract/preview';
+import { type Locale, locales } from '@keycard/contract/user-state';
+import { generatePath } from '@keycard/web/router';
+import { useEffect, useRef, useState } from 'react';
+import { languageNames, useTranslation } from '../../lib/i18n.tsx';
+
+const widths = { mobile: 375, desktop: 1280 } as const;
+type Width = keyof typeof widths;
+const frameHeight = { mobile: 760, desktop: 820 } as const;
+
+/**
+ * The real portal screen, drawn by the portal's preview route with the draft theme: the
+ * draft is posted to the frame when it is ready and again (debounced) on every edit. Only
+ * messages from this origin and from the frame itself are taken.
+ */
+export function PreviewFrame({ theme, tenantCode }: { theme: Theme; tenantCode: string }) {
+  const { t } = useTranslation();
+  const [screen, setScreen] = useState<PreviewScreen>('login');
+  const [locale, setLocale] = useState<Locale>('en');
+  const [width, setWidth] = useState<Width>('desktop');
+  const [rendered, setRendered] = useState<PreviewRenderedMessage | null>(null);
+  const [available, setAvailable] = useState(0);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const ready = useRef(false);
+  const latest = useRef<Omit<PreviewDraftMessage, 'type'>>({ theme, locale, tenantCode });
+  latest.current = { theme, locale, tenantCode };
+
+  useEffect(() => {
+    const post = () => {
+      const message: PreviewDraftMessage = { type: 'keycard:preview-draft', ...latest.current };
+      frame.current?.contentWindow?.postMessage(message, window.location.origin);
+    };
+    const receive = (event: MessageEvent) => {
+      if (event.origin !== window.location.origin) return;
+      if (!frame.current || event.source !== frame.current.contentWindow) return;
+      if (!isPreviewMessage(event.data)) return;
+      if (event.data.type === 'keycard:preview-ready') {
+        ready.current = true;
+        post();
+      } else if (event.data.type === 'keycard:preview-rendered') {
+        setRendered(event.data);
+      }
+    };
+    window.addEventListener('message', receive);
+    return () => window.removeEventListener('message', receive);
+  }, []);
+
+  // Each edit or language change: the draft again, once typing pauses.
+  useEffect(() => {
+    if (!ready.current) return;
+    const timer = window.setTimeout(() => {
+      const message: PreviewDraftMessage = { type: 'keycard:preview-draft', theme, locale, tenantCode };
+      frame.current?.contentWindow?.postMessage(message, window.location.origin);
+    }, 150);
+    return () => window.clearTimeout(timer);
+  }, [theme, locale, tenantCode]);
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => setAvailable(entry?.contentRect.width ?? 0));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  const frameWidth = widths[width];
+  const scale = available > 0 ? Math.min(1, available / frameWidth) : 1;
+  const height = frameHeight[width];
+  const widthLabel = t(width === 'mobile' ? 'preview.mobile' : 'preview.desktop');
+  const upToDate =
+    rendered !== null &&
+    rendered.screen === screen &&
+    rendered.locale === locale &&
+    rendered.primaryBackground.toLowerCase() === theme.colours.primaryBackground.toLowerCase();
+
+  return (
+    <section className="preview" aria-labelledby="preview-heading">
+      <h3 id="preview-heading">{t('preview.heading')}</h3>
+      <div className="preview-controls">
+        <div className="field">
+          <label htmlFor="preview-screen">{t('preview.screen')}</label>
+          <select
+            id="preview-screen"
+            value={screen}
+            onChange={(event) => {
+              ready.current = false;
+              setScreen(event.target.value as PreviewScreen);
+            }}
+          >
+            {previewScreens.map((name) => (
+              <option key={name} value={name}>
+                {t(`preview.screens.${name}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="preview-language">{t('preview.language')}</label>
+          <select
+            id="preview-language"
+            value={locale}
+            onChange={(event) => setLocale(event.target.value as Locale)}
+          >
+            {locales.map((code) => (
+              <option key={code} value={code} lang={code}>
+                {languageNames[code]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <fieldset className="segmented">
+          <legend>{t('preview.width')}</legend>
+          {(Object.keys(widths) as Width[]).map((name) => (
+            <label key={name}>
+              <input
+                type="radio"
+                name="preview-width"
+                value={name}
+                checked={width === name}
+                onChange={() => setWidth(name)}
+              />
+              {t(name === 'mobile' ? 'preview.mobile' : 'preview.desktop')}
+            </label>
+          ))}
+        </fieldset>
+      </div>
+      <p className="hint" data-preview-state={upToDate ? 'rendered' : 'waiting'}>
+        {upToDate ? t('preview.rendered') : t('preview.waiting')}
+      </p>
+      <div ref={box} className="preview-box" style={{ height: height * scale }}>
+        <iframe
+          ref={frame}
+          key={screen}
+          src={generatePath(paths.preview, { screen })}
+          title={t('preview.frameTitle', {
+            screen: t(`preview.screens.${screen}`),
+            language: languageNames[locale],
+            width: widthLabel,
+          })}
+          data-width={frameWidth}
+          data-rendered-locale={rendered?.locale}
+          data-rendered-background={rendered?.primaryBackground}
+          style={{ width: frameWidth, height, transform: `scale(${scale})` }}
+        />
+      </div>
+    </section>
+  );
+}

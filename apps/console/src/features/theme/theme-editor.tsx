@@ -1,0 +1,284 @@
+import { adminTenantSchema } from '@keycard/contract/admin';
+import { themeConfigSchema } from '@keycard/contract/configuration';
+import { type ColourField, parseHex, toHex } from '@keycard/contract/contrast';
+import { useEffect, useState } from 'react';
+import { callApi } from '../../lib/api.ts';
+import { useTranslation } from '../../lib/i18n.tsx';
+import { useSession } from '../../lib/session.tsx';
+import { ConfirmButton } from '../../ui/confirm-button.tsx';
+import { Result, useResult } from '../../ui/result.tsx';
+import type { SectionProps } from '../tenants/tenant-page.tsx';
+import { ContrastPanel } from './contrast-panel.tsx';
+import { PreviewFrame } from './preview-frame.tsx';
+import { type ThemeDraft, useLeaveWarning, useThemeDraft } from './use-theme-draft.ts';
+
+const colourFields: ColourField[] = [
+  'primaryBackground',
+  'primaryForeground',
+  'secondaryBackground',
+  'secondaryForeground',
+  'tertiaryBackground',
+  'tertiaryForeground',
+];
+const hexPattern = /^#[0-9a-fA-F]{6}$/;
+
+/** A colour as a native picker and a hex field, both labelled, kept in step. */
+function ColourInput({
+  field,
+  value,
+  onChange,
+  disabled,
+}: {
+  field: ColourField;
+  value: string;
+  onChange: (value: string) => void;
+  disabled: boolean;
+}) {
+  const { t } = useTranslation();
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  const name = t(`theme.colours.${field}`);
+  const invalid = !hexPattern.test(text);
+  const normal = toHex(parseHex(value));
+  return (
+    <fieldset className="colour-field plain">
+      <legend className="colour-name">{name}</legend>
+      <input
+        type="color"
+        aria-label={t('theme.colourPicker', { name })}
+        value={normal}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      <input
+        type="text"
+        id={`${field}-hex`}
+        className="hex"
+        aria-label={t('theme.colourHex', { name })}
+        aria-invalid={invalid}
+        aria-describedby={invalid ? `${field}-error` : undefined}
+        value={text}
+        spellCheck={false}
+        maxLength={7}
+        disabled={disabled}
+        onChange={(event) => {
+          setText(event.target.value);
+          if (hexPattern.test(event.target.value)) onChange(event.target.value.toLowerCase());
+        }}
+      />
+      {invalid && (
+        <span id={`${field}-error`} className="field-error">
+          {t('theme.hexInvalid')}
+        </span>
+      )}
+    </fieldset>
+  );
+}
+
+function ImageField({
+  slot,
+  value,
+  disabled,
+  onUrl,
+  onUpload,
+}: {
+  slot: 'logo' | 'favicon';
+  value: string;
+  disabled: boolean;
+  onUrl: (url: string) => void;
+  onUpload: (file: File) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="image-field">
+      <div className="field">
+        <label htmlFor={`${slot}-url`}>{t(slot === 'logo' ? 'theme.logoUrl' : 'theme.faviconUrl')}</label>
+        <input
+          id={`${slot}-url`}
+          value={value}
+          disabled={disabled}
+          onChange={(event) => onUrl(event.target.value)}
+        />
+      </div>
+      {value && <img className={`${slot}-sample`} src={value} alt="" />}
+      <div className="field">
+        <label htmlFor={`${slot}-upload`}>
+          {t(slot === 'logo' ? 'theme.uploadLogo' : 'theme.uploadFavicon')}
+        </label>
+        <input
+          id={`${slot}-upload`}
+          type="file"
+          disabled={disabled}
+          accept={
+            slot === 'logo'
+              ? 'image/svg+xml,image/png,image/webp'
+              : 'image/x-icon,image/png,image/svg+xml,image/webp,.ico'
+          }
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            if (file) onUpload(file);
+            event.target.value = '';
+          }}
+        />
+      </div>
+    </div>
+  );
+}
+
+/** What a browser may leave empty as a file's type: the ICO's own. */
+function imageType(file: File): string {
+  if (file.type) return file.type;
+  return file.name.toLowerCase().endsWith('.ico') ? 'image/x-icon' : 'application/octet-stream';
+}
+
+export function ThemeEditor({ tenant, onChange }: SectionProps) {
+  const { t } = useTranslation();
+  const { can } = useSession();
+  const writable = can('tenants.write');
+  const { draft, setDraft, reset, dirty, restored } = useThemeDraft(tenant.code, tenant.theme);
+  const result = useResult();
+  const path = `/tenants/${encodeURIComponent(tenant.code)}/theme`;
+  useLeaveWarning(dirty, t('app.unsavedLeave'));
+  useEffect(() => {
+    if (restored) result.announce(t('theme.restored'));
+    // Once, when the editor opens with a kept draft.
+  }, [restored, result.announce, t]);
+
+  const edit = (update: (theme: ThemeDraft) => ThemeDraft) => setDraft(update);
+  const setColour = (field: ColourField, value: string) =>
+    edit((theme) => ({ ...theme, colours: { ...theme.colours, [field]: value } }));
+  const setLink = (field: 'loginHelpUrl' | 'contactSupportUrl', value: string) =>
+    edit((theme) => ({ ...theme, links: { ...theme.links, [field]: value.trim() ? value : null } }));
+  const checked = themeConfigSchema.safeParse(draft);
+  const invalidPaths = new Set(
+    checked.success ? [] : checked.error.issues.map((issue) => issue.path.join('.')),
+  );
+
+  const publish = () => {
+    if (!checked.success) {
+      result.fail(t('theme.invalid'));
+      return;
+    }
+    const theme = checked.data;
+    void result.run(async () => {
+      const changed = await callApi(path, adminTenantSchema, { method: 'PUT', body: theme });
+      reset(changed.theme);
+      onChange(changed);
+      return t('theme.published');
+    });
+  };
+  const upload = (slot: 'logo' | 'favicon', file: File) =>
+    result.run(async () => {
+      const changed = await callApi(`${path}/${slot}`, adminTenantSchema, {
+        method: 'PUT',
+        file: { data: file, type: imageType(file) },
+      });
+      onChange(changed);
+      edit((theme) => ({ ...theme, images: { ...theme.images, [slot]: changed.theme.images[slot] } }));
+      return t('theme.uploaded');
+    });
+
+  return (
+    <section aria-labelledby="theme-heading">
+      <h2 id="theme-heading">{t('theme.heading')}</h2>
+      {!writable && <p className="hint">{t('common.readOnly')}</p>}
+      <div className="theme-layout">
+        <form
+          className="theme-form"
+          aria-label={t('theme.formLabel')}
+          onSubmit={(event) => {
+            event.preventDefault();
+            publish();
+          }}
+        >
+          <fieldset disabled={!writable} className="plain">
+            <div className="field">
+              <label htmlFor="theme-name">{t('theme.name')}</label>
+              <input
+                id="theme-name"
+                value={draft.name}
+                aria-invalid={invalidPaths.has('name')}
+                onChange={(event) => edit((theme) => ({ ...theme, name: event.target.value }))}
+                required
+              />
+            </div>
+            <fieldset className="panel">
+              <legend>{t('theme.coloursHeading')}</legend>
+              <div className="colours">
+                {colourFields.map((field) => (
+                  <ColourInput
+                    key={field}
+                    field={field}
+                    value={draft.colours[field]}
+                    disabled={!writable}
+                    onChange={(value) => setColour(field, value)}
+                  />
+                ))}
+              </div>
+            </fieldset>
+          </fieldset>
+          <ContrastPanel
+            colours={draft.colours}
+            onUse={(field, colour) => {
+              setColour(field, colour);
+              result.announce(t('contrast.applied', { field: t(`theme.colours.${field}`), colour }));
+            }}
+          />
+          <fieldset disabled={!writable || result.busy} className="panel">
+            <legend>{t('theme.imagesHeading')}</legend>
+            <p className="hint">{t('theme.uploadPublishes')}</p>
+            {(['logo', 'favicon'] as const).map((slot) => (
+              <ImageField
+                key={slot}
+                slot={slot}
+                value={draft.images[slot]}
+                disabled={!writable}
+                onUrl={(url) => edit((theme) => ({ ...theme, images: { ...theme.images, [slot]: url } }))}
+                onUpload={(file) => void upload(slot, file)}
+              />
+            ))}
+          </fieldset>
+          <fieldset disabled={!writable} className="panel">
+            <legend>{t('theme.linksHeading')}</legend>
+            {(['loginHelpUrl', 'contactSupportUrl'] as const).map((field) => (
+              <div className="field" key={field}>
+                <label htmlFor={`theme-${field}`}>
+                  {t(`theme.${field}`)} {t('common.optional')}
+                </label>
+                <input
+                  id={`theme-${field}`}
+                  type="url"
+                  aria-invalid={invalidPaths.has(`links.${field}`)}
+                  value={draft.links[field] ?? ''}
+                  onChange={(event) => setLink(field, event.target.value)}
+                />
+              </div>
+            ))}
+          </fieldset>
+          <div className="publish-bar">
+            <p className="hint">{dirty ? t('theme.unsaved') : t('theme.upToDate')}</p>
+            <Result result={result} />
+            {writable && (
+              <div className="actions">
+                <button type="submit" disabled={result.busy || !dirty}>
+                  {t('theme.publish')}
+                </button>
+                <ConfirmButton
+                  question={t('theme.discardQuestion')}
+                  disabled={!dirty}
+                  onConfirm={() => {
+                    reset(tenant.theme);
+                    result.announce(t('theme.discarded'));
+                  }}
+                >
+                  {t('theme.discard')}
+                </ConfirmButton>
+              </div>
+            )}
+          </div>
+        </form>
+        <PreviewFrame theme={draft} tenantCode={tenant.code} />
+      </div>
+    </section>
+  );
+}

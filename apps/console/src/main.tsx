@@ -1,0 +1,56 @@
+import { RouterProvider } from '@keycard/web/router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import './app/app.css';
+import { consolePaths } from './app/paths.ts';
+import { createRouter } from './app/router.tsx';
+import { accessToken, completeSignIn, signIn } from './lib/auth.ts';
+import { I18nProvider, initialLanguage, translator } from './lib/i18n.tsx';
+import { SessionProvider } from './lib/session.tsx';
+
+function SignInFailed() {
+  const { t } = translator;
+  return (
+    <main id="main">
+      <h1>{t('app.title')}</h1>
+      <p role="alert">{t('app.signInFailed')}</p>
+      <button type="button" onClick={() => void signIn(consolePaths.home)}>
+        {t('app.tryAgain')}
+      </button>
+    </main>
+  );
+}
+
+async function start(): Promise<void> {
+  await translator.use(initialLanguage());
+  document.title = translator.t('app.title');
+  const root = createRoot(document.getElementById('root') as HTMLElement);
+  if (window.location.pathname === consolePaths.callback) {
+    try {
+      const returnTo = await completeSignIn(new URL(window.location.href));
+      window.history.replaceState(null, '', returnTo);
+    } catch {
+      window.history.replaceState(null, '', consolePaths.home);
+      root.render(<SignInFailed />);
+      return;
+    }
+  }
+  // Every page needs an operator: without a token, sign in first (and come back here).
+  if (!accessToken()) {
+    await signIn();
+    return;
+  }
+  const router = createRouter();
+  await router.ready;
+  root.render(
+    <StrictMode>
+      <I18nProvider>
+        <SessionProvider>
+          <RouterProvider router={router} />
+        </SessionProvider>
+      </I18nProvider>
+    </StrictMode>,
+  );
+}
+
+void start();
