@@ -78,7 +78,7 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
     if (!tenant) return;
     const captcha = captchaSettingsOf(tenant);
     if (!captcha.siteKey) return;
-    const csp = securityHeaders(config, path)['content-security-policy'] ?? '';
+    const csp = securityHeaders(config, path, request.host)['content-security-policy'] ?? '';
     reply.header('content-security-policy', cspWithCaptcha(csp, captcha.scriptUrl));
   });
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { apiErrorSchema, errorCodes, paths } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTenantSettings } from '../accounts/test-support.ts';
 import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
 import { listeningTestApp } from '../test/oidc.ts';
 
@@ -256,3 +257,44 @@ describe('the admin console before it is built', () => {
     expect((await call(t.app, 'GET', '/console/', { host: tenant, origin: null })).statusCode).toBe(404);
   });
 });
+
+describe.each(engines)(
+  'the console when the tenant of the operator host widens its pages, on %s',
+  (engine) => {
+    let t: TestApp;
+    let root: string;
+    // A tenant's captcha widens its pages' policy; here the operator host is that tenant's domain.
+    const host = 'grand-hotel.localhost:3000';
+    beforeAll(async () => {
+      root = mkdtempSync(path.join(tmpdir(), 'keycard-console-captcha-'));
+      t = await buildTestApp(engine, {
+        env: { ADMIN_DOMAIN: 'grand-hotel.localhost', CONSOLE_DIST: writeConsoleBuild(root) },
+        portalDist: writePortalBuild(root),
+      });
+      await setTenantSettings(t, {
+        captcha: {
+          siteKey: 'site-key-123',
+          secret: 'captcha-secret',
+          verifyUrl: 'https://captcha.example/verify',
+          scriptUrl: 'https://captcha.example/api.js',
+        } as never,
+      });
+    });
+    afterAll(async () => {
+      await t.close();
+      rmSync(root, { recursive: true, force: true });
+    });
+
+    it("keeps the console's own policy, and the preview framed by its own origin only", async () => {
+      const login = await call(t.app, 'GET', '/login', { host, origin: null });
+      expect(login.headers['content-security-policy']).toContain('https://captcha.example');
+      const page = await call(t.app, 'GET', '/console/', { host, origin: null });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-security-policy']).toBe(consoleCsp);
+      const preview = await call(t.app, 'GET', '/preview/login', { host, origin: null });
+      expect(preview.statusCode).toBe(200);
+      expect(preview.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+      expect(preview.headers['x-frame-options']).toBe('SAMEORIGIN');
+    });
+  },
+);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hostnameOf } from '../tenants/tenant.service.ts';
+import { consoleCsp } from './security.ts';
 
 /** Where the console lives on the operator host (its Vite `base`). */
 export const consoleBase = '/console/';
@@ -59,6 +60,9 @@ export async function consoleRoutes(
 
   app.addHook('onRequest', async (request, reply) => {
     if (!onAdminHost(request)) return reply.callNotFound();
+    // Not a tenant's page: whatever the operator tenant's pages allow (a captcha, a chat
+    // widget: hooks that widen every page's policy) has no place in the console.
+    reply.header('content-security-policy', consoleCsp);
   });
 
   app.get('/', async (request, reply) => reply.redirect(consoleBase + queryOf(request.url)));

@@ -50,7 +50,7 @@ const providerCsp = [
  * Images also from https: a theme's logo may be an address of the tenant's choosing, which
  * the portal shows too; uploaded ones are same-origin (/_keycard/assets on every host).
  */
-const consoleCsp = [
+export const consoleCsp = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
