@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Frame, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** Debian's Chromium, with the flags this sandboxed, offline machine needs. */
@@ -29,8 +29,11 @@ export async function newContext(
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Runs axe-core (WCAG 2.2 A/AA rules) in the page and fails with a readable list of violations. */
-export async function expectAccessible(page: Page, label: string): Promise<void> {
+/**
+ * Runs axe-core (WCAG 2.2 A/AA rules) in the page, or in one frame of it, and fails with a
+ * readable list of violations.
+ */
+export async function expectAccessible(page: Page | Frame, label: string): Promise<void> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (

@@ -25,6 +25,33 @@ function RootRedirect() {
 }
 
 export const routes: RouteObject[] = [
+  // The console's theme preview: real screens, no messenger launcher, nothing that acts.
+  {
+    path: paths.preview,
+    errorElement: <RouteErrorPage />,
+    lazy: lazyPage(
+      () =>
+        Promise.all([
+          import('../features/preview/preview-page.tsx'),
+          import('../features/account/reset/reset-request-page.tsx'),
+          import('../features/mfa/verify-screen.tsx'),
+          import('../features/mfa/mfa.css'),
+          import('./theme.tsx'),
+        ]),
+      ([preview, reset, mfa, , theme]) => {
+        preview.installPreview({
+          LoginPage,
+          LoginPasswordPage,
+          ResetRequestPage: reset.ResetRequestPage,
+          VerifyScreen: mfa.VerifyScreen,
+          AccountDisabledPage,
+          NotFoundPage,
+          applyBranding: theme.applyBranding,
+        });
+        return preview.PreviewPage;
+      },
+    ),
+  },
   {
     element: (
       <>

@@ -1,0 +1,288 @@
+import type { Theme } from '@keycard/contract/api';
+import { paths } from '@keycard/contract/paths';
+import type { PreviewDraftMessage, PreviewMessage, PreviewScreen } from '@keycard/contract/preview';
+import type { Locale } from '@keycard/contract/user-state';
+import { loadTexts } from '@keycard/texts/catalogues';
+import type { Texts } from '@keycard/texts/en';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliActor } from '../apps/server/src/admin/audit.service.ts';
+import { ensureOperatorTenant } from '../apps/server/src/admin/operators.service.ts';
+import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
+import { type Keycard, startKeycard } from './support/keycard.ts';
+
+/** Two drafts a console could send, far from every demo tenant's colours. */
+const plum: Theme = {
+  name: 'Plum Hotels',
+  images: { favicon: '/brand/seaside-favicon.svg', logo: '/brand/seaside-logo.svg' },
+  colours: {
+    primaryBackground: '#5b1a4a',
+    primaryForeground: '#ffffff',
+    secondaryBackground: '#f3e9f0',
+    secondaryForeground: '#2a0f22',
+    tertiaryBackground: '#2e5d3a',
+    tertiaryForeground: '#ffffff',
+  },
+  links: { loginHelpUrl: null, contactSupportUrl: 'https://help.plum.example/support' },
+};
+const amber: Theme = {
+  ...plum,
+  name: 'Amber Stays',
+  colours: {
+    primaryBackground: '#7a3e00',
+    primaryForeground: '#ffffff',
+    secondaryBackground: '#fff4e0',
+    secondaryForeground: '#1f1200',
+    tertiaryBackground: '#1d4e89',
+    tertiaryForeground: '#ffffff',
+  },
+};
+
+function rgb(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+function text(texts: Texts, key: string): string {
+  let node: unknown = texts;
+  for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
+  if (typeof node !== 'string') throw new Error(`no text ${key}`);
+  return node;
+}
+
+/** What each screen is, by its heading and the control it must show (the real screen's). */
+const screens: Record<
+  PreviewScreen,
+  { heading: string; control: (t: Texts) => { role: 'textbox' | 'button' | 'link'; name: string } }
+> = {
+  login: {
+    heading: 'login.email.heading',
+    control: (t) => ({ role: 'button', name: text(t, 'login.email.submit') }),
+  },
+  password: {
+    heading: 'login.password.heading',
+    control: (t) => ({ role: 'button', name: text(t, 'login.password.submit') }),
+  },
+  reset: {
+    heading: 'lifecycle.resetRequest.heading',
+    control: (t) => ({ role: 'button', name: text(t, 'lifecycle.resetRequest.submit') }),
+  },
+  mfa: {
+    heading: 'mfa.verify.heading',
+    control: (t) => ({ role: 'button', name: text(t, 'mfa.common.verify') }),
+  },
+  error: {
+    heading: 'errors.accountDisabled.heading',
+    control: (t) => ({ role: 'link', name: text(t, 'errors.accountDisabled.reset') }),
+  },
+};
+
+describe('the console’s live theme preview (Chromium)', () => {
+  let keycard: Keycard;
+  let browser: Browser;
+  beforeAll(async () => {
+    keycard = await startKeycard();
+    // The operator host's own tenant, as `keycard operators create-owner` makes it.
+    await ensureOperatorTenant(
+      { db: keycard.services.db, config: keycard.services.config, actor: cliActor },
+      Date.now(),
+    );
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await keycard?.close();
+  });
+
+  const adminOrigin = () => `http://admin.localhost:${keycard.port}`;
+
+  interface Console {
+    page: Page;
+    frame: Frame;
+    /** Every request the preview frame made. */
+    requests: string[];
+    /** Messages the preview posted to the console, in order. */
+    messages: () => Promise<PreviewMessage[]>;
+    /** Sends a draft as the console does and waits until the preview says it drew it. */
+    draw: (theme: Theme, locale: Locale, width: number) => Promise<void>;
+    /** Posts anything from the console window; resolves at once. */
+    post: (data: unknown) => Promise<void>;
+  }
+
+  /**
+   * A page on the operator host (the operator tenant's login page, same origin as the console)
+   * with the preview framed in it, as the console frames it.
+   */
+  async function openConsole(screen: string): Promise<Console> {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => {
+      if (request.frame().parentFrame()) requests.push(request.url());
+    });
+    await page.goto(`${adminOrigin()}${paths.login}`);
+    await page.evaluate((src) => {
+      const messages: unknown[] = [];
+      (window as unknown as { previewMessages: unknown[] }).previewMessages = messages;
+      window.addEventListener('message', (event) => {
+        if (event.origin === location.origin) messages.push(event.data);
+      });
+      const frame = document.createElement('iframe');
+      frame.id = 'preview';
+      frame.title = 'Preview';
+      frame.style.width = '375px';
+      frame.style.height = '800px';
+      frame.style.border = '0';
+      frame.src = src;
+      document.body.append(frame);
+    }, `/preview/${screen}`);
+    const messages = () =>
+      page.evaluate(() => (window as unknown as { previewMessages: PreviewMessage[] }).previewMessages);
+    await expect.poll(async () => (await messages()).map((m) => m.type)).toContain('keycard:preview-ready');
+    const frame = await (await page.$('#preview'))!.contentFrame();
+    if (!frame) throw new Error('no preview frame');
+    const post = (data: unknown) =>
+      page.evaluate((message) => {
+        const target = (document.getElementById('preview') as HTMLIFrameElement).contentWindow!;
+        target.postMessage(message, location.origin);
+      }, data);
+    const draw = async (theme: Theme, locale: Locale, width: number) => {
+      await page.evaluate((w) => {
+        document.getElementById('preview')!.style.width = `${w}px`;
+      }, width);
+      const before = (await messages()).length;
+      const draft: PreviewDraftMessage = { type: 'keycard:preview-draft', theme, locale, tenantCode: 'plum' };
+      await post(draft);
+      await expect
+        .poll(async () =>
+          (await messages())
+            .slice(before)
+            .find((m) => m.type === 'keycard:preview-rendered' && m.locale === locale),
+        )
+        .toMatchObject({ screen, primaryBackground: theme.colours.primaryBackground });
+    };
+    return { page, frame, requests, messages, draw, post };
+  }
+
+  async function expectDrawn(
+    frame: Frame,
+    screen: PreviewScreen,
+    theme: Theme,
+    locale: Locale,
+    width: number,
+  ) {
+    const texts = await loadTexts(locale);
+    const heading = frame.getByRole('heading', { level: 1 });
+    expect(await heading.innerText()).toBe(text(texts, screens[screen].heading));
+    const control = screens[screen].control(texts);
+    expect(await frame.getByRole(control.role, { name: control.name, exact: true }).isVisible()).toBe(true);
+    expect(await frame.locator('html').getAttribute('lang')).toBe(locale);
+    expect(await frame.locator('html').getAttribute('dir')).toBe('ltr');
+    expect(
+      await frame
+        .getByRole('img', { name: text(texts, 'common.logoAlt').replace('{{name}}', theme.name) })
+        .getAttribute('src'),
+    ).toBe(theme.images.logo);
+    expect(await frame.locator('.kc-card-brand').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+      rgb(theme.colours.primaryBackground),
+    );
+    expect(await frame.locator('body').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+      rgb(theme.colours.secondaryBackground),
+    );
+    // The frame is as wide as the console made it, and nothing scrolls sideways in it.
+    const layout = await frame.evaluate(() => ({
+      width: window.innerWidth,
+      overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    }));
+    expect(layout).toEqual({ width, overflow: 0 });
+    await expectAccessible(frame, `${screen} preview in ${locale} at ${width} px`);
+  }
+
+  for (const screen of Object.keys(screens) as PreviewScreen[]) {
+    it(`draws the real ${screen} screen in each draft's theme and language, at 375 and 1280 px, and calls no API`, async () => {
+      const { page, frame, requests, draw } = await openConsole(screen);
+      await draw(plum, 'de', 375);
+      await expectDrawn(frame, screen, plum, 'de', 375);
+      await draw(amber, 'th', 1280);
+      await expectDrawn(frame, screen, amber, 'th', 1280);
+      await draw(plum, 'en', 1280);
+      await expectDrawn(frame, screen, plum, 'en', 1280);
+      expect(requests.filter((url) => new URL(url).pathname.startsWith('/api/'))).toEqual([]);
+      await page.context().close();
+    });
+  }
+
+  it('submits nothing and goes nowhere: forms, links and the language menu stay put', async () => {
+    const { page, frame, requests, draw } = await openConsole('password');
+    await draw(plum, 'en', 375);
+    await frame.getByLabel('Password', { exact: true }).fill('Keycard-demo-1');
+    await frame.getByRole('button', { name: 'Log in' }).click();
+    await frame.getByLabel('Password', { exact: true }).press('Enter');
+    await frame.getByRole('link', { name: 'Forgot your password?' }).click();
+    await frame.getByRole('combobox', { name: 'Language' }).selectOption('de');
+    await page.waitForTimeout(300);
+    expect(frame.url()).toBe(`${adminOrigin()}/preview/password`);
+    expect(await frame.getByRole('heading', { level: 1 }).innerText()).toBe('Enter your password');
+    expect(await frame.locator('html').getAttribute('lang')).toBe('en');
+    expect(await frame.getByRole('combobox', { name: 'Language' }).inputValue()).toBe('en');
+    expect(requests.filter((url) => new URL(url).pathname.startsWith('/api/'))).toEqual([]);
+    expect(await page.context().cookies()).not.toContainEqual(
+      expect.objectContaining({ name: 'AUTH_X_LANG' }),
+    );
+
+    const login = await openConsole('login');
+    await login.frame.getByLabel('E-mail', { exact: true }).fill('someone@example.com');
+    await login.frame.getByRole('button', { name: 'Next' }).click();
+    await login.page.waitForTimeout(300);
+    expect(login.frame.url()).toBe(`${adminOrigin()}/preview/login`);
+    expect(await login.frame.getByRole('heading', { level: 1 }).innerText()).toBe('Log in');
+    // The e-mail step's submit remembers the address for the next visit: not from the preview.
+    expect(await login.frame.evaluate(() => Object.keys(localStorage))).toEqual([]);
+    expect(login.requests.filter((url) => new URL(url).pathname.startsWith('/api/'))).toEqual([]);
+    await page.context().close();
+    await login.page.context().close();
+  });
+
+  it('ignores a draft from another origin, from a window other than the console, and a malformed one', async () => {
+    const { page, frame, messages, draw, post } = await openConsole('login');
+    await draw(plum, 'en', 375);
+    const drawn = await messages();
+    const amberDraft: PreviewDraftMessage = {
+      type: 'keycard:preview-draft',
+      theme: amber,
+      locale: 'de',
+      tenantCode: 'x',
+    };
+    // A page elsewhere cannot reach this frame's window with this origin; dispatched directly,
+    // the message says where it came from.
+    await frame.evaluate((data) => {
+      window.dispatchEvent(
+        new MessageEvent('message', { data, origin: 'https://evil.example', source: window.parent }),
+      );
+      // The right origin but not the console: the frame's own window, and no window at all.
+      window.postMessage(data, location.origin);
+      window.dispatchEvent(new MessageEvent('message', { data, origin: location.origin, source: null }));
+    }, amberDraft);
+    await post({
+      ...amberDraft,
+      theme: { ...amber, colours: { ...amber.colours, primaryBackground: 'red' } },
+    });
+    await post({ ...amberDraft, locale: 'xx' });
+    await post({ ...amberDraft, theme: { name: 'No colours' } });
+    await page.waitForTimeout(500);
+    expect(await messages()).toEqual(drawn);
+    await expectDrawn(frame, 'login', plum, 'en', 375);
+    await page.context().close();
+  });
+
+  it('shows the host’s own theme until a draft arrives, and takes no focus from the console', async () => {
+    const { page, frame } = await openConsole('login');
+    expect(await frame.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
+    expect(await frame.getByRole('heading', { level: 1 }).innerText()).toBe('Log in');
+    expect(await frame.title()).toMatch(/^Log in \| /);
+    expect(await page.evaluate(() => document.activeElement?.id ?? document.activeElement?.tagName)).not.toBe(
+      'preview',
+    );
+    await page.context().close();
+  });
+});
