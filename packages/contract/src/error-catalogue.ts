@@ -105,6 +105,15 @@ export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
     message:
       "The operator tenant's clients, partners, settings, domains and accounts change through /operators or keycard apply.",
   },
+  [adminErrors.rateLimited]: { status: 429, message: 'Too many requests; try again after Retry-After.' },
+  [adminErrors.privateAddress]: {
+    status: 400,
+    message: 'The server does not fetch private, loopback or link-local addresses.',
+  },
+  [adminErrors.confirmationMismatch]: {
+    status: 400,
+    message: "Repeat the tenant's code in the confirmation to remove it.",
+  },
 
   [partnerErrors.unknown]: { status: 404, message: 'This partner is not known here.' },
   [partnerErrors.tokenInvalid]: { status: 401, message: 'The partner sign-in link is not valid.' },

@@ -174,6 +174,15 @@ export const adminErrors = {
    * through the tenant routes: operators through /operators, the rest by `keycard apply`.
    */
   operatorTenantManaged: 'admin.operator_tenant_managed',
+  /** Too many requests from this operator or address (or failed tokens from the address). */
+  rateLimited: 'admin.rate_limited',
+  /**
+   * An address the server would fetch (a partner's key set, the captcha check) that is, or
+   * resolves to, a private, loopback or link-local address (SSRF).
+   */
+  privateAddress: 'admin.private_address',
+  /** A tenant removal whose confirmation does not repeat the tenant's code. */
+  confirmationMismatch: 'admin.confirmation_mismatch',
 } as const;
 export type AdminErrorCode = (typeof adminErrors)[keyof typeof adminErrors];
 

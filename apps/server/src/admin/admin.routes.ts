@@ -79,6 +79,7 @@ import {
   unlockUser,
 } from './admin.service.ts';
 import { type AdminCaller, assertAllowed, authenticateCaller, scopeOf } from './admin-auth.ts';
+import { adminLimits } from './admin-limits.ts';
 import { checkImage, type ImageSlot, imageSlots, storeImage, uploadContentTypes } from './assets.service.ts';
 import { exportAudit, searchAudit, systemActor } from './audit.service.ts';
 import { adminOpenApiDocument } from './openapi.ts';
@@ -641,6 +642,7 @@ export async function adminApiRoutes(app: FastifyInstance, services: Services): 
   );
 
   const callers = new WeakMap<FastifyRequest, AdminCaller>();
+  const limits = adminLimits(services.limiter, config);
   for (const route of adminRoutes) {
     app.route({
       method: route.method,
@@ -648,12 +650,24 @@ export async function adminApiRoutes(app: FastifyInstance, services: Services): 
       ...(route.response ? { config: { response: route.response } } : {}),
       // The token is checked before the body is read or parsed: without one, a request learns
       // nothing from how its body is judged and costs no parsing (a 401, never a 400 or 413).
+      // Limits first (per address, and failed tokens per address, before the lookup), then
+      // per operator once the token says who it is (admin-limits.ts).
       onRequest: async (request, reply) => {
-        const caller = await authenticateCaller(services, request.headers.authorization).catch((error) => {
-          reply.header('www-authenticate', 'Bearer realm="keycard-admin"');
+        const now = services.clock.now();
+        try {
+          await limits.beforeAuthentication(request.ip, now);
+          const caller = await authenticateCaller(services, request.headers.authorization).catch((error) => {
+            reply.header('www-authenticate', 'Bearer realm="keycard-admin"');
+            throw error;
+          });
+          await limits.authenticated(request.ip, now);
+          await limits.forOperator(caller.operator.id, now);
+          callers.set(request, caller);
+        } catch (error) {
+          const wait = error instanceof AppError ? error.fields?.retryAfterSeconds : undefined;
+          if (wait && (error as AppError).code === adminErrors.rateLimited) reply.header('retry-after', wait);
           throw error;
-        });
-        callers.set(request, caller);
+        }
       },
       handler: async (request, reply) => {
         const caller = callers.get(request);

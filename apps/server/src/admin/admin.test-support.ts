@@ -47,7 +47,14 @@ export function adminCall(
   app: FastifyInstance,
   method: string,
   url: string,
-  options: { token?: string; body?: unknown; host?: string; headers?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    body?: unknown;
+    host?: string;
+    headers?: Record<string, string>;
+    /** The client's address (default 127.0.0.1). */
+    remoteAddress?: string;
+  } = {},
 ) {
   const headers: Record<string, string> = { host: options.host ?? adminHost, ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -63,6 +70,7 @@ export function adminCall(
     method: method as 'GET',
     url: url.startsWith('/admin') ? url : `/admin/api/v1${url}`,
     headers,
+    ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
     ...(payload === undefined ? {} : { payload }),
   });
 }
