@@ -275,6 +275,38 @@ describe('the console’s live theme preview (Chromium)', () => {
     await page.context().close();
   });
 
+  it('shows a draft’s own wording in the language it is written for, and the catalogue’s in the others', async () => {
+    const { page, frame, draw } = await openConsole('login');
+    const worded: Theme = {
+      ...plum,
+      texts: {
+        de: { 'login.email.heading': 'Willkommen bei Plum', 'login.email.intro': 'Ihre Adresse, bitte.' },
+      },
+    };
+    await draw(worded, 'de', 375);
+    expect(await frame.getByRole('heading', { level: 1 }).innerText()).toBe('Willkommen bei Plum');
+    expect(await frame.getByText('Ihre Adresse, bitte.').isVisible()).toBe(true);
+    await draw(worded, 'en', 375);
+    expect(await frame.getByRole('heading', { level: 1 }).innerText()).toBe('Log in');
+    // A draft without them drops the wording the one before had.
+    await draw(plum, 'de', 375);
+    expect(await frame.getByRole('heading', { level: 1 }).innerText()).toBe(
+      text(await loadTexts('de'), 'login.email.heading'),
+    );
+    await page.context().close();
+  });
+
+  it('is served on the operator host only: a tenant’s host answers 404', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    for (const screen of ['login', 'mfa']) {
+      const answer = await page.goto(`${keycard.origin('grand-hotel')}/preview/${screen}`);
+      expect(answer?.status()).toBe(404);
+      expect(await page.locator('h1').count()).toBe(0);
+    }
+    await context.close();
+  });
+
   it('shows the host’s own theme until a draft arrives, and takes no focus from the console', async () => {
     const { page, frame } = await openConsole('login');
     expect(await frame.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
@@ -284,5 +316,9 @@ describe('the console’s live theme preview (Chromium)', () => {
       'preview',
     );
     await page.context().close();
+
+    const unknown = await openConsole('signup');
+    expect(await unknown.frame.getByRole('heading', { level: 1 }).innerText()).toBe('Page not found');
+    await unknown.page.context().close();
   });
 });

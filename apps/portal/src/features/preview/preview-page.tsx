@@ -7,7 +7,7 @@ import { loadTexts } from '@keycard/texts/catalogues';
 import { RouterProvider, useParams } from '@keycard/web/router';
 import { type ComponentType, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { BrandingProvider, useBranding } from '../../lib/branding.tsx';
-import { I18nProvider, Translator, useTranslator } from '../../lib/i18n.tsx';
+import { applyTextOverrides, I18nProvider, Translator, useTranslator } from '../../lib/i18n.tsx';
 import { createFixtureRouter } from './fixture-router.ts';
 import { sampleEmail, sampleMfaStatus } from './fixtures.ts';
 import { makePreviewInert } from './inert-preview.ts';
@@ -67,6 +67,8 @@ function useDrafts(): Drawing | null {
       if (serial !== latest) return;
       if (translator.current) translator.current.use(draft.locale, texts);
       else translator.current = new Translator(draft.locale, texts);
+      // The draft's own wording, as the portal shows a tenant's (main.tsx).
+      applyTextOverrides(translator.current, draft.theme.texts);
       setDrawing({ draft, translator: translator.current, serial });
     }
     const onMessage = (event: MessageEvent) => {
@@ -111,8 +113,8 @@ export function installPreview(parts: PreviewParts): void {
 /**
  * /preview/:screen — one real portal screen for the admin console's live theme preview
  * (`@keycard/contract/preview`). Until the console sends a draft, the screen shows the host's
- * own theme and language; each draft then redraws it in the draft's theme and language, and
- * the console hears when it has been drawn.
+ * own theme and language; each draft then redraws it in the draft's theme, language and text
+ * overrides, and the console hears when it has been drawn.
  */
 export function PreviewPage() {
   if (!installed) throw new Error('installPreview comes before the preview page.');
