@@ -1,0 +1,108 @@
+import {
+  adminTenantSchema,
+  apiErrorSchema,
+  errorCodes,
+  loginDomainResponse,
+  type Theme,
+  type ThemeTexts,
+} from '@keycard/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCall, operatorToken } from '../admin/admin.test-support.ts';
+import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
+
+/**
+ * A theme's text overrides and image addresses through the admin API's theme route: what it
+ * takes, what it refuses with a coded validation error naming the field, and what the portal
+ * then gets from the theme endpoint.
+ */
+describe.each(engines)('theme texts and image addresses through the admin API on %s', (engine) => {
+  let t: TestApp;
+  let owner: string;
+  let theme: Theme;
+  beforeAll(async () => {
+    t = await buildTestApp(engine);
+    owner = await operatorToken(t, 'theme-texts-owner', 'owner');
+    theme = loginDomainResponse.parse(
+      (
+        await call(t.app, 'GET', '/api/login-domains/seaside.localhost', { host: 'seaside.localhost:3000' })
+      ).json(),
+    ).theme;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const putTheme = (body: unknown) =>
+    adminCall(t.app, 'PUT', '/tenants/seaside/theme', { token: owner, body });
+  const served = async () => {
+    await t.services.tenants.refresh();
+    const answer = await call(t.app, 'GET', '/api/login-domains/seaside.localhost', {
+      host: 'seaside.localhost:3000',
+    });
+    return loginDomainResponse.parse(answer.json()).theme;
+  };
+
+  it('stores overrides given with the theme, and the portal gets them from the theme endpoint', async () => {
+    const texts: ThemeTexts = {
+      de: {
+        'login.email.heading': 'Willkommen <b>am Meer</b>',
+        'lifecycle.resetRequest.intro': 'Neues Passwort?',
+      },
+      th: { 'login.password.heading': 'ใส่รหัสผ่าน' },
+    };
+    const answer = await putTheme({ ...theme, texts });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(adminTenantSchema.parse(answer.json()).theme.texts).toEqual(texts);
+    expect((await served()).texts).toEqual(texts);
+
+    // The theme is replaced whole: without texts, the overrides are gone.
+    const { texts: _texts, ...plain } = theme;
+    expect((await putTheme(plain)).statusCode).toBe(200);
+    expect((await served()).texts).toBeUndefined();
+  });
+
+  it.each([
+    ['an unknown key', { texts: { de: { 'login.email.label': 'Adresse' } } }, 'texts.de'],
+    ['an unknown language', { texts: { nl: { 'login.email.heading': 'Inloggen' } } }, 'texts'],
+    [
+      'a placeholder',
+      { texts: { de: { 'login.email.heading': 'Hallo {{name}}' } } },
+      'texts.de.login.email.heading',
+    ],
+    [
+      'an over-long text',
+      { texts: { de: { 'login.email.intro': 'x'.repeat(301) } } },
+      'texts.de.login.email.intro',
+    ],
+    ['a javascript: logo', { images: { logo: 'javascript:alert(1)', favicon: '' } }, 'images.logo'],
+    ['a data: favicon', { images: { logo: '', favicon: 'data:image/png;base64,AAAA' } }, 'images.favicon'],
+    ['a protocol-relative logo', { images: { logo: '//evil.example/x.svg', favicon: '' } }, 'images.logo'],
+    ['a file: logo', { images: { logo: 'file:///etc/passwd', favicon: '' } }, 'images.logo'],
+  ])(
+    'refuses %s with a coded validation error naming the field, changing nothing',
+    async (_name, change, field) => {
+      const before = await served();
+      const answer = await putTheme({ ...theme, ...change });
+      expect(answer.statusCode).toBe(400);
+      const error = apiErrorSchema.parse(answer.json());
+      expect(error.code).toBe(errorCodes.validationFailed);
+      expect(Object.keys(error.fields ?? {})).toContain(field);
+      expect(await served()).toEqual(before);
+    },
+  );
+
+  it('takes every allowed kind of image address: https, http, a root-relative upload path, and none', async () => {
+    for (const images of [
+      {
+        logo: 'https://cdn.seaside.example/logo.svg',
+        favicon: 'http://localhost:3000/brand/seaside-favicon.svg',
+      },
+      { logo: '/_keycard/assets/seaside/0123abcd.svg', favicon: '' },
+    ]) {
+      const answer = await putTheme({ ...theme, images });
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect((await served()).images).toEqual(images);
+    }
+    expect((await putTheme(theme)).statusCode).toBe(200);
+  });
+});
