@@ -10,6 +10,12 @@ import { findUserByEmail, type UserRow } from './user.repository.ts';
 export type AccountChange = 'disabled' | 'enabled' | 'deleted' | 'unchanged';
 
 /**
+ * Runs in the change's own transaction, after the change, when there is one (the admin API's
+ * audit entry): the change and what goes with it commit together or not at all.
+ */
+export type Alongside = (trx: Kysely<Database>, user: UserRow) => Promise<void>;
+
+/**
  * Disables an account: it can no longer sign in, and every session, grant and token it holds
  * ends in the same transaction (invariant 7), so no app keeps it signed in. A pending account
  * stays pending (it has no sessions); only active accounts change.
@@ -19,6 +25,7 @@ export async function disableAccount(
   tenant: TenantContext,
   email: string,
   now: number,
+  alongside?: Alongside,
 ) {
   return db
     .transaction()
@@ -32,22 +39,33 @@ export async function disableAccount(
         .where('tenant_code', '=', tenant.code)
         .execute();
       await endUserAccess(trx, { tenantCode: tenant.code, userId: user.id }, now);
+      await alongside?.(trx, user);
       return { user, change: 'disabled' };
     });
 }
 
 /** Enables a disabled account again; it signs in afresh (nothing of before was kept). */
-export async function enableAccount(db: Kysely<Database>, tenant: TenantContext, email: string, now: number) {
-  const user = await findUserByEmail(db, tenant.code, email);
-  if (user?.status !== 'disabled') return { user, change: 'unchanged' as AccountChange };
-  await db
-    .updateTable('users')
-    .set({ status: 'active', updated_at: now })
-    .where('id', '=', user.id)
-    .where('tenant_code', '=', tenant.code)
-    .where('status', '=', 'disabled')
-    .execute();
-  return { user, change: 'enabled' as AccountChange };
+export async function enableAccount(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  email: string,
+  now: number,
+  alongside?: Alongside,
+) {
+  return db.transaction().execute(async (trx) => {
+    const user = await findUserByEmail(trx, tenant.code, email);
+    if (user?.status !== 'disabled') return { user, change: 'unchanged' as AccountChange };
+    const enabled = await trx
+      .updateTable('users')
+      .set({ status: 'active', updated_at: now })
+      .where('id', '=', user.id)
+      .where('tenant_code', '=', tenant.code)
+      .where('status', '=', 'disabled')
+      .executeTakeFirst();
+    if (Number(enabled.numUpdatedRows) === 0) return { user, change: 'unchanged' as AccountChange };
+    await alongside?.(trx, user);
+    return { user, change: 'enabled' as AccountChange };
+  });
 }
 
 /**
@@ -61,6 +79,7 @@ export async function deleteAccount(
   tenant: TenantContext,
   email: string,
   now: number,
+  alongside?: Alongside,
 ): Promise<{ user: UserRow | undefined; change: AccountChange }> {
   const result = await deps.db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, tenant.code, email);
@@ -84,6 +103,7 @@ export async function deleteAccount(
       .where('recipient', 'in', recipients)
       .execute();
     await trx.deleteFrom('users').where('id', '=', user.id).where('tenant_code', '=', tenant.code).execute();
+    await alongside?.(trx, user);
     return { user, change: 'deleted' as AccountChange };
   });
   if (result.user) await deps.limiter.clear(`login:email:${tenant.code}:${result.user.email}`);

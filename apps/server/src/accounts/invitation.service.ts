@@ -61,6 +61,8 @@ export async function inviteUser(
   tenant: TenantContext,
   input: InviteInput,
   now: number,
+  /** Runs in the invitation's transaction (the admin API's audit entry). */
+  alongside?: (trx: Kysely<Database>, user: UserRow) => Promise<void>,
 ): Promise<{ user: UserRow; created: boolean; messageId: string }> {
   const email = input.email.trim().toLowerCase();
   return deps.db.transaction().execute(async (trx) => {
@@ -84,6 +86,7 @@ export async function inviteUser(
         now,
       ));
     const messageId = await queueActivation(trx, deps.config, tenant, user, now);
+    await alongside?.(trx, user);
     return { user, created: !existing, messageId };
   });
 }

@@ -561,13 +561,15 @@ export async function getUser(deps: AdminDeps, code: string, userId: string) {
   return userOf(await userIn(deps, await tenantContext(deps, code), userId));
 }
 
-async function audited(deps: AdminDeps, code: string, action: string, userId: string, extra: object = {}) {
-  await recordAudit(
-    deps.db,
-    deps.actor,
-    { tenant: code, action, target: { kind: 'user', id: userId }, ...extra },
-    deps.now,
-  );
+/** The audit entry of a user action, written with the transaction the change runs in. */
+function auditUser(deps: AdminDeps, code: string, action: string, extra: object = {}) {
+  return (trx: Kysely<Database>, user: { id: string }) =>
+    recordAudit(
+      trx,
+      deps.actor,
+      { tenant: code, action, target: { kind: 'user', id: user.id }, ...extra },
+      deps.now,
+    );
 }
 
 export async function inviteAccount(
@@ -576,8 +578,13 @@ export async function inviteAccount(
   input: { email: string; type: UserType; locale: Locale },
 ) {
   const tenant = await tenantContext(deps, code);
-  const { user, created } = await inviteUser({ db: deps.db, config: deps.config }, tenant, input, deps.now);
-  await audited(deps, code, 'user.invite', user.id, { after: { type: input.type, locale: input.locale } });
+  const { user, created } = await inviteUser(
+    { db: deps.db, config: deps.config },
+    tenant,
+    input,
+    deps.now,
+    auditUser(deps, code, 'user.invite', { after: { type: input.type, locale: input.locale } }),
+  );
   return { user: userOf(user), created };
 }
 
@@ -588,22 +595,22 @@ export async function resendActivation(deps: AdminDeps, code: string, userId: st
   if (user.status !== 'pending') return { outcome: 'unchanged' as const, user: userOf(user) };
   await deps.db.transaction().execute(async (trx) => {
     await queueActivation(trx, deps.config, tenant, user, deps.now);
+    await auditUser(deps, code, 'user.resend_activation')(trx, user);
   });
-  await audited(deps, code, 'user.resend_activation', user.id);
   return { outcome: 'done' as const, user: userOf(user) };
 }
 
 export async function setUserDisabled(deps: AdminDeps, code: string, userId: string, disabled: boolean) {
   const tenant = await tenantContext(deps, code);
   const user = await userIn(deps, tenant, userId);
-  const { change } = disabled
-    ? await disableAccount(deps.db, tenant, user.email, deps.now)
-    : await enableAccount(deps.db, tenant, user.email, deps.now);
-  if (change === 'unchanged') return { outcome: 'unchanged' as const, user: userOf(user) };
-  await audited(deps, code, disabled ? 'user.disable' : 'user.enable', user.id, {
+  const audit = auditUser(deps, code, disabled ? 'user.disable' : 'user.enable', {
     before: { status: user.status },
     after: { status: disabled ? 'disabled' : 'active' },
   });
+  const { change } = disabled
+    ? await disableAccount(deps.db, tenant, user.email, deps.now, audit)
+    : await enableAccount(deps.db, tenant, user.email, deps.now, audit);
+  if (change === 'unchanged') return { outcome: 'unchanged' as const, user: userOf(user) };
   return { outcome: 'done' as const, user: userOf(await userIn(deps, tenant, userId)) };
 }
 
@@ -611,8 +618,10 @@ export async function setUserDisabled(deps: AdminDeps, code: string, userId: str
 export async function unlockUser(deps: AdminDeps, code: string, userId: string) {
   const tenant = await tenantContext(deps, code);
   const user = await userIn(deps, tenant, userId);
+  // The attempt counters may live in Redis, outside any database transaction: the entry is
+  // written first, so no lockout is ever lifted without one.
+  await auditUser(deps, code, 'user.unlock')(deps.db, user);
   await deps.limiter.clear(`login:email:${tenant.code}:${user.email}`);
-  await audited(deps, code, 'user.unlock', user.id);
   return { outcome: 'done' as const, user: userOf(user) };
 }
 
@@ -661,9 +670,9 @@ export async function deleteUser(deps: AdminDeps, code: string, userId: string) 
     tenant,
     user.email,
     deps.now,
+    auditUser(deps, code, 'user.delete'),
   );
   if (change === 'unchanged') return { outcome: 'unchanged' as const, user: null };
-  await audited(deps, code, 'user.delete', user.id);
   return { outcome: 'done' as const, user: null };
 }
 
@@ -713,19 +722,22 @@ export async function removeTenantPartner(deps: AdminDeps, code: string, partner
   await tenantRow(deps.db, code);
   const before = partnerFields(await findPartner(deps.db, code, partnerCode));
   if (!before) throw new AppError(adminErrors.partnerNotFound);
-  await removePartner(deps.db, code, partnerCode);
-  await raiseVersion(deps.db, code);
-  await recordAudit(
-    deps.db,
-    deps.actor,
-    {
-      tenant: code,
-      action: 'partner.remove',
-      target: { kind: 'partner', id: partnerCode },
-      before: before as unknown as Record<string, unknown>,
-    },
-    deps.now,
-  );
+  // The removal, the version raise and the entry commit together, or none of them.
+  const removed = await removePartner(deps.db, code, partnerCode, async (trx) => {
+    await raiseVersion(trx, code);
+    await recordAudit(
+      trx,
+      deps.actor,
+      {
+        tenant: code,
+        action: 'partner.remove',
+        target: { kind: 'partner', id: partnerCode },
+        before: before as unknown as Record<string, unknown>,
+      },
+      deps.now,
+    );
+  });
+  if (!removed) throw new AppError(adminErrors.partnerNotFound);
   deps.tenants.invalidate(code);
   return {};
 }

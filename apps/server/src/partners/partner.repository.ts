@@ -103,6 +103,8 @@ export async function removePartner(
   db: Kysely<Database>,
   tenantCode: string,
   partnerCode: string,
+  /** Runs in the removal's transaction, when a partner was removed (its audit entry). */
+  alongside?: (trx: Kysely<Database>) => Promise<void>,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const tables = partnerDb(trx);
@@ -127,6 +129,8 @@ export async function removePartner(
       .where('tenant_code', '=', tenantCode)
       .where('partner_code', '=', partnerCode)
       .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    const removed = Number(result.numDeletedRows) > 0;
+    if (removed) await alongside?.(trx);
+    return removed;
   });
 }
