@@ -8,7 +8,7 @@
  *   calls on arrival (the code-entry screen reports an analytics event), and it already drops a
  *   failed call; nothing else is changed for the preview.
  */
-export function makePreviewInert(): () => void {
+export function makePreviewInert(): void {
   const stop = (event: Event) => {
     event.preventDefault();
     event.stopPropagation();
@@ -28,15 +28,7 @@ export function makePreviewInert(): () => void {
   window.addEventListener('submit', onSubmit, true);
   window.addEventListener('click', onClick, true);
   window.addEventListener('change', onChange, true);
-  const { fetch, navigator } = window;
-  const sendBeacon = navigator.sendBeacon;
+  // For as long as the page lives: it is the preview and nothing else (no navigation leaves it).
   window.fetch = () => Promise.reject(new TypeError('The theme preview sends no requests.'));
   navigator.sendBeacon = () => false;
-  return () => {
-    window.removeEventListener('submit', onSubmit, true);
-    window.removeEventListener('click', onClick, true);
-    window.removeEventListener('change', onChange, true);
-    window.fetch = fetch;
-    navigator.sendBeacon = sendBeacon;
-  };
 }
