@@ -141,8 +141,16 @@ export const es = {
     loginHelpUrl: 'Login help link',
     contactSupportUrl: 'Contact support link',
     textsHeading: 'Text overrides',
-    textsHint: 'Per language, as JSON: keys of the portal’s texts and the text to show instead.',
+    textsHint:
+      'The tenant’s own wording for a few texts of its sign-in pages, per language. Leave a field empty to show Keycard’s text.',
     textsFor: 'Overrides in {{language}}',
+    textsLanguage: 'Language of the overrides',
+    textKeys: {
+      loginEmailHeading: 'Login page heading',
+      loginEmailIntro: 'Line under the login heading',
+      loginPasswordHeading: 'Password page heading',
+      resetRequestIntro: 'Explanation on the password reset page',
+    },
     publish: 'Publish',
     discard: 'Discard changes',
     discardQuestion: 'Discard every unsaved change and go back to the published theme?',

@@ -1,9 +1,15 @@
 import { adminTenantSchema } from '@keycard/contract/admin';
 import { themeConfigSchema } from '@keycard/contract/configuration';
 import { type ColourField, parseHex, toHex } from '@keycard/contract/contrast';
+import {
+  compactThemeTexts,
+  type OverridableTextKey,
+  overridableTextKeys,
+} from '@keycard/contract/theme-texts';
+import { type Locale, locales } from '@keycard/contract/user-state';
 import { useEffect, useState } from 'react';
 import { callApi } from '../../lib/api.ts';
-import { useTranslation } from '../../lib/i18n.tsx';
+import { languageNames, useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { ConfirmButton } from '../../ui/confirm-button.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
@@ -125,6 +131,65 @@ function ImageField({
   );
 }
 
+const textKeyLabels = {
+  'login.email.heading': 'theme.textKeys.loginEmailHeading',
+  'login.email.intro': 'theme.textKeys.loginEmailIntro',
+  'login.password.heading': 'theme.textKeys.loginPasswordHeading',
+  'lifecycle.resetRequest.intro': 'theme.textKeys.resetRequestIntro',
+} as const satisfies Record<OverridableTextKey, string>;
+
+/** The tenant's own wording of the few texts a theme may override, one language at a time. */
+function TextOverrides({
+  texts,
+  onChange,
+}: {
+  texts: ThemeDraft['texts'];
+  onChange: (texts: ThemeDraft['texts']) => void;
+}) {
+  const { t } = useTranslation();
+  const [language, setLanguage] = useState<Locale>('en');
+  const own = texts?.[language] ?? {};
+  const set = (key: OverridableTextKey, value: string) => {
+    const next = { ...own, [key]: value };
+    if (value === '') delete next[key];
+    onChange({ ...texts, [language]: next });
+  };
+  return (
+    <>
+      <legend>{t('theme.textsHeading')}</legend>
+      <p className="hint">{t('theme.textsHint')}</p>
+      <div className="field">
+        <label htmlFor="texts-language">{t('theme.textsLanguage')}</label>
+        <select
+          id="texts-language"
+          value={language}
+          onChange={(event) => setLanguage(event.target.value as Locale)}
+        >
+          {locales.map((code) => (
+            <option key={code} value={code} lang={code}>
+              {languageNames[code]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <fieldset lang={language}>
+        <legend>{t('theme.textsFor', { language: languageNames[language] })}</legend>
+        {overridableTextKeys.map((key) => (
+          <div className="field" key={key}>
+            <label htmlFor={`text-${key}`}>{t(textKeyLabels[key])}</label>
+            <input
+              id={`text-${key}`}
+              value={own[key] ?? ''}
+              maxLength={300}
+              onChange={(event) => set(key, event.target.value)}
+            />
+          </div>
+        ))}
+      </fieldset>
+    </>
+  );
+}
+
 /** What a browser may leave empty as a file's type: the ICO's own. */
 function imageType(file: File): string {
   if (file.type) return file.type;
@@ -159,7 +224,7 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
       result.fail(t('theme.invalid'));
       return;
     }
-    const theme = checked.data;
+    const theme = { ...checked.data, texts: compactThemeTexts(checked.data.texts) };
     void result.run(async () => {
       const changed = await callApi(path, adminTenantSchema, { method: 'PUT', body: theme });
       reset(changed.theme);
@@ -254,6 +319,9 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
                 />
               </div>
             ))}
+          </fieldset>
+          <fieldset disabled={!writable} className="panel">
+            <TextOverrides texts={draft.texts} onChange={(texts) => edit((theme) => ({ ...theme, texts }))} />
           </fieldset>
           <div className="publish-bar">
             <p className="hint">{dirty ? t('theme.unsaved') : t('theme.upToDate')}</p>

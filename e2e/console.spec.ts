@@ -1,0 +1,286 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { adminTenantSchema } from '@keycard/contract/admin';
+import { contrastRatio } from '@keycard/contract/contrast';
+import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
+import { en } from '@keycard/texts';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { en as consoleEn } from '../apps/console/src/texts/en.ts';
+import { runCli } from '../apps/server/src/cli.ts';
+import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
+import { type Keycard, startKeycard } from './support/keycard.ts';
+import { continueAfterRecoveryCodes, createTestUser, expectHeading, registerTotp } from './support/mfa.ts';
+
+const ownerEmail = 'owner@ops.example';
+const ownerPassword = 'Operator-owner-77';
+/** Where the screenshots go (look at them: CONSOLE_SHOTS=/some/dir). */
+const shots = process.env.CONSOLE_SHOTS ?? path.join(tmpdir(), 'console-shots');
+const green = '#0b5d3b';
+
+function rgb(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
+
+/**
+ * The admin console end to end, in Chromium: an owner created on the command line signs in
+ * with a password and a new authenticator app, edits grand-hotel's theme with the live
+ * preview (two languages, both widths), fixes a failing colour pair with the suggestion,
+ * publishes, and the tenant's own login page draws the new colour; a client's secret is shown
+ * exactly once; a user disabled from the console is in the audit log.
+ */
+describe('admin console (Chromium)', () => {
+  let keycard: Keycard;
+  let browser: Browser;
+  let page: Page;
+  let admin: string;
+
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true });
+    keycard = await startKeycard({ env: { LOGIN_IP_LIMIT_PER_MINUTE: '1000' } });
+    browser = await launchBrowser();
+    admin = `http://admin.localhost:${keycard.port}`;
+    const out: string[] = [];
+    const code = await runCli(['operators', 'create-owner', '--email', ownerEmail], {
+      out: (line) => out.push(line),
+      err: () => undefined,
+      database: keycard.services.database,
+      config: keycard.services.config,
+      now: () => keycard.clock.now(),
+    });
+    expect(code).toBe(0);
+    const link = new URL(out.join('\n').trim());
+    expect(link.origin).toBe(admin);
+    const activation = await loopbackFetch(`${admin}/api/user/activate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: admin },
+      body: JSON.stringify({
+        token: link.searchParams.get('token'),
+        password: ownerPassword,
+        secretQuestion: 'first-pet-name',
+        secretAnswer: 'Rex',
+      }),
+    });
+    expect(activation.status).toBe(200);
+    await keycard.services.tenants.refresh();
+    page = await (await newContext(browser)).newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await keycard?.close();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+  const consoleHeading = (text: string) =>
+    expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe(text);
+
+  async function atWidth(width: number, label: string): Promise<void> {
+    await page.setViewportSize({ width, height: width < 600 ? 800 : 900 });
+    await expectAccessible(page, `${label} at ${width} px`);
+    await shot(`${label}-${width}`);
+  }
+
+  it('signs an owner in through the operator tenant with a password and an authenticator app', async () => {
+    await page.goto(`${admin}/console/`);
+    await page.waitForURL(/\/login\?iid=/);
+    await page.getByLabel(en.login.email.label, { exact: true }).fill(ownerEmail);
+    await page.getByRole('button', { name: en.login.email.submit }).click();
+    await page.getByLabel(en.login.password.label, { exact: true }).fill(ownerPassword);
+    await page.getByRole('button', { name: en.login.password.submit }).click();
+    // The operator tenant requires MFA: the console gets no token before it.
+    await registerTotp(page, keycard);
+    await continueAfterRecoveryCodes(page);
+    await page.waitForURL(`${admin}/console/`);
+    await consoleHeading(consoleEn.tenants.heading);
+    // Who am I: GET /me names the owner.
+    await expect
+      .poll(() =>
+        page
+          .getByText(fill(consoleEn.app.signedInAs, { name: ownerEmail, role: consoleEn.roles.owner }))
+          .count(),
+      )
+      .toBe(1);
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
+    await page.getByRole('link', { name: 'grand-hotel' }).waitFor();
+    await page.getByLabel(consoleEn.tenants.search).fill('summit');
+    expect(await page.getByRole('link', { name: 'grand-hotel' }).count()).toBe(0);
+    await page.getByLabel(consoleEn.tenants.search).fill('');
+    await atWidth(1280, 'tenant-list');
+    await atWidth(375, 'tenant-list');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('edits the theme with a live preview in two languages and both widths, fixes a failing pair, and publishes', async () => {
+    await page.getByRole('link', { name: 'grand-hotel' }).click();
+    await consoleHeading(fill(consoleEn.tenant.heading, { code: 'grand-hotel' }));
+    // Focus moves to the new page's heading.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await atWidth(1280, 'tenant-overview');
+    await atWidth(375, 'tenant-overview');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page
+      .getByRole('navigation', { name: consoleEn.tenant.sectionsLabel })
+      .getByRole('link', { name: consoleEn.tenant.sections.theme })
+      .click();
+    await page.getByRole('heading', { name: consoleEn.theme.heading, level: 2 }).waitFor();
+    const published = adminTenantSchema.shape.theme.parse(
+      (await keycard.services.tenants.byCode('grand-hotel'))?.theme,
+    );
+    const frame: FrameLocator = page.frameLocator('iframe[title^="Preview"]');
+    const brandColour = () =>
+      frame.locator('.kc-card-brand').evaluate((element) => getComputedStyle(element).backgroundColor);
+    await expect.poll(brandColour).toBe(rgb(published.colours.primaryBackground));
+
+    const primaryHex = page.getByLabel(
+      fill(consoleEn.theme.colourHex, { name: consoleEn.theme.colours.primaryBackground }),
+    );
+    await primaryHex.fill(green);
+    await expect.poll(brandColour).toBe(rgb(green));
+    expect(await page.getByText(consoleEn.theme.unsaved).count()).toBe(1);
+
+    // A German wording of the login heading, drawn by the preview in German only.
+    await page.getByLabel(consoleEn.theme.textsLanguage).selectOption('de');
+    await page.getByLabel(consoleEn.theme.textKeys.loginEmailHeading).fill('Willkommen im Grand Hotel');
+    const iframe = page.locator('iframe[title^="Preview"]');
+    for (const locale of ['de', 'th'] as const) {
+      await page.getByLabel(consoleEn.preview.language).selectOption(locale);
+      for (const width of [1280, 375]) {
+        await page.getByLabel(width === 375 ? consoleEn.preview.mobile : consoleEn.preview.desktop).check();
+        await expect.poll(() => iframe.getAttribute('data-width')).toBe(String(width));
+        expect(await iframe.evaluate((element) => element.getBoundingClientRect().width)).toBeLessThanOrEqual(
+          await page.locator('.preview-box').evaluate((element) => element.clientWidth + 1),
+        );
+        await expect.poll(() => iframe.getAttribute('data-rendered-locale')).toBe(locale);
+        await expect.poll(() => iframe.getAttribute('data-rendered-background')).toBe(green);
+        await expect.poll(brandColour).toBe(rgb(green));
+        await expect.poll(() => frame.locator('html').getAttribute('lang')).toBe(locale);
+        const frameHeading = () => frame.getByRole('heading', { level: 1 }).innerText();
+        if (locale === 'de') await expect.poll(frameHeading).toBe('Willkommen im Grand Hotel');
+        else await expect.poll(frameHeading).not.toBe('Willkommen im Grand Hotel');
+        await shot(`theme-preview-${locale}-${width}`);
+      }
+    }
+
+    // A failing pair: grey-blue text on the green band.
+    const foregroundHex = page.getByLabel(
+      fill(consoleEn.theme.colourHex, { name: consoleEn.theme.colours.primaryForeground }),
+    );
+    await foregroundHex.fill('#3a5070');
+    const primaryPair = page.locator('[data-pair="primaryText"]');
+    await expect.poll(() => primaryPair.innerText()).toContain(consoleEn.contrast.fails);
+    await expect.poll(() => page.locator('.summary').innerText()).toMatch(/^[1-9] of 6 pairs fail\.$/);
+    await shot('theme-contrast-failing-1280');
+    const use = primaryPair.getByRole('button', {
+      name: /^Use suggestion #[0-9a-f]{6} for Primary foreground$/,
+    });
+    const suggested = (await use.getAttribute('aria-label'))?.match(/#[0-9a-f]{6}/)?.[0] ?? '';
+    expect(contrastRatio(suggested, green)).toBeGreaterThanOrEqual(4.5);
+    await use.click();
+    await expect.poll(() => foregroundHex.inputValue()).toBe(suggested);
+    await expect.poll(() => primaryPair.innerText()).toContain(consoleEn.contrast.passes);
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: suggested }).count())
+      .toBeGreaterThan(0);
+
+    await atWidth(1280, 'theme-editor');
+    await atWidth(375, 'theme-editor');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await page.getByRole('button', { name: consoleEn.theme.publish }).click();
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: consoleEn.theme.published }).count())
+      .toBe(1);
+    expect(await page.getByText(consoleEn.theme.upToDate).count()).toBe(1);
+
+    const login = await (await newContext(browser)).newPage();
+    await login.goto(`${keycard.origin('grand-hotel')}/login`);
+    await expect
+      .poll(
+        () =>
+          login.locator('.kc-card-brand').evaluate((element) => getComputedStyle(element).backgroundColor),
+        {
+          timeout: 15_000,
+        },
+      )
+      .toBe(rgb(green));
+    await login.screenshot({ path: path.join(shots, 'grand-hotel-login-published.png') });
+    await login.context().close();
+  });
+
+  it('shows a new client secret exactly once', async () => {
+    await page
+      .getByRole('navigation', { name: consoleEn.tenant.sectionsLabel })
+      .getByRole('link', { name: consoleEn.tenant.sections.clients })
+      .click();
+    await page.getByRole('heading', { name: consoleEn.clients.heading, level: 2 }).waitFor();
+    await page.getByLabel(consoleEn.clients.clientId).fill('e2e-reporting');
+    await page
+      .getByLabel(consoleEn.clients.redirectUris, { exact: true })
+      .fill('https://reports.example/callback');
+    await page.getByRole('button', { name: consoleEn.clients.create }).click();
+    const secretHeading = page.getByRole('heading', {
+      name: fill(consoleEn.clients.secretHeading, { clientId: 'e2e-reporting' }),
+    });
+    await secretHeading.waitFor();
+    expect(await page.getByText(consoleEn.clients.secretWarning).count()).toBe(1);
+    const secret = await page.getByLabel(consoleEn.clients.secretLabel).inputValue();
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    await atWidth(1280, 'clients-secret');
+    await atWidth(375, 'clients-secret');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // A reload signs in again silently (the token lived in memory) and shows no secret.
+    await page.reload();
+    await page.waitForURL(`${admin}/console/tenants/grand-hotel/clients`);
+    await page.getByRole('heading', { name: 'e2e-reporting' }).waitFor();
+    expect(await secretHeading.count()).toBe(0);
+    expect(await page.locator(`input[value="${secret}"]`).count()).toBe(0);
+    expect(await page.content()).not.toContain(secret);
+  });
+
+  it('disables a user found by address, and the audit log shows it', async () => {
+    const email = await createTestUser(keycard, 'grand-hotel');
+    await page
+      .getByRole('navigation', { name: consoleEn.tenant.sectionsLabel })
+      .getByRole('link', { name: consoleEn.tenant.sections.users })
+      .click();
+    await page.getByLabel(consoleEn.users.search).fill(email.slice(0, 8));
+    await page.getByRole('button', { name: consoleEn.users.searchButton }).click();
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: email }) });
+    await card.waitFor();
+    await card.getByRole('button', { name: consoleEn.users.actions.disable }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.innerText()).toContain(fill(consoleEn.users.questions.disable, { email }));
+    await expectAccessible(page, 'confirm disable');
+    await dialog.getByRole('button', { name: consoleEn.users.actions.disable }).click();
+    const done = fill(consoleEn.users.done, { action: consoleEn.users.actions.disable, email });
+    await expect.poll(() => page.getByRole('status').filter({ hasText: done }).count()).toBe(1);
+    await expect.poll(() => card.innerText()).toContain(consoleEn.users.statuses.disabled);
+    const user = await keycard.services.db
+      .selectFrom('users')
+      .select(['id', 'status'])
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(user.status).toBe('disabled');
+    await atWidth(1280, 'users');
+    await atWidth(375, 'users');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await page.getByRole('link', { name: consoleEn.app.nav.audit }).click();
+    await consoleHeading(consoleEn.audit.heading);
+    await page.getByLabel(consoleEn.audit.targetId).fill(user.id);
+    await page.getByRole('button', { name: consoleEn.audit.apply }).click();
+    const entry = page.getByRole('listitem').filter({ hasText: 'user.disable' });
+    await entry.waitFor();
+    expect(await entry.innerText()).toContain(consoleEn.audit.actorKinds.operator);
+    expect(await page.getByRole('listitem').filter({ hasText: 'user.' }).count()).toBe(1);
+    await atWidth(1280, 'audit');
+    await atWidth(375, 'audit');
+  });
+});
