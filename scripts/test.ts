@@ -1,5 +1,5 @@
 /**
- * The whole test suite, as CI runs it: type check, lint, portal build, unit and API tests
+ * The whole test suite, as CI runs it: type check, lint, portal and console build, unit and API tests
  * (SQLite and PostgreSQL), then browser tests in Chromium. Ends with one summary line.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -100,9 +100,10 @@ async function finishVitest(run: VitestRun): Promise<void> {
 
 step('type check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) &&
   step('type check (portal)', bin('tsc'), ['-p', 'apps/portal/tsconfig.json', '--noEmit']) &&
+  step('type check (console)', bin('tsc'), ['-p', 'apps/console/tsconfig.json', '--noEmit']) &&
   step('type check (browser tests)', bin('tsc'), ['-p', 'e2e/tsconfig.json', '--noEmit']);
 step('lint', bin('biome'), ['check', '.']);
-const built = step('build portal', 'npm', ['run', '--silent', 'build']);
+const built = step('build portal and console', 'npm', ['run', '--silent', 'build']);
 // The two projects run at once: much of each is waiting (PostgreSQL, the browser, timers), so
 // together they take far less than one after the other on two cores. Unit tests get one
 // worker, the browser tests two files at a time.
