@@ -8,7 +8,6 @@ import {
   type PartnerConfig,
   type TenantConfig,
   type Theme,
-  themeSchema,
   type UserType,
 } from '@keycard/contract';
 import { type Kysely, sql } from 'kysely';
@@ -19,7 +18,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { clientSecretMatches, hashClientSecret } from '../oidc/client-secret.ts';
 import { listPartners, removePartner, savePartner } from '../partners/partner.repository.ts';
-import { TenantDirectory } from '../tenants/tenant.service.ts';
+import { parseStoredTheme, TenantDirectory } from '../tenants/tenant.service.ts';
 import { type ClientMetadata, defaultTenantSettings } from '../tenants/tenant.types.ts';
 import { ConfigurationFileError, fieldPath } from './configuration-file.ts';
 
@@ -347,7 +346,7 @@ async function planTenant(context: TenantPlanContext, domainOwners: Map<string, 
         aliasDomains: storedDomains.filter((domain) => domain !== row.login_domain).sort(),
         defaultRedirectUri: row.default_redirect_uri,
         loginClientId: row.login_client_id,
-        theme: themeView(themeSchema.parse(JSON.parse(row.theme))),
+        theme: themeView(parseStoredTheme(row.theme)),
         settings: effectiveSettings(storedSettings),
       }
     : null;
@@ -680,7 +679,7 @@ export async function exportTenant(db: Kysely<Database>, code: string): Promise<
         aliasDomains: domains.map((each) => each.domain).filter((domain) => domain !== row.login_domain),
         defaultRedirectUri: row.default_redirect_uri,
         loginClientId: row.login_client_id,
-        theme: themeView(themeSchema.parse(JSON.parse(row.theme))),
+        theme: themeView(parseStoredTheme(row.theme)),
         settings: {
           passwordExpiryDays: settings.passwordExpiryDays,
           passwordWarningDays: settings.passwordWarningDays,

@@ -1,4 +1,4 @@
-import { type Theme, themeSchema } from '@keycard/contract';
+import { isThemeImageUrl, type Theme, themeSchema } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import {
@@ -14,6 +14,18 @@ export function hostnameOf(host: string | undefined): string {
   const value = host.trim().toLowerCase();
   if (value.startsWith('[')) return value.slice(0, value.indexOf(']') + 1);
   return value.replace(/:\d+$/, '').replace(/\.$/, '');
+}
+
+/**
+ * A tenant's stored theme. An image address stored before theme images were restricted
+ * (docs/configuration.md, Theme) that breaks the rule reads as none: the tenant keeps working
+ * without it, rather than failing to load, and its next apply or theme change replaces it.
+ */
+export function parseStoredTheme(json: string): Theme {
+  const stored = JSON.parse(json) as Theme;
+  const images = stored.images ?? { logo: '', favicon: '' };
+  const safe = (url: unknown) => (typeof url === 'string' && isThemeImageUrl(url) ? url : '');
+  return themeSchema.parse({ ...stored, images: { logo: safe(images.logo), favicon: safe(images.favicon) } });
 }
 
 /** How often each instance looks for tenants changed elsewhere (another instance, the CLI). */
@@ -183,7 +195,7 @@ export class TenantDirectory {
       aliasCode: row.alias_code,
       loginDomain: row.login_domain,
       loginClientId: row.login_client_id,
-      theme: themeSchema.parse(JSON.parse(row.theme)) as Theme,
+      theme: parseStoredTheme(row.theme),
       defaultRedirectUri: row.default_redirect_uri,
       settings: {
         ...defaultTenantSettings,

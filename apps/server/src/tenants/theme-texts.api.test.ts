@@ -7,6 +7,7 @@ import {
   type ThemeTexts,
 } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliOn } from '../accounts/test-support.ts';
 import { adminCall, operatorToken } from '../admin/admin.test-support.ts';
 import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
 
@@ -90,6 +91,27 @@ describe.each(engines)('theme texts and image addresses through the admin API on
       expect(await served()).toEqual(before);
     },
   );
+
+  it('keeps a tenant working whose stored image predates the rule: the image reads as none', async () => {
+    const stored = { ...theme, images: { logo: 'javascript:alert(1)', favicon: '//evil.example/icon.svg' } };
+    await t.services.db
+      .updateTable('tenants')
+      .set((eb) => ({ theme: JSON.stringify(stored), version: eb('version', '+', 1) }))
+      .where('code', '=', 'seaside')
+      .execute();
+    expect((await served()).images).toEqual({ logo: '', favicon: '' });
+    // What the first paint and mails draw with: the same theme, without the image.
+    expect((await t.services.tenants.resolveHost('seaside.localhost:3000'))?.theme.images).toEqual({
+      logo: '',
+      favicon: '',
+    });
+    // The export and the admin API read it the same way, so the tenant can be repaired.
+    const exported = await runCliOn(t, 'export', '--tenant', 'seaside');
+    expect(exported, exported.err).toMatchObject({ code: 0 });
+    expect(exported.out).not.toContain('javascript:');
+    expect((await putTheme(theme)).statusCode).toBe(200);
+    expect((await served()).images).toEqual(theme.images);
+  });
 
   it('takes every allowed kind of image address: https, http, a root-relative upload path, and none', async () => {
     for (const images of [
