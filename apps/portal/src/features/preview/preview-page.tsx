@@ -48,11 +48,10 @@ function screenRouters(parts: PreviewParts) {
   } satisfies Record<PreviewScreen, unknown>;
 }
 
-/** A draft as drawn: the translator in its language, and a count to tell one drawing from the next. */
+/** A draft as drawn, with the translator that speaks its language. */
 interface Drawing {
   draft: PreviewDraftMessage;
   translator: Translator;
-  serial: number;
 }
 
 /** The console's drafts, in the order they came; a later one overtakes one still loading its texts. */
@@ -69,7 +68,7 @@ function useDrafts(): Drawing | null {
       else translator.current = new Translator(draft.locale, texts);
       // The draft's own wording, as the portal shows a tenant's (main.tsx).
       applyTextOverrides(translator.current, draft.theme.texts);
-      setDrawing({ draft, translator: translator.current, serial });
+      setDrawing({ draft, translator: translator.current });
     }
     const onMessage = (event: MessageEvent) => {
       const draft = trustedDraft(event);
