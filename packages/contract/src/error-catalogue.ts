@@ -110,6 +110,10 @@ export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
     status: 400,
     message: 'The server does not fetch private, loopback or link-local addresses.',
   },
+  [adminErrors.secretRotatedRecently]: {
+    status: 409,
+    message: "The client's secret was rotated moments ago; use that secret, or rotate again later.",
+  },
   [adminErrors.confirmationMismatch]: {
     status: 400,
     message: "Repeat the tenant's code in the confirmation to remove it.",

@@ -181,6 +181,11 @@ export const adminErrors = {
    * resolves to, a private, loopback or link-local address (SSRF).
    */
   privateAddress: 'admin.private_address',
+  /**
+   * The client's secret was rotated moments ago (by a request alongside this one): only the
+   * first of rotations at once answers a secret, so every secret answered works.
+   */
+  secretRotatedRecently: 'admin.secret_rotated_recently',
   /** A tenant removal whose confirmation does not repeat the tenant's code. */
   confirmationMismatch: 'admin.confirmation_mismatch',
 } as const;

@@ -39,7 +39,7 @@ import {
 } from '../partners/partner.repository.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
 import { endUserAccess } from '../sessions/user-access.ts';
-import { AppError } from '../shared/errors.ts';
+import { AppError, retryAfter } from '../shared/errors.ts';
 import type { TenantDirectory } from '../tenants/tenant.service.ts';
 import type { ClientMetadata, TenantContext } from '../tenants/tenant.types.ts';
 import { type AuditActor, recordAudit } from './audit.service.ts';
@@ -409,39 +409,65 @@ async function storedClient(db: Kysely<Database>, code: string, clientId: string
   return row ? (JSON.parse(row.metadata) as ClientMetadata) : null;
 }
 
+/**
+ * How long after a rotation another rotation of the same client is refused. Two rotations at
+ * once would each answer a secret, and only the later one would work: the first caller would
+ * deploy a secret that is already dead. Within this window the first rotation stands and the
+ * others fail cleanly (409), so every secret Keycard answers works until a later, deliberate
+ * rotation.
+ */
+export const secretRotationWindowMs = 10_000;
+
 /** A new secret for a confidential client: the old one stops working at once. */
 export async function rotateClientSecret(deps: AdminDeps, code: string, clientId: string) {
   await tenantRow(deps.db, code);
   const secret = newSecret();
-  const metadata = await deps.db.transaction().execute(async (trx) => {
-    const current = await storedClient(trx, code, clientId);
-    if (!current) throw new AppError(adminErrors.clientNotFound);
-    if ((current.token_endpoint_auth_method ?? 'client_secret_basic') === 'none') {
-      throw new AppError(errorCodes.validationFailed, {
-        fields: { authMethod: 'a public client has no secret' },
-      });
-    }
-    const next = { ...current, client_secret: hashClientSecret(secret) };
-    await trx
-      .updateTable('oidc_clients')
-      .set({ metadata: JSON.stringify(next) })
-      .where('tenant_code', '=', code)
-      .where('client_id', '=', clientId)
-      .execute();
-    await raiseVersion(trx, code);
-    await recordAudit(
-      trx,
-      deps.actor,
-      {
-        tenant: code,
-        action: 'client.rotate_secret',
-        target: { kind: 'client', id: clientId },
-        after: { secret },
-      },
-      deps.now,
-    );
-    return next;
-  });
+  // Under the tenant's lease, on every instance one rotation at a time: each sees the one
+  // before it in the audit log, written in that rotation's transaction.
+  const metadata = await withTenantLease(deps.db, code, () =>
+    deps.db.transaction().execute(async (trx) => {
+      const current = await storedClient(trx, code, clientId);
+      if (!current) throw new AppError(adminErrors.clientNotFound);
+      if ((current.token_endpoint_auth_method ?? 'client_secret_basic') === 'none') {
+        throw new AppError(errorCodes.validationFailed, {
+          fields: { authMethod: 'a public client has no secret' },
+        });
+      }
+      const recent = await trx
+        .selectFrom('audit_log')
+        .select('at')
+        .where('tenant_code', '=', code)
+        .where('action', '=', 'client.rotate_secret')
+        .where('target_id', '=', clientId)
+        .where('at', '>', deps.now - secretRotationWindowMs)
+        .orderBy('at', 'desc')
+        .executeTakeFirst();
+      if (recent) {
+        const wait = Number(recent.at) + secretRotationWindowMs - deps.now;
+        throw new AppError(adminErrors.secretRotatedRecently, { fields: retryAfter(wait) });
+      }
+      const next = { ...current, client_secret: hashClientSecret(secret) };
+      await trx
+        .updateTable('oidc_clients')
+        .set({ metadata: JSON.stringify(next) })
+        .where('tenant_code', '=', code)
+        .where('client_id', '=', clientId)
+        .execute();
+      await raiseVersion(trx, code);
+      await recordAudit(
+        trx,
+        deps.actor,
+        {
+          tenant: code,
+          action: 'client.rotate_secret',
+          target: { kind: 'client', id: clientId },
+          after: { secret },
+        },
+        deps.now,
+      );
+      return next;
+    }),
+  );
   deps.tenants.invalidate(code);
   return { client: clientOf(metadata, false), secret };
 }
