@@ -67,6 +67,33 @@ describe('branded first paint (Chromium)', () => {
     await context.close();
   });
 
+  it('keeps a Next pressed on the server-rendered form while the script takes over', async () => {
+    const context = await stack.browser.newContext({ locale: 'en-GB' });
+    const page = await context.newPage();
+    const held: Route[] = [];
+    await page.route(/\/assets\/index-[^/]+\.js$/, (route) => {
+      // Only the first page's script is held back; the next page's comes at once.
+      if (held.length > 0) return void route.continue();
+      held.push(route);
+    });
+    await page.goto(`${stack.keycard.origin('grand-hotel')}/login`, { waitUntil: 'commit' });
+    await page.getByLabel('E-mail', { exact: true }).fill('demo@grand-hotel.test');
+    const next = page.locator('[data-kc-first-paint] button[type="submit"]');
+    const box = await next.boundingBox();
+    if (!box) throw new Error('the first paint has no Next button');
+    // The press begins on the server's button; the script arrives while it is held.
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await expect.poll(() => held.length).toBe(1);
+    await held[0]?.continue();
+    // Time for the script to start (it would replace the form under the pressed button).
+    await page.waitForTimeout(1500);
+    await page.mouse.up();
+    await expect.poll(() => page.getByLabel('Password', { exact: true }).isVisible()).toBe(true);
+    expect(await page.title()).toBe('Enter your password | Grand Hotel Group');
+    await context.close();
+  });
+
   it('draws Thai with the shipped font, and fetches it only for Thai pages', async () => {
     const fonts: string[] = [];
     for (const locale of ['th-TH', 'en-GB']) {

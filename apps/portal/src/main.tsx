@@ -8,7 +8,7 @@ import { chooseLocale, initI18n } from './app/i18n.ts';
 import { createRouter } from './app/router.tsx';
 import { applyBranding, loadBranding } from './app/theme.tsx';
 import { type Branding, BrandingProvider } from './lib/branding.tsx';
-import { keepFirstPaintInput } from './lib/first-paint-input.ts';
+import { firstPaintFormSettled, keepFirstPaintInput } from './lib/first-paint-input.ts';
 import { applyTextOverrides, I18nProvider } from './lib/i18n.tsx';
 import { rememberedLanguage } from './lib/language.ts';
 
@@ -41,6 +41,7 @@ async function start(): Promise<void> {
   await router.ready;
   const root = document.getElementById('root');
   if (!root) return;
+  await firstPaintFormSettled();
   keepFirstPaintInput();
   createRoot(root).render(
     <StrictMode>

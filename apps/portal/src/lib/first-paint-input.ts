@@ -33,3 +33,27 @@ export function clearFirstPaintInput(): void {
   field = null;
   focused = false;
 }
+
+/** Longest the script waits for a press on the server-rendered form to end (a missed release). */
+const pressWaitMs = 3000;
+
+/**
+ * Resolves once no press on the server-rendered form is in progress. The script replaces that
+ * form: a press begun on its Next and released on the script's own button clicks neither, and
+ * the visitor's Next is lost. So a press under way (mouse, touch or the space bar: `:active`)
+ * is let finish first; its click, and the form's submission, happen before the script renders.
+ */
+export function firstPaintFormSettled(): Promise<void> {
+  if (!document.querySelector('[data-kc-first-paint] :active')) return Promise.resolve();
+  return new Promise((resolve) => {
+    const events = ['pointerup', 'pointercancel', 'keyup'] as const;
+    const settle = () => {
+      for (const name of events) window.removeEventListener(name, settle, true);
+      clearTimeout(timer);
+      // The release's click (and a submission it starts) is dispatched right after it.
+      setTimeout(resolve, 0);
+    };
+    const timer = setTimeout(settle, pressWaitMs);
+    for (const name of events) window.addEventListener(name, settle, true);
+  });
+}
