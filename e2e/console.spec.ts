@@ -80,6 +80,11 @@ describe('admin console (Chromium)', () => {
   const consoleHeading = (text: string) =>
     expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe(text);
 
+  const sectionLink = (name: keyof typeof consoleEn.tenant.sections) =>
+    page
+      .getByRole('navigation', { name: consoleEn.tenant.sectionsLabel })
+      .getByRole('link', { name: consoleEn.tenant.sections[name] });
+
   async function atWidth(width: number, label: string): Promise<void> {
     await page.setViewportSize({ width, height: width < 600 ? 800 : 900 });
     await expectAccessible(page, `${label} at ${width} px`);
@@ -196,7 +201,7 @@ describe('admin console (Chromium)', () => {
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: consoleEn.theme.published }).count())
       .toBe(1);
-    expect(await page.getByText(consoleEn.theme.upToDate).count()).toBe(1);
+    expect(await page.getByText(consoleEn.theme.upToDate, { exact: true }).count()).toBe(1);
 
     const login = await (await newContext(browser)).newPage();
     await login.goto(`${keycard.origin('grand-hotel')}/login`);
@@ -211,6 +216,57 @@ describe('admin console (Chromium)', () => {
       .toBe(rgb(green));
     await login.screenshot({ path: path.join(shots, 'grand-hotel-login-published.png') });
     await login.context().close();
+  });
+
+  it('keeps an unsaved draft through a new sign-in when the admin token stops working', async () => {
+    await sectionLink('theme').click();
+    const name = page.getByLabel(consoleEn.theme.name);
+    await name.fill('Grand Hotel Group (draft)');
+    // The console's token is revoked (as an expired one is refused): its next call answers 401.
+    await keycard.services.db
+      .deleteFrom('oidc_payloads')
+      .where('tenant_code', '=', 'keycard-operators')
+      .where('model', '=', 'AccessToken')
+      .execute();
+    const visited: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) visited.push(frame.url());
+    });
+    // Leaving with unsaved changes asks first.
+    let asked = '';
+    page.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.accept();
+    });
+    await sectionLink('keys').click();
+    await expect.poll(() => asked).toBe(consoleEn.app.unsavedLeave);
+    await page.getByRole('heading', { name: consoleEn.keys.heading, level: 2 }).waitFor();
+    await expect.poll(() => page.getByText(consoleEn.app.loading).count()).toBe(0);
+    // Signed in again through the provider, whose session holds: no prompt, back on the same page.
+    expect(visited.some((url) => url.startsWith(`${admin}/console/callback?`))).toBe(true);
+    expect(page.url()).toBe(`${admin}/console/tenants/grand-hotel/keys`);
+    await page.getByRole('button', { name: consoleEn.keys.rotate }).click();
+    await page.getByRole('dialog').getByRole('button', { name: consoleEn.keys.rotate }).click();
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: consoleEn.keys.rotated }).count())
+      .toBe(1);
+    await page.getByText(consoleEn.keys.active).waitFor();
+    await atWidth(1280, 'signing-keys');
+    await atWidth(375, 'signing-keys');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await sectionLink('theme').click();
+    await expect.poll(() => name.inputValue()).toBe('Grand Hotel Group (draft)');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: consoleEn.theme.restored }).count())
+      .toBe(1);
+    // Discard asks, then goes back to the published theme.
+    await page.getByRole('button', { name: consoleEn.theme.discard }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.innerText()).toContain(consoleEn.theme.discardQuestion);
+    await dialog.getByRole('button', { name: consoleEn.theme.discard }).click();
+    await expect.poll(() => name.inputValue()).toBe('Grand Hotel Group');
+    expect(await page.getByText(consoleEn.theme.upToDate, { exact: true }).count()).toBe(1);
   });
 
   it('shows a new client secret exactly once', async () => {
@@ -282,5 +338,30 @@ describe('admin console (Chromium)', () => {
     expect(await page.getByRole('listitem').filter({ hasText: 'user.' }).count()).toBe(1);
     await atWidth(1280, 'audit');
     await atWidth(375, 'audit');
+  });
+
+  it('shows partners and settings accessibly, and signs out through the provider', async () => {
+    await page.goto(`${admin}/console/tenants/grand-hotel/partners`);
+    await page.getByRole('heading', { name: consoleEn.partners.heading, level: 2 }).waitFor();
+    await page.getByLabel(consoleEn.partners.code).waitFor();
+    await atWidth(1280, 'partners');
+    await atWidth(375, 'partners');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await sectionLink('settings').click();
+    await page.getByLabel(consoleEn.settings.mfaMode).waitFor();
+    await atWidth(1280, 'settings');
+    await atWidth(375, 'settings');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // In German: the language menu changes the console's texts and <html lang>.
+    await page.getByLabel(consoleEn.app.language).selectOption('de');
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('de');
+    await page.locator('.language select').selectOption('en');
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
+
+    await page.getByRole('button', { name: consoleEn.app.signOut }).click();
+    // The provider's session ended: the console's next sign-in asks for the e-mail again.
+    await page.waitForURL(/\/login\?iid=/, { timeout: 15_000 });
+    await expectHeading(page, en.login.email.heading);
   });
 });

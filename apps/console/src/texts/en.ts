@@ -317,6 +317,7 @@ export const en = {
     heading: 'Signing keys',
     intro:
       'New tokens are signed with the newest key; older keys stay published so earlier tokens verify until you retire them.',
+    empty: 'This tenant has no signing key of its own yet.',
     kid: 'Key id',
     created: 'Created',
     active: 'Active: signs new tokens',

@@ -52,6 +52,8 @@ export function SigningKeysSection({ tenant }: SectionProps) {
       )}
       {keys === null ? (
         <p>{t('app.loading')}</p>
+      ) : keys.length === 0 ? (
+        <p>{t('keys.empty')}</p>
       ) : (
         <ul className="cards">
           {keys.map((key) => (
