@@ -1,6 +1,7 @@
 import { RouterProvider } from '@keycard/web/router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './app/thai-font.css';
 import './app/app.css';
 import { consolePaths } from './app/paths.ts';
 import { createRouter } from './app/router.tsx';

@@ -81,7 +81,7 @@ export const en = {
     heading: 'Tenants',
     search: 'Search tenants',
     searchHint: 'By code or domain.',
-    count: '{{count}} shown',
+    count: 'Tenants shown: {{count}}',
     empty: 'No tenant matches.',
     code: 'Code',
     loginDomain: 'Login domain',
@@ -256,7 +256,7 @@ export const en = {
     searchHeading: 'Find accounts',
     search: 'E-mail address starts with',
     searchButton: 'Search',
-    results: '{{count}} accounts found.',
+    results: 'Accounts found: {{count}}.',
     empty: 'No account matches.',
     email: 'E-mail',
     type: 'Type',
@@ -356,7 +356,7 @@ export const en = {
       apply: 'keycard apply',
       system: 'Keycard itself',
     },
-    shown: '{{count}} entries shown.',
+    shown: 'Entries shown: {{count}}.',
   },
 };
 
