@@ -64,6 +64,7 @@ import {
 export async function lifecycleRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const { db, clock, config, limiter, tenants } = services;
   const deps = { db, config, limiter };
+  const outbound = { allowPrivate: config.allowPrivateOutbound };
   /** Mail is committed with the change; the worker is nudged so it goes out at once. */
   const deliver = () => void services.outbox.kick().catch(() => undefined);
 
@@ -112,7 +113,7 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
     assertSameOrigin(request, config);
     const tenant = requireTenant(request);
     const input = parseInput(activateRequest, request.body);
-    await verifyCaptcha(tenant, input.recaptchaToken, 'SIGNUP', request.ip);
+    await verifyCaptcha(tenant, input.recaptchaToken, 'SIGNUP', request.ip, outbound);
     return activateAccount(deps, tenant, input, clock.now());
   });
 
@@ -132,7 +133,7 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
     assertSameOrigin(request, config);
     const tenant = requireTenant(request);
     const input = parseInput(registerRequest, request.body);
-    await verifyCaptcha(tenant, input.recaptchaToken, 'SIGNUP', request.ip);
+    await verifyCaptcha(tenant, input.recaptchaToken, 'SIGNUP', request.ip, outbound);
     return registerAccount(deps, tenant, input, clock.now());
   });
 
@@ -157,7 +158,7 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
       reply,
       { tenantCode: tenant.code, subject: email.toLowerCase() },
       async () => {
-        await verifyCaptcha(tenant, body.recaptchaToken, action, request.ip);
+        await verifyCaptcha(tenant, body.recaptchaToken, action, request.ip, outbound);
         await limitMailRequests(limiter, tenant, request.ip, clock.now());
         return send(tenant, email);
       },
@@ -191,7 +192,7 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
     assertSameOrigin(request, config);
     const tenant = requireTenant(request);
     const input = parseInput(applyResetRequest, request.body);
-    await verifyCaptcha(tenant, input.recaptchaToken, 'PASSWORD_RESET', request.ip);
+    await verifyCaptcha(tenant, input.recaptchaToken, 'PASSWORD_RESET', request.ip, outbound);
     await applyPasswordReset(deps, tenant, input, clock.now());
     return {};
   });

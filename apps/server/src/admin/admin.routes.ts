@@ -53,6 +53,7 @@ import { ContractViolation } from '../http/contract.ts';
 import { errorAnswer } from '../http/errors.ts';
 import { parseInput } from '../http/validate.ts';
 import { findPartner } from '../partners/partner.repository.ts';
+import { assertOutboundAddresses, assertOutboundUrl } from '../security/outbound.ts';
 import { AppError } from '../shared/errors.ts';
 import { hostnameOf } from '../tenants/tenant.service.ts';
 import {
@@ -179,7 +180,11 @@ export const adminRoutes: AdminRoute[] = [
     body: adminTenantCreateRequest,
     response: adminTenantCreateResponse,
     status: 201,
-    run: (deps, { body }) => createTenant(deps, body as z.infer<typeof adminTenantCreateRequest>),
+    run: (deps, { body }) => {
+      const tenant = body as z.infer<typeof adminTenantCreateRequest>;
+      assertOutboundAddresses(tenant, deps.config.allowPrivateOutbound);
+      return createTenant(deps, tenant);
+    },
   },
   {
     method: 'GET',
@@ -270,6 +275,7 @@ export const adminRoutes: AdminRoute[] = [
       changeTenant(deps, params.code!, (tenant) => {
         const settings = body as z.infer<typeof adminSettingsRequest>;
         if (caller.operator.role !== 'owner') assertNoNewOutsideAddress(tenant.settings, settings);
+        assertOutboundAddresses({ settings }, deps.config.allowPrivateOutbound);
         return { ...tenant, settings };
       }),
   },
@@ -340,6 +346,7 @@ export const adminRoutes: AdminRoute[] = [
     run: async (deps, { params, body }, caller) => {
       const partner = body as z.infer<typeof adminPartnerRequest>;
       if (partner.code !== params.partnerCode) throw new AppError(adminErrors.partnerCodeMismatch);
+      assertOutboundUrl('jwksUri', partner.jwksUri, deps.config.allowPrivateOutbound);
       // The key set address is fetched by Keycard's servers: a new one is an owner's to set
       // (as the captcha's), or a tenant admin could reach addresses inside the network.
       if (caller.operator.role !== 'owner' && partner.jwksUri) {

@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { assertOutboundAddresses } from '../security/outbound.ts';
+import { AppError } from '../shared/errors.ts';
 import {
   applyConfigurationPlan,
   exportTenant,
@@ -11,7 +13,7 @@ import {
   type PlannedObject,
   planConfiguration,
 } from './configuration.service.ts';
-import { configurationYaml, readConfigurationFile } from './configuration-file.ts';
+import { ConfigurationFileError, configurationYaml, readConfigurationFile } from './configuration-file.ts';
 
 export const configurationUsage = `  keycard apply -f <file.yaml|file.json> [--dry-run]
       Creates or updates the tenants the file describes, with their domains, theme, settings,
@@ -119,6 +121,16 @@ export async function runConfigurationCommand(
     return 0;
   }
   const configuration = readConfigurationFile(parsed.file);
+  // Addresses Keycard's servers will fetch stay outside its network (security/outbound.ts).
+  try {
+    configuration.tenants.forEach((tenant, index) => {
+      assertOutboundAddresses(tenant, deps.config.allowPrivateOutbound, `tenants[${index}].`);
+    });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const problems = Object.entries(error.fields ?? {}).map(([field, problem]) => `${field}: ${problem}`);
+    throw new ConfigurationFileError(parsed.file, problems);
+  }
   const plan = await planConfiguration(db, parsed.file, configuration, deps.env);
   if (!hasChanges(plan)) {
     out(describePlan(plan.objects).join('\n'));

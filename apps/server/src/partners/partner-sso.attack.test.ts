@@ -250,7 +250,8 @@ describe.each(engines)('partner key rotation on %s', (engine) => {
   const issuer = 'https://rotating.partner.test';
   const silent = { info: () => {}, warn: () => {} };
   // Small enough to watch a removed key expire from the cache within a test.
-  const keys = new PartnerKeys({ cacheMaxAgeMs: 300, cooldownMs: 0 });
+  // The stand-in key server listens on loopback, as outside production.
+  const keys = new PartnerKeys({ cacheMaxAgeMs: 300, cooldownMs: 0, allowPrivate: true });
 
   beforeAll(async () => {
     t = await buildTestApp(engine, manyRequests);

@@ -8,10 +8,12 @@ import {
 import {
   createLocalJWKSet,
   createRemoteJWKSet,
+  customFetch,
   type JWTVerifyGetKey,
   errors as joseErrors,
   jwtVerify,
 } from 'jose';
+import { outboundFetch } from '../security/outbound.ts';
 import { AppError } from '../shared/errors.ts';
 import type { Partner } from './partner.repository.ts';
 
@@ -31,12 +33,15 @@ export interface PartnerKeyCacheOptions {
   cooldownMs: number;
   /** A JWKS request taking longer than this counts as the partner's keys being unavailable. */
   timeoutMs: number;
+  /** Whether a key set may be at a private address (ALLOW_PRIVATE_OUTBOUND; security/outbound.ts). */
+  allowPrivate: boolean;
 }
 
 export const defaultPartnerKeyCache: PartnerKeyCacheOptions = {
   cacheMaxAgeMs: 60_000,
   cooldownMs: 1_000,
   timeoutMs: 5_000,
+  allowPrivate: false,
 };
 
 /** Remote key sets cached at once; more are dropped (partners are few, URLs are operators'). */
@@ -65,10 +70,18 @@ export class PartnerKeys {
     let remote = this.#remote.get(url);
     if (!remote) {
       if (this.#remote.size >= maxCachedKeySets) this.#remote.clear();
+      const outbound = { allowPrivate: this.#options.allowPrivate, maxBytes: 256 * 1024 };
       remote = createRemoteJWKSet(new URL(url), {
         cacheMaxAge: this.#options.cacheMaxAgeMs,
         cooldownDuration: this.#options.cooldownMs,
         timeoutDuration: this.#options.timeoutMs,
+        // Fetched by Keycard's servers from an owner-set address: never inside the network.
+        [customFetch]: (target, init) =>
+          outboundFetch(
+            target,
+            { method: init.method, headers: Object.fromEntries(init.headers), signal: init.signal },
+            outbound,
+          ),
       });
       this.#remote.set(url, remote);
     }

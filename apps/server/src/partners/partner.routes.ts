@@ -43,7 +43,12 @@ export async function partnerRoutes(
   services: Services & { partnerKeys?: PartnerKeys },
 ): Promise<void> {
   const { db, config, clock, limiter } = services;
-  const deps = { db, config, limiter, keys: services.partnerKeys ?? new PartnerKeys() };
+  const deps = {
+    db,
+    config,
+    limiter,
+    keys: services.partnerKeys ?? new PartnerKeys({ allowPrivate: config.allowPrivateOutbound }),
+  };
 
   app.post(
     routePattern(apiPaths.partners.sso, partnerParam),

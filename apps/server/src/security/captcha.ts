@@ -1,6 +1,7 @@
 import { type CaptchaAction, lifecycleErrors } from '@keycard/contract';
 import { AppError } from '../shared/errors.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
+import { type OutboundOptions, outboundFetch } from './outbound.ts';
 
 /** reCAPTCHA v3, the provider whose API the portal speaks, unless a tenant names another. */
 export const defaultCaptchaScriptUrl = 'https://www.google.com/recaptcha/api.js';
@@ -54,6 +55,8 @@ export async function verifyCaptcha(
   token: string | undefined,
   action: CaptchaAction,
   remoteIp: string,
+  /** Whether the verifier may be a private address (ALLOW_PRIVATE_OUTBOUND); security/outbound.ts. */
+  outbound: OutboundOptions,
 ): Promise<void> {
   const settings = captchaSettingsOf(tenant);
   if (!settings.secret) return;
@@ -61,12 +64,21 @@ export async function verifyCaptcha(
   if (!token) throw refuse();
   let answer: SiteVerifyAnswer;
   try {
-    const response = await fetch(settings.verifyUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ secret: settings.secret, response: token, remoteip: remoteIp }),
-      signal: AbortSignal.timeout(verifyTimeoutMs),
-    });
+    // The secret goes only to an address outside the server's network (SSRF).
+    const response = await outboundFetch(
+      settings.verifyUrl,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          secret: settings.secret,
+          response: token,
+          remoteip: remoteIp,
+        }).toString(),
+        signal: AbortSignal.timeout(verifyTimeoutMs),
+      },
+      { ...outbound, maxBytes: 64 * 1024 },
+    );
     if (!response.ok) throw refuse();
     answer = (await response.json()) as SiteVerifyAnswer;
   } catch {
