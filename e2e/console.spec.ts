@@ -240,11 +240,11 @@ describe('admin console (Chromium)', () => {
     });
     await sectionLink('keys').click();
     await expect.poll(() => asked).toBe(consoleEn.app.unsavedLeave);
+    // Signed in again through the provider, whose session holds: no prompt, back on the same page.
+    await expect.poll(() => visited.some((url) => url.startsWith(`${admin}/console/callback?`))).toBe(true);
+    await page.waitForURL(`${admin}/console/tenants/grand-hotel/keys`);
     await page.getByRole('heading', { name: consoleEn.keys.heading, level: 2 }).waitFor();
     await expect.poll(() => page.getByText(consoleEn.app.loading).count()).toBe(0);
-    // Signed in again through the provider, whose session holds: no prompt, back on the same page.
-    expect(visited.some((url) => url.startsWith(`${admin}/console/callback?`))).toBe(true);
-    expect(page.url()).toBe(`${admin}/console/tenants/grand-hotel/keys`);
     await page.getByRole('button', { name: consoleEn.keys.rotate }).click();
     await page.getByRole('dialog').getByRole('button', { name: consoleEn.keys.rotate }).click();
     await expect

@@ -34,6 +34,12 @@ interface PendingSignIn {
 
 let discovery: Promise<Discovery> | null = null;
 let session: Session | null = null;
+let redirecting = false;
+
+/** True once the console leaves for the provider itself (no "unsaved changes" prompt then). */
+export function isRedirectingToSignIn(): boolean {
+  return redirecting;
+}
 
 function issuer(): string {
   return `${window.location.origin}/oidc`;
@@ -95,6 +101,7 @@ export async function signIn(returnTo = window.location.pathname + window.locati
     state: pending.state,
     nonce: pending.nonce,
   }).toString();
+  redirecting = true;
   window.location.assign(url.href);
   return new Promise<never>(() => {});
 }

@@ -1,5 +1,6 @@
 import type { AdminTenant } from '@keycard/contract/admin';
 import { useCallback, useEffect, useState } from 'react';
+import { isRedirectingToSignIn } from '../../lib/auth.ts';
 
 export type ThemeDraft = AdminTenant['theme'];
 
@@ -50,7 +51,10 @@ export function useThemeDraft(code: string, published: ThemeDraft) {
 export function useLeaveWarning(active: boolean, question: string): void {
   useEffect(() => {
     if (!active) return;
-    const beforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    // A new sign-in leaves the page too, but the draft is in sessionStorage and comes back.
+    const beforeUnload = (event: BeforeUnloadEvent) => {
+      if (!isRedirectingToSignIn()) event.preventDefault();
+    };
     // Capture phase on the document: runs before the router's click handler.
     const click = (event: MouseEvent) => {
       const link = (event.target as Element | null)?.closest?.('a[href]');
