@@ -10,6 +10,7 @@ export default defineConfig({
             'packages/*/src/**/*.test.ts',
             'apps/server/src/**/*.test.ts',
             'examples/*/src/**/*.test.ts',
+            'apps/console/src/**/*.test.ts',
           ],
           environment: 'node',
           testTimeout: 30_000,

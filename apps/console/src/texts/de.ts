@@ -84,7 +84,7 @@ export const de = {
     heading: 'Mandanten',
     search: 'Mandanten suchen',
     searchHint: 'Nach Code oder Domain.',
-    count: 'Angezeigt: {{count}}',
+    count: 'Angezeigte Mandanten: {{count}}',
     empty: 'Kein Mandant entspricht der Suche.',
     code: 'Code',
     loginDomain: 'Anmeldedomain',
@@ -330,6 +330,7 @@ export const de = {
     heading: 'Signaturschlüssel',
     intro:
       'Neue Tokens werden mit dem neuesten Schlüssel signiert; ältere Schlüssel bleiben veröffentlicht, damit frühere Tokens gültig bleiben, bis Sie die Schlüssel zurückziehen.',
+    empty: 'Dieser Mandant hat noch keinen eigenen Signaturschlüssel.',
     kid: 'Schlüssel-ID',
     created: 'Erstellt',
     active: 'Aktiv: signiert neue Tokens',

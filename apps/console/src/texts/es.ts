@@ -83,7 +83,7 @@ export const es = {
     heading: 'Inquilinos',
     search: 'Buscar inquilinos',
     searchHint: 'Por código o dominio.',
-    count: 'Mostrados: {{count}}',
+    count: 'Inquilinos mostrados: {{count}}',
     empty: 'Ningún inquilino coincide.',
     code: 'Código',
     loginDomain: 'Dominio de inicio de sesión',
@@ -325,6 +325,7 @@ export const es = {
     heading: 'Claves de firma',
     intro:
       'Los nuevos tokens se firman con la clave más reciente; las claves anteriores siguen publicadas para que los tokens anteriores se puedan verificar hasta que usted las retire.',
+    empty: 'Este inquilino aún no tiene una clave de firma propia.',
     kid: 'ID de clave',
     created: 'Creada',
     active: 'Activa: firma los nuevos tokens',

@@ -87,7 +87,7 @@ export const fr = {
     heading: 'Locataires',
     search: 'Rechercher des locataires',
     searchHint: 'Par code ou par domaine.',
-    count: 'Affichés : {{count}}',
+    count: 'Locataires affichés : {{count}}',
     empty: 'Aucun locataire ne correspond.',
     code: 'Code',
     loginDomain: 'Domaine de connexion',
@@ -331,6 +331,7 @@ export const fr = {
     heading: 'Clés de signature',
     intro:
       'Les nouveaux jetons sont signés avec la clé la plus récente ; les clés plus anciennes restent publiées afin que les jetons antérieurs restent vérifiables jusqu’à ce que vous les retiriez.',
+    empty: 'Ce locataire n’a pas encore de clé de signature propre.',
     kid: 'Identifiant de clé',
     created: 'Créée le',
     active: 'Active : signe les nouveaux jetons',

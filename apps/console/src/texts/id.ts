@@ -71,7 +71,8 @@ export const id = {
       signing_key_active:
         'Token baru ditandatangani dengan kunci ini: ganti kunci terlebih dahulu, lalu pensiunkan kunci ini.',
       partner_code_mismatch: 'Kode mitra di JSON tidak sama dengan kode di kolom Kode.',
-      image_invalid: 'Gambar tidak sesuai dengan jenis yang disebutkan, atau slot ini tidak menerima jenis tersebut.',
+      image_invalid:
+        'Gambar tidak sesuai dengan jenis yang disebutkan, atau slot ini tidak menerima jenis tersebut.',
       image_too_large: 'Gambar terlalu besar untuk slot ini.',
       operator_tenant_managed: 'Tenant operator diubah melalui operator atau keycard apply, bukan di sini.',
       last_owner: 'Pemilik terakhir tidak dapat dihapus.',
@@ -290,7 +291,8 @@ export const id = {
       resetMfa:
         'Hapus semua faktor kedua milik {{email}}? Sesinya akan berakhir, dan pengguna harus menyiapkan faktor kedua lagi.',
       endSessions: 'Akhiri semua sesi, izin, dan token milik {{email}}?',
-      delete: 'Hapus akun {{email}} beserta semua data yang disimpan untuknya? Tindakan ini tidak dapat dibatalkan.',
+      delete:
+        'Hapus akun {{email}} beserta semua data yang disimpan untuknya? Tindakan ini tidak dapat dibatalkan.',
     },
     done: '{{action}}: selesai untuk {{email}}.',
     unchanged: '{{action}}: tidak ada yang perlu diubah untuk {{email}}.',
@@ -330,10 +332,12 @@ export const id = {
     active: 'Aktif: menandatangani token baru',
     older: 'Lama: masih memverifikasi',
     rotate: 'Ganti kunci penandatanganan',
-    rotateQuestion: 'Buat kunci penandatanganan baru? Token baru langsung ditandatangani dengan kunci tersebut.',
+    rotateQuestion:
+      'Buat kunci penandatanganan baru? Token baru langsung ditandatangani dengan kunci tersebut.',
     rotated: 'Kunci penandatanganan baru telah aktif.',
     retire: 'Pensiunkan',
-    retireQuestion: 'Pensiunkan kunci {{kid}}? Token yang ditandatanganinya tidak akan dapat diverifikasi lagi.',
+    retireQuestion:
+      'Pensiunkan kunci {{kid}}? Token yang ditandatanganinya tidak akan dapat diverifikasi lagi.',
     retired: 'Kunci {{kid}} telah dipensiunkan.',
   },
   audit: {

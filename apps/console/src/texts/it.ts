@@ -238,8 +238,7 @@ export const it = {
     enable: 'Attiva',
     enabledDone: 'Client {{clientId}} attivato.',
     secretHeading: 'Segreto di {{clientId}}',
-    secretWarning:
-      'Copi subito questo segreto: non lo vedrà più. Keycard ne conserva soltanto un’impronta.',
+    secretWarning: 'Copi subito questo segreto: non lo vedrà più. Keycard ne conserva soltanto un’impronta.',
     secretLabel: 'Segreto client',
     secretDone: 'L’ho salvato',
     publicClient: 'Un client pubblico non ha un segreto.',

@@ -138,8 +138,7 @@ export const pt = {
     faviconUrl: 'URL do favicon',
     uploadLogo: 'Carregar um logótipo (SVG, PNG ou WebP, no máximo 256 KiB)',
     uploadFavicon: 'Carregar um favicon (ICO, PNG, SVG ou WebP, no máximo 64 KiB)',
-    uploadPublishes:
-      'Uma imagem carregada é guardada e usada de imediato, mesmo antes de publicar o resto.',
+    uploadPublishes: 'Uma imagem carregada é guardada e usada de imediato, mesmo antes de publicar o resto.',
     uploaded: 'A imagem foi carregada e está em uso.',
     linksHeading: 'Ligações',
     loginHelpUrl: 'Ligação de ajuda para iniciar sessão',
@@ -254,8 +253,7 @@ export const pt = {
     save: 'Guardar parceiro',
     saved: 'Parceiro {{code}} guardado.',
     remove: 'Remover',
-    removeQuestion:
-      'Remover o parceiro {{code}} e as suas ligações a contas? As sessões que abriu terminam.',
+    removeQuestion: 'Remover o parceiro {{code}} e as suas ligações a contas? As sessões que abriu terminam.',
     removed: 'Parceiro {{code}} removido.',
   },
   users: {
@@ -332,7 +330,8 @@ export const pt = {
     active: 'Ativa: assina os novos tokens',
     older: 'Anterior: ainda verifica',
     rotate: 'Substituir chave de assinatura',
-    rotateQuestion: 'Criar uma nova chave de assinatura? Os novos tokens passam de imediato a ser assinados com ela.',
+    rotateQuestion:
+      'Criar uma nova chave de assinatura? Os novos tokens passam de imediato a ser assinados com ela.',
     rotated: 'Está ativa uma nova chave de assinatura.',
     retire: 'Retirar',
     retireQuestion: 'Retirar a chave {{kid}}? Os tokens que assinou deixam de ser verificados.',

@@ -1,0 +1,181 @@
+import type { Locale } from '@keycard/contract/user-state';
+import { describe, expect, it } from 'vitest';
+import type { ConsoleCatalogue } from '../lib/i18n.tsx';
+import { de } from './de.ts';
+import { en } from './en.ts';
+import { es } from './es.ts';
+import { fr } from './fr.ts';
+import { id } from './id.ts';
+import { it as itTexts } from './it.ts';
+import { pt } from './pt.ts';
+import { th } from './th.ts';
+
+/**
+ * Every console translation. Typed against `Locale`, so a locale added to the contract
+ * without a catalogue here is a type error. All checks walk `en`, so a key added to English
+ * is checked in every language without touching this file.
+ */
+const translations: Record<Exclude<Locale, 'en'>, ConsoleCatalogue> = {
+  de,
+  es,
+  fr,
+  id,
+  it: itTexts,
+  pt,
+  th,
+};
+
+/**
+ * The share of texts a language may leave identical to English: names, acronyms and
+ * words a language borrows (Keycard, JSON, Status, Partner). More than this means English
+ * was copied in and not translated.
+ */
+const maxIdenticalShare = 0.15;
+/** A text identical to English may be a name or a term, never a sentence. */
+const maxIdenticalWords = 3;
+
+/** Flattens a catalogue into dotted key path → leaf value (leaves are whatever isn't a plain object). */
+function leaves(node: unknown, prefix = ''): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
+    for (const [key, value] of Object.entries(node)) {
+      const path = prefix ? `${prefix}.${key}` : key;
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        const nested = leaves(value, path);
+        // An empty group has no leaves; keep it visible as a path of its own.
+        if (nested.size === 0) out.set(path, value);
+        for (const [p, v] of nested) out.set(p, v);
+      } else {
+        out.set(path, value);
+      }
+    }
+  }
+  return out;
+}
+
+/** The {{name}} placeholder names in a text, sorted and de-duplicated (the pattern i18n.tsx fills). */
+function placeholders(text: string): string[] {
+  return [...new Set([...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1] ?? ''))].sort();
+}
+
+/** Anything brace-like that is not a well-formed {{name}} placeholder, e.g. `{name}` or `{{ name }}`. */
+function strayBraces(text: string): boolean {
+  return /[{}]/.test(text.replace(/\{\{\w+\}\}/g, ''));
+}
+
+function compareKeys(expected: unknown, actual: unknown): { missing: string[]; extra: string[] } {
+  const want = [...leaves(expected).keys()];
+  const have = new Set(leaves(actual).keys());
+  return {
+    missing: want.filter((path) => !have.has(path)),
+    extra: [...have].filter((path) => !want.includes(path)),
+  };
+}
+
+/** The texts of a catalogue that are the same as English, as `path: "text"`. */
+function identicalToEnglish(texts: unknown): string[] {
+  const translated = leaves(texts);
+  return [...leaves(en)]
+    .filter(([path, source]) => translated.get(path) === source)
+    .map(([path, source]) => `${path}: ${JSON.stringify(source)}`);
+}
+
+const english = leaves(en);
+
+describe('test helpers', () => {
+  it('find missing and extra key paths, including nested ones', () => {
+    expect(compareKeys({ a: { b: 'x', c: 'y' }, d: 'z' }, { a: { b: 'x' }, d: { e: 'z' } })).toEqual({
+      missing: ['a.c', 'd'],
+      extra: ['d.e'],
+    });
+  });
+
+  it('extract placeholders and spot malformed ones', () => {
+    expect(placeholders('{{b}} and {{a}} and {{b}}')).toEqual(['a', 'b']);
+    expect(strayBraces('Hello {{name}}')).toBe(false);
+    expect(strayBraces('Hello {name}')).toBe(true);
+    expect(strayBraces('Hello {{ name }}')).toBe(true);
+  });
+
+  it('find texts left in English', () => {
+    expect(identicalToEnglish({ app: { title: en.app.title, language: 'Sprache' } })).toEqual([
+      `app.title: ${JSON.stringify(en.app.title)}`,
+    ]);
+  });
+});
+
+describe('en', () => {
+  it('has only non-empty string leaves and well-formed placeholders', () => {
+    expect(english.size).toBeGreaterThan(0);
+    for (const [path, value] of english) {
+      expect(typeof value, path).toBe('string');
+      expect(String(value).trim(), path).not.toBe('');
+      expect(strayBraces(String(value)), `${path}: malformed placeholder`).toBe(false);
+    }
+  });
+});
+
+describe.each(Object.entries(translations))('%s', (locale, texts) => {
+  const translated = leaves(texts);
+
+  it('has exactly the same key paths as en', () => {
+    const { missing, extra } = compareKeys(en, texts);
+    expect(
+      { missing, extra },
+      `${locale}: missing ${JSON.stringify(missing)}, extra ${JSON.stringify(extra)}`,
+    ).toEqual({ missing: [], extra: [] });
+  });
+
+  it('has a non-empty string for every key', () => {
+    const bad = [...translated]
+      .filter(([, value]) => typeof value !== 'string' || value.trim() === '')
+      .map(([path, value]) => `${path}: ${JSON.stringify(value)}`);
+    expect(bad, `${locale}: values that are not non-empty strings`).toEqual([]);
+  });
+
+  it('uses the same {{placeholders}} as en', () => {
+    const bad: string[] = [];
+    for (const [path, source] of english) {
+      const value = translated.get(path);
+      if (typeof value !== 'string' || typeof source !== 'string') continue; // reported above
+      const want = placeholders(source);
+      const have = placeholders(value);
+      if (JSON.stringify(want) !== JSON.stringify(have) || strayBraces(value)) {
+        bad.push(`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(value)}`);
+      }
+    }
+    expect(bad, `${locale}: placeholder mismatches`).toEqual([]);
+  });
+
+  it(`leaves at most ${maxIdenticalShare * 100}% of texts as in English, and no sentence`, () => {
+    const identical = identicalToEnglish(texts);
+    expect(
+      identical.length / english.size,
+      `${locale}: ${identical.length} of ${english.size} texts identical to English: ${identical.join('; ')}`,
+    ).toBeLessThanOrEqual(maxIdenticalShare);
+    const sentences = [...english]
+      .filter(([path, source]) => translated.get(path) === source)
+      .filter(([, source]) => String(source).split(/\s+/).length > maxIdenticalWords)
+      .map(([path, source]) => `${path}: ${JSON.stringify(source)}`);
+    expect(sentences, `${locale}: untranslated sentences`).toEqual([]);
+  });
+
+  it('uses the typographic ellipsis where en does, and never three dots', () => {
+    const bad: string[] = [];
+    for (const [path, source] of english) {
+      const value = translated.get(path);
+      if (typeof value !== 'string' || typeof source !== 'string') continue;
+      if (value.includes('...') || source.includes('…') !== value.includes('…')) {
+        bad.push(`${path}: ${JSON.stringify(value)}`);
+      }
+    }
+    expect(bad, `${locale}: ellipsis mismatches`).toEqual([]);
+  });
+
+  it('has no stray whitespace', () => {
+    const bad = [...translated]
+      .filter(([, value]) => typeof value === 'string' && (value !== value.trim() || /\s{2}/.test(value)))
+      .map(([path, value]) => `${path}: ${JSON.stringify(value)}`);
+    expect(bad, `${locale}: leading, trailing or doubled whitespace`).toEqual([]);
+  });
+});
