@@ -340,6 +340,31 @@ describe('admin console (Chromium)', () => {
     await atWidth(375, 'audit');
   });
 
+  it('offers only what the role may do: a help desk operator gets user actions, no theme publishing and no audit log', async () => {
+    const setRole = (role: 'owner' | 'help_desk') =>
+      keycard.services.db.updateTable('operators').set({ role }).where('kind', '=', 'human').execute();
+    await setRole('help_desk');
+    try {
+      await page.goto(`${admin}/console/tenants/grand-hotel/theme`);
+      await expect
+        .poll(() =>
+          page
+            .getByText(fill(consoleEn.app.signedInAs, { name: ownerEmail, role: consoleEn.roles.help_desk }))
+            .count(),
+        )
+        .toBe(1);
+      expect(await page.getByRole('link', { name: consoleEn.app.nav.audit }).count()).toBe(0);
+      await page.getByText(consoleEn.common.readOnly).waitFor();
+      expect(await page.getByRole('button', { name: consoleEn.theme.publish }).count()).toBe(0);
+      expect(await page.getByLabel(consoleEn.theme.name).isDisabled()).toBe(true);
+      await sectionLink('users').click();
+      await page.getByRole('heading', { name: consoleEn.users.inviteHeading }).waitFor();
+      await expectAccessible(page, 'users as help desk');
+    } finally {
+      await setRole('owner');
+    }
+  });
+
   it('shows partners and settings accessibly, and signs out through the provider', async () => {
     await page.goto(`${admin}/console/tenants/grand-hotel/partners`);
     await page.getByRole('heading', { name: consoleEn.partners.heading, level: 2 }).waitFor();

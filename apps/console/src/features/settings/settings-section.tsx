@@ -165,9 +165,9 @@ export function SettingsSection({ tenant, onChange }: SectionProps) {
         <h3 id="settings-json-heading">{t('settings.jsonHeading')}</h3>
         <fieldset disabled={!writable || result.busy} className="plain">
           <div className="field">
-            <label htmlFor="settings-json">{t('settings.jsonHeading')}</label>
             <textarea
               id="settings-json"
+              aria-labelledby="settings-json-heading"
               className="mono"
               rows={14}
               spellCheck={false}

@@ -149,7 +149,13 @@ export function PreviewFrame({ theme, tenantCode }: { theme: Theme; tenantCode: 
           data-width={frameWidth}
           data-rendered-locale={rendered?.locale}
           data-rendered-background={rendered?.primaryBackground}
-          style={{ width: frameWidth, height, transform: `scale(${scale})` }}
+          // Scaled down to fit (from its top left corner), or centred when it fits as it is.
+          style={{
+            width: frameWidth,
+            height,
+            transform: `scale(${scale})`,
+            margin: scale === 1 ? '0 auto' : 0,
+          }}
         />
       </div>
     </section>
