@@ -298,6 +298,13 @@ describe('admin console (Chromium)', () => {
     expect(await secretHeading.count()).toBe(0);
     expect(await page.locator(`input[value="${secret}"]`).count()).toBe(0);
     expect(await page.content()).not.toContain(secret);
+
+    // An API error is shown by its code, in words, as an alert.
+    await page.getByLabel(consoleEn.clients.clientId).fill('e2e-reporting');
+    await page.getByRole('button', { name: consoleEn.clients.create }).click();
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: consoleEn.errors.admin.client_exists }).count())
+      .toBe(1);
   });
 
   it('disables a user found by address, and the audit log shows it', async () => {
@@ -388,5 +395,15 @@ describe('admin console (Chromium)', () => {
     // The provider's session ended: the console's next sign-in asks for the e-mail again.
     await page.waitForURL(/\/login\?iid=/, { timeout: 15_000 });
     await expectHeading(page, en.login.email.heading);
+
+    // A callback whose state this tab did not send is refused, and nothing is redeemed.
+    const redeemed: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/oidc/token')) redeemed.push(request.url());
+    });
+    await page.goto(`${admin}/console/callback?code=stolen-code&state=forged-state`);
+    await page.getByRole('alert').filter({ hasText: consoleEn.app.signInFailed }).waitFor();
+    expect(redeemed).toEqual([]);
+    expect(page.url()).toBe(`${admin}/console/`);
   });
 });
