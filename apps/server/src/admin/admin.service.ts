@@ -262,7 +262,11 @@ const leaseWaitMs = 10_000;
  * theme change could put back settings another request had just changed). The lease is a row
  * only one insert can create, on every instance; one left by a crashed process expires.
  */
-async function withTenantLease<T>(db: Kysely<Database>, code: string, change: () => Promise<T>): Promise<T> {
+export async function withTenantLease<T>(
+  db: Kysely<Database>,
+  code: string,
+  change: () => Promise<T>,
+): Promise<T> {
   const holder = randomUUID();
   const deadline = Date.now() + leaseWaitMs;
   for (let attempt = 0; ; attempt++) {

@@ -288,6 +288,119 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
     expect((await run('apply', '-f', file)).out).toContain('No changes');
   });
 
+  it('audits a pruned client and partner as removals, with what they were', async () => {
+    vi.stubEnv('CFG_TEST_SECRET', 'prune-audit-secret');
+    const tenant = tenantFile();
+    const clients = tenant.clients as Array<Record<string, unknown>>;
+    const extra = {
+      ...clients[0],
+      clientId: `${tenant.code}-extra`,
+      redirectUris: ['https://extra.example/cb'],
+    };
+    const partner = {
+      code: 'pruned',
+      issuer: 'https://pruned.example',
+      jwksUri: 'https://pruned.example/jwks',
+    };
+    const full = { ...tenant, clients: [...clients, extra], partners: [partner] };
+    expect((await run('apply', '-f', write('prune-audit-1.yaml', { tenants: [full] }))).code).toBe(0);
+    const pruned = await run(
+      'apply',
+      '-f',
+      write('prune-audit-2.yaml', { tenants: [{ ...tenant, clients, partners: [], prune: true }] }),
+    );
+    expect(pruned, pruned.err).toMatchObject({ code: 0 });
+    const entries = await t.services.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('tenant_code', '=', tenant.code)
+      .where('target_id', 'in', [`${tenant.code}-extra`, 'pruned'])
+      .orderBy('id')
+      .execute();
+    const actions = entries.map((entry) => `${entry.action} ${entry.target_id}`);
+    expect(actions).toEqual([
+      `client.create ${tenant.code}-extra`,
+      'partner.create pruned',
+      `client.remove ${tenant.code}-extra`,
+      'partner.remove pruned',
+    ]);
+    const removal = entries.find((entry) => entry.action === 'client.remove')!;
+    expect(removal.actor_kind).toBe('apply');
+    expect(JSON.parse(removal.before!)).toMatchObject({ redirectUris: ['https://extra.example/cb'] });
+    expect(removal.after).toBeNull();
+    expect(await findPartner(t.services.db, tenant.code, 'pruned')).toBeNull();
+  });
+
+  it('changes the operator tenant only with --allow-operator-tenant', async () => {
+    expect((await run('operators', 'create-owner', '--email', 'cfg-owner@example.com')).code).toBe(0);
+    const exported = await run('export', '--tenant', 'keycard-operators');
+    expect(exported.code).toBe(0);
+    const operators = parse(exported.out) as { tenants: Array<Record<string, unknown>> };
+    const tenant = operators.tenants[0] as { settings: { mfa: Record<string, unknown> } } & Record<
+      string,
+      unknown
+    >;
+    // The shell's way to take away the owners' MFA requirement.
+    const weakened = {
+      ...tenant,
+      settings: { ...tenant.settings, mfa: { ...tenant.settings.mfa, mode: 'off' } },
+    };
+    const file = write('operators.yaml', { tenants: [weakened] });
+    for (const argv of [
+      ['apply', '-f', file],
+      ['apply', '-f', file, '--dry-run'],
+    ]) {
+      const refused = await run(...argv);
+      expect(refused.code, refused.out).toBe(1);
+      expect(refused.err).toContain('Nothing was written');
+      expect(refused.err).toContain('--allow-operator-tenant');
+    }
+    const stored = await tenantRow('keycard-operators');
+    expect(JSON.parse(stored!.settings).mfa.mode).toBe('required');
+
+    // Asked for in so many words, a change to it is made (here its theme's name).
+    const renamed = { ...tenant, theme: { ...(tenant.theme as object), name: 'Operators of Keycard' } };
+    const allowed = await run(
+      'apply',
+      '-f',
+      write('operators-2.yaml', { tenants: [renamed] }),
+      '--allow-operator-tenant',
+    );
+    expect(allowed, allowed.err).toMatchObject({ code: 0 });
+    expect(JSON.parse((await tenantRow('keycard-operators'))!.theme).name).toBe('Operators of Keycard');
+  });
+
+  it("waits for the tenant's change lease, as the admin API does", async () => {
+    const tenant = tenantFile();
+    vi.stubEnv('CFG_TEST_SECRET', 'lease-secret');
+    expect((await run('apply', '-f', write('lease-1.yaml', { tenants: [tenant] }))).code).toBe(0);
+    // A request of the admin API holds the lease (as withTenantLease writes it).
+    await t.services.db
+      .insertInto('tenant_change_leases')
+      .values({ tenant_code: tenant.code, holder: 'a-request', expires_at: Date.now() + 30_000 })
+      .execute();
+    const changed = { ...tenant, theme: { ...(tenant.theme as object), name: 'Renamed under lease' } };
+    let finished = false;
+    const applying = run('apply', '-f', write('lease-2.yaml', { tenants: [changed] })).then((result) => {
+      finished = true;
+      return result;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(finished).toBe(false);
+    expect(JSON.parse((await tenantRow(tenant.code))!.theme).name).toBe(`Tenant ${tenant.code}`);
+    await t.services.db.deleteFrom('tenant_change_leases').where('tenant_code', '=', tenant.code).execute();
+    const result = await applying;
+    expect(result, result.err).toMatchObject({ code: 0 });
+    expect(JSON.parse((await tenantRow(tenant.code))!.theme).name).toBe('Renamed under lease');
+    // And gives it back: nothing is left held.
+    const leases = await t.services.db
+      .selectFrom('tenant_change_leases')
+      .select('tenant_code')
+      .where('tenant_code', '=', tenant.code)
+      .execute();
+    expect(leases).toEqual([]);
+  });
+
   it('disables and enables a client with disabled, keeping its secret, and exports the switch', async () => {
     vi.stubEnv('CFG_TEST_SECRET', 'disable-secret');
     const tenant = tenantFile();
@@ -604,7 +717,10 @@ describe.each(engines)('keycard apply and export on %s', (engine) => {
 
   it.each([
     [['apply'], 'apply needs -f <file>'],
-    [['apply', '-f', 'x.yaml', '--tenant', 'seaside'], 'apply takes -f and --dry-run only'],
+    [
+      ['apply', '-f', 'x.yaml', '--tenant', 'seaside'],
+      'apply takes -f, --dry-run and --allow-operator-tenant only',
+    ],
     [['export'], '--tenant is required'],
     [['export', '--tenant', 'seaside', '--dry-run'], 'export takes --tenant and -o only'],
   ])('refuses %j with a usage message (exit 2)', async (argv, message) => {

@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { operatorTenantCode } from '@keycard/contract';
 import type { Kysely } from 'kysely';
+import { withTenantLease } from '../admin/admin.service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { assertOutboundAddresses } from '../security/outbound.ts';
@@ -15,7 +17,7 @@ import {
 } from './configuration.service.ts';
 import { ConfigurationFileError, configurationYaml, readConfigurationFile } from './configuration-file.ts';
 
-export const configurationUsage = `  keycard apply -f <file.yaml|file.json> [--dry-run]
+export const configurationUsage = `  keycard apply -f <file.yaml|file.json> [--dry-run] [--allow-operator-tenant]
       Creates or updates the tenants the file describes, with their domains, theme, settings,
       OIDC clients, partners and invitations (docs/configuration.md). Idempotent: applying the
       same file again changes nothing and says so. --dry-run prints what would be created or
@@ -23,7 +25,10 @@ export const configurationUsage = `  keycard apply -f <file.yaml|file.json> [--d
       variable its secretEnv names; a new confidential client without one gets a generated
       secret, printed once. Nothing is deleted, except domains the file no longer lists and, on
       a tenant with prune: true, clients and partners it does not list (disabled: true keeps a
-      client but refuses it). Running servers apply changes within 5 seconds.
+      client but refuses it). Running servers apply changes within 5 seconds. Each tenant is
+      changed under its change lease, as the admin API changes it. The operator tenant
+      (${operatorTenantCode}) is refused unless --allow-operator-tenant is given: a file could
+      otherwise take the owners' MFA requirement away from a shell.
 
   keycard export --tenant <code> [-o <file.yaml>]
       Writes the tenant in the same format (to standard output without -o). Secrets are never
@@ -41,6 +46,7 @@ export function parseConfigurationArgs(command: ConfigurationCommand, args: stri
     options: {
       file: { type: 'string', short: 'f' },
       'dry-run': { type: 'boolean' },
+      'allow-operator-tenant': { type: 'boolean' },
       tenant: { type: 'string' },
       output: { type: 'string', short: 'o' },
     },
@@ -49,11 +55,16 @@ export function parseConfigurationArgs(command: ConfigurationCommand, args: stri
   if (command === 'apply') {
     if (!values.file?.trim()) throw new ConfigurationUsageError('apply needs -f <file>');
     if (values.tenant || values.output)
-      throw new ConfigurationUsageError('apply takes -f and --dry-run only');
-    return { command, file: values.file.trim(), dryRun: values['dry-run'] === true };
+      throw new ConfigurationUsageError('apply takes -f, --dry-run and --allow-operator-tenant only');
+    return {
+      command,
+      file: values.file.trim(),
+      dryRun: values['dry-run'] === true,
+      allowOperatorTenant: values['allow-operator-tenant'] === true,
+    };
   }
   if (!values.tenant?.trim()) throw new ConfigurationUsageError('--tenant is required');
-  if (values.file || values['dry-run'])
+  if (values.file || values['dry-run'] || values['allow-operator-tenant'])
     throw new ConfigurationUsageError('export takes --tenant and -o only');
   return { command, tenant: values.tenant.trim(), output: values.output?.trim() };
 }
@@ -131,6 +142,28 @@ export async function runConfigurationCommand(
     const problems = Object.entries(error.fields ?? {}).map(([field, problem]) => `${field}: ${problem}`);
     throw new ConfigurationFileError(parsed.file, problems);
   }
+  // The operator tenant holds the owners' accounts and their MFA requirement: a file changes it
+  // only when asked to in so many words.
+  const operatorIndex = configuration.tenants.findIndex((tenant) => tenant.code === operatorTenantCode);
+  if (operatorIndex >= 0 && !parsed.allowOperatorTenant) {
+    throw new ConfigurationFileError(parsed.file, [
+      `tenants[${operatorIndex}].code: ${operatorTenantCode} is the operator tenant; apply changes it only with --allow-operator-tenant`,
+    ]);
+  }
+  // Under each tenant's change lease, taken in code order (two applies never wait on each
+  // other in a circle): the plan is read and written while no API request changes the tenant.
+  const codes = [...new Set(configuration.tenants.map((tenant) => tenant.code))].sort();
+  const underLeases = <T>(run: () => Promise<T>): Promise<T> =>
+    codes.reduceRight<() => Promise<T>>((inner, code) => () => withTenantLease(db, code, inner), run)();
+  return underLeases(() => applyFile(parsed, configuration, deps));
+}
+
+async function applyFile(
+  parsed: { file: string; dryRun: boolean },
+  configuration: ReturnType<typeof readConfigurationFile>,
+  deps: ConfigurationCliDeps,
+): Promise<number> {
+  const { db, out } = deps;
   const plan = await planConfiguration(db, parsed.file, configuration, deps.env);
   if (!hasChanges(plan)) {
     out(describePlan(plan.objects).join('\n'));

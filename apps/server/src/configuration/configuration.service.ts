@@ -17,7 +17,7 @@ import { type AuditActor, applyActor, recordAudit, recordPlanAudit } from '../ad
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { clientSecretMatches, hashClientSecret } from '../oidc/client-secret.ts';
-import { listPartners, removePartner, savePartner } from '../partners/partner.repository.ts';
+import { deletePartnerRows, listPartners, savePartner } from '../partners/partner.repository.ts';
 import { parseStoredTheme, TenantDirectory } from '../tenants/tenant.service.ts';
 import { type ClientMetadata, defaultTenantSettings } from '../tenants/tenant.types.ts';
 import { ConfigurationFileError, fieldPath } from './configuration-file.ts';
@@ -542,7 +542,7 @@ export function hasChanges(plan: ConfigurationPlan): boolean {
 
 /**
  * Writes a plan: tenants, domains, clients and partners in one transaction (a pruned partner
- * is removed after it, as `keycard partners remove` removes one), raising the
+ * is removed in it, as `keycard partners remove` removes one), raising the
  * version of every tenant it touches, so running servers drop what they cached of it within
  * about a second (TenantDirectory polls the versions). Invitations follow through inviteUser,
  * each with its activation mail in the outbox (their links need the server's configuration;
@@ -612,6 +612,9 @@ export async function applyConfigurationPlan(
         }
       }
       for (const partner of write.partners) await savePartner(trx, write.code, partner, now);
+      // As keycard partners remove does (its links, the sessions it opened), in this
+      // transaction: the removal and its audit entry commit together.
+      for (const partner of write.removedPartners) await deletePartnerRows(trx, write.code, partner);
       // As keycard tenant-settings does: accounts are asked to verify (or no longer) from now.
       if (write.verificationRequired !== null) {
         await applyVerificationPolicy(trx, write.code, write.verificationRequired, now);
@@ -620,10 +623,6 @@ export async function applyConfigurationPlan(
     // Every object created or changed goes to the audit log in the same transaction.
     await recordPlanAudit(trx, actor, plan.objects, now);
   });
-  // As keycard partners remove does: with its links, and the sessions it opened.
-  for (const write of plan.writes) {
-    for (const partner of write.removedPartners) await removePartner(db, write.code, partner);
-  }
   const directory = new TenantDirectory(db);
   for (const write of plan.writes) {
     if (write.invitations.length === 0) continue;

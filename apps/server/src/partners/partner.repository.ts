@@ -107,30 +107,42 @@ export async function removePartner(
   alongside?: (trx: Kysely<Database>) => Promise<void>,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const tables = partnerDb(trx);
-    await trx
-      .deleteFrom('sessions')
-      .where('tenant_code', '=', tenantCode)
-      .where('provider', '=', 'authx')
-      .where('partner_code', '=', partnerCode)
-      .execute();
-    await tables
-      .deleteFrom('partner_token_uses')
-      .where('tenant_code', '=', tenantCode)
-      .where('partner_code', '=', partnerCode)
-      .execute();
-    await tables
-      .deleteFrom('partner_identities')
-      .where('tenant_code', '=', tenantCode)
-      .where('partner_code', '=', partnerCode)
-      .execute();
-    const result = await tables
-      .deleteFrom('partners')
-      .where('tenant_code', '=', tenantCode)
-      .where('partner_code', '=', partnerCode)
-      .executeTakeFirst();
-    const removed = Number(result.numDeletedRows) > 0;
+    const removed = await deletePartnerRows(trx, tenantCode, partnerCode);
     if (removed) await alongside?.(trx);
     return removed;
   });
+}
+
+/**
+ * The removal itself, inside a transaction the caller holds (`keycard apply` removes pruned
+ * partners in the plan's transaction, with their audit entries).
+ */
+export async function deletePartnerRows(
+  trx: Kysely<Database>,
+  tenantCode: string,
+  partnerCode: string,
+): Promise<boolean> {
+  const tables = partnerDb(trx);
+  await trx
+    .deleteFrom('sessions')
+    .where('tenant_code', '=', tenantCode)
+    .where('provider', '=', 'authx')
+    .where('partner_code', '=', partnerCode)
+    .execute();
+  await tables
+    .deleteFrom('partner_token_uses')
+    .where('tenant_code', '=', tenantCode)
+    .where('partner_code', '=', partnerCode)
+    .execute();
+  await tables
+    .deleteFrom('partner_identities')
+    .where('tenant_code', '=', tenantCode)
+    .where('partner_code', '=', partnerCode)
+    .execute();
+  const result = await tables
+    .deleteFrom('partners')
+    .where('tenant_code', '=', tenantCode)
+    .where('partner_code', '=', partnerCode)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
