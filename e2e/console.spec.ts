@@ -203,6 +203,29 @@ describe('admin console (Chromium)', () => {
       .toBe(1);
     expect(await page.getByText(consoleEn.theme.upToDate, { exact: true }).count()).toBe(1);
 
+    // A logo upload is checked by the server and in use at once; a file that is not what it says is refused.
+    await page.getByLabel(consoleEn.theme.uploadLogo).setInputFiles({
+      name: 'logo.svg',
+      mimeType: 'image/svg+xml',
+      buffer: Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#0b5d3b"/></svg>',
+      ),
+    });
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: consoleEn.theme.uploaded }).count())
+      .toBe(1);
+    expect(await page.getByLabel(consoleEn.theme.logoUrl).inputValue()).toMatch(
+      /^\/_keycard\/assets\/grand-hotel\/[0-9a-f]{64}\.svg$/,
+    );
+    await page.getByLabel(consoleEn.theme.uploadFavicon).setInputFiles({
+      name: 'favicon.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('not a png at all'),
+    });
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: consoleEn.errors.admin.image_invalid }).count())
+      .toBe(1);
+
     const login = await (await newContext(browser)).newPage();
     await login.goto(`${keycard.origin('grand-hotel')}/login`);
     await expect
