@@ -172,6 +172,12 @@ describe('admin console (Chromium)', () => {
       }
     }
 
+    // Another screen: a new frame, drawn with the same draft once it says it is ready.
+    await page.getByLabel(consoleEn.preview.screen).selectOption('reset');
+    await expect.poll(() => iframe.getAttribute('title')).toContain(consoleEn.preview.screens.reset);
+    await expect.poll(brandColour).toBe(rgb(green));
+    await page.getByLabel(consoleEn.preview.screen).selectOption('login');
+
     // A failing pair: grey-blue text on the green band.
     const foregroundHex = page.getByLabel(
       fill(consoleEn.theme.colourHex, { name: consoleEn.theme.colours.primaryForeground }),
