@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { auditSearchResponse, operatorTenantCode } from '@keycard/contract';
+import { adminMeResponse, auditSearchResponse, operatorTenantCode } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliOn } from '../accounts/test-support.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
@@ -189,5 +189,111 @@ describe.each(engines)('keycard operators and the audit log of CLI commands on %
       expect(text).not.toContain(generated);
       expect(text).not.toContain('invited@cli-audited.test');
     }
+  });
+  it('set-role and remove change an operator from the shell, audited, and never leave no owner', async () => {
+    const idOf = async (subject: string) => {
+      const list = await run('operators', 'list');
+      const line = list.out.split('\n').find((each) => each.split('\t')[2] === subject);
+      return line?.split('\t')[0];
+    };
+    const created = await run(
+      'operators',
+      'create-client',
+      '--client-id',
+      'cli-shifting',
+      '--role',
+      'auditor',
+    );
+    expect(created.code).toBe(0);
+    const secret = created.out.trim();
+    const id = (await idOf('cli-shifting'))!;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const changed = await run(
+      'operators',
+      'set-role',
+      '--id',
+      id,
+      '--role',
+      'tenant_admin',
+      '--tenant',
+      'lakeside',
+    );
+    expect(changed, changed.err).toMatchObject({ code: 0 });
+    await t.services.tenants.refresh();
+    const token = await clientCredentialsToken(t.app, 'cli-shifting', secret);
+    const me = adminMeResponse.parse((await adminCall(t.app, 'GET', '/me', { token })).json());
+    expect(me.operator).toMatchObject({ id, role: 'tenant_admin', tenants: ['lakeside'] });
+    const entries = async (action: string) =>
+      t.services.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', action)
+        .where('target_id', '=', id)
+        .execute();
+    const [update] = await entries('operator.update');
+    expect(update).toMatchObject({ actor_kind: 'cli', tenant_code: operatorTenantCode });
+    expect(JSON.parse(update!.before!)).toEqual({ role: 'auditor', tenants: null });
+    expect(JSON.parse(update!.after!)).toEqual({ role: 'tenant_admin', tenants: ['lakeside'] });
+
+    const removed = await run('operators', 'remove', '--id', id);
+    expect(removed, removed.err).toMatchObject({ code: 0 });
+    await t.services.tenants.refresh();
+    // Its client went with it: the token it holds fails at once.
+    expect((await adminCall(t.app, 'GET', '/me', { token })).statusCode).toBe(401);
+    expect(await entries('operator.remove')).toHaveLength(1);
+    expect(await idOf('cli-shifting')).toBeUndefined();
+
+    // Down to one owner, which keeps the role and stays.
+    const owners = await t.services.db
+      .selectFrom('operators')
+      .select('id')
+      .where('role', '=', 'owner')
+      .execute();
+    for (const owner of owners.slice(1))
+      expect((await run('operators', 'remove', '--id', owner.id)).code).toBe(0);
+    const last = owners[0]!.id;
+    for (const argv of [
+      ['remove', '--id', last],
+      ['set-role', '--id', last, '--role', 'auditor'],
+    ]) {
+      const refused = await run('operators', ...argv);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toContain('last owner');
+    }
+    const kept = await t.services.db
+      .selectFrom('operators')
+      .select('role')
+      .where('id', '=', last)
+      .executeTakeFirst();
+    expect(kept?.role).toBe('owner');
+    const unknown = await run('operators', 'remove', '--id', '00000000-0000-4000-8000-000000000000');
+    expect(unknown.code).toBe(1);
+  });
+
+  it.each([
+    [['set-role', '--role', 'auditor'], '--id must be an operator id'],
+    [['set-role', '--id', '00000000-0000-4000-8000-000000000000', '--role', 'king'], '--role must be one of'],
+    [
+      [
+        'set-role',
+        '--id',
+        '00000000-0000-4000-8000-000000000000',
+        '--role',
+        'auditor',
+        '--tenant',
+        operatorTenantCode,
+      ],
+      'the operator tenant is for owners only',
+    ],
+    [
+      ['set-role', '--id', '00000000-0000-4000-8000-000000000000', '--role', 'owner', '--tenant', 'x'],
+      'no --tenant',
+    ],
+    [['remove', '--id', 'nope'], '--id must be an operator id'],
+  ])('refuses operators %j with a usage message (exit 2)', async (argv, message) => {
+    const result = await run('operators', ...argv);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(message);
   });
 });
