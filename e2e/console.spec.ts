@@ -417,6 +417,9 @@ describe('admin console (Chromium)', () => {
     // In German: the language menu changes the console's texts and <html lang>.
     await page.getByLabel(consoleEn.app.language).selectOption('de');
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('de');
+    await page.getByRole('heading', { level: 1 }).filter({ hasNotText: 'Tenant grand-hotel' }).waitFor();
+    await atWidth(375, 'settings-de');
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.locator('.language select').selectOption('en');
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
 
