@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { adminTenantSchema } from '@keycard/contract/admin';
+import { adminTenantSchema, auditEntrySchema } from '@keycard/contract/admin';
 import { contrastRatio } from '@keycard/contract/contrast';
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { en } from '@keycard/texts';
@@ -372,6 +373,16 @@ describe('admin console (Chromium)', () => {
     await entry.waitFor();
     expect(await entry.innerText()).toContain(consoleEn.audit.actorKinds.operator);
     expect(await page.getByRole('listitem').filter({ hasText: 'user.' }).count()).toBe(1);
+    // The export: the same filtered entries as JSON lines, fetched with the console's token.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: consoleEn.audit.export }).click(),
+    ]);
+    const exported = (await readFile(await download.path(), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => auditEntrySchema.parse(JSON.parse(line)));
+    expect(exported.map((e) => [e.action, e.target.id])).toEqual([['user.disable', user.id]]);
     await atWidth(1280, 'audit');
     await atWidth(375, 'audit');
   });
