@@ -301,6 +301,20 @@ export const adminSigningKeyListResponse = z.strictObject({
 export const adminEmptyResponse = z.strictObject({});
 
 /**
+ * DELETE /tenants/{code}: the tenant's code repeated, so a removal is never one slip (a wrong
+ * code in a path, a replayed request) away. Owners only; never the operator tenant.
+ */
+export const adminTenantDeleteRequest = z.strictObject({ confirm: z.string().max(64) });
+/** What went with the tenant: every account (erased), client, domain and partner. */
+export const adminTenantDeleteResponse = z.strictObject({
+  code: tenantCode,
+  users: z.number().int(),
+  clients: z.number().int(),
+  domains: z.number().int(),
+  partners: z.number().int(),
+});
+
+/**
  * GET /me: who the bearer token acts as, for the console to offer only what the operator may
  * do (the API still checks every call). Any valid admin token may ask; no permission needed.
  */

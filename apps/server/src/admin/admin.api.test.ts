@@ -97,6 +97,7 @@ function sampleOf(
     'POST /operators/clients': { clientId: `machine-${key}`, role: 'auditor' },
     'POST /operators/people': { email: `person-${key}@example.com`, role: 'help_desk', tenants: [code] },
     'PATCH /operators/:id': { role: 'auditor' },
+    'DELETE /tenants/:code': { confirm: code },
     // A key set address is an owner's to set (admin.escalation.test.ts); the keys inline are
     // every role's with tenants.write.
     'PUT /tenants/:code/partners/:partnerCode': {

@@ -30,6 +30,8 @@ import {
   adminSigningKeyParams,
   adminTenantCreateRequest,
   adminTenantCreateResponse,
+  adminTenantDeleteRequest,
+  adminTenantDeleteResponse,
   adminTenantListResponse,
   adminTenantParams,
   adminTenantPatchRequest,
@@ -61,6 +63,7 @@ import {
   changeTenant,
   createClient,
   createTenant,
+  deleteTenant,
   deleteUser,
   endUserSessions,
   getTenant,
@@ -581,6 +584,21 @@ export const adminRoutes: AdminRoute[] = [
       deps.tenants.invalidate(operatorTenantCode);
       return {};
     },
+  },
+  // Last in the table: the role matrix test calls routes in this order, on one tenant per role.
+  {
+    method: 'DELETE',
+    path: '/tenants/:code',
+    operatorTenantManaged: true,
+    ownerOnly: true,
+    summary:
+      'Remove a tenant with its accounts (erased), clients, domains, partners and keys; the body repeats its code',
+    permission: 'tenants.create',
+    params: adminTenantParams,
+    body: adminTenantDeleteRequest,
+    response: adminTenantDeleteResponse,
+    run: (deps, { params, body }) =>
+      deleteTenant(deps, params.code!, (body as z.infer<typeof adminTenantDeleteRequest>).confirm),
   },
 ];
 

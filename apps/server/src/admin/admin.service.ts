@@ -31,6 +31,7 @@ import type { Database } from '../db/schema.ts';
 import { removeUserFactors } from '../mfa/mfa.service.ts';
 import { hashClientSecret } from '../oidc/client-secret.ts';
 import {
+  deletePartnerRows,
   findPartner,
   listPartners,
   type Partner,
@@ -770,4 +771,98 @@ export async function removeTenantPartner(deps: AdminDeps, code: string, partner
   if (!removed) throw new AppError(adminErrors.partnerNotFound);
   deps.tenants.invalidate(code);
   return {};
+}
+
+// Removing a tenant.
+
+/** Where nothing of a removed tenant is deleted: the audit log is append-only (it keeps the removal). */
+const keptTables = new Set(['audit_log', 'tenants']);
+
+/**
+ * Removes a tenant with everything kept for it, in one transaction under its change lease:
+ * every row of every table that names the tenant (accounts with their factors, devices,
+ * history and tokens by cascade; sessions, grants and tokens; clients; domains; partners with
+ * their links; keys; images; queued mail; analytics), then the tenant. Operators limited to it
+ * lose it from their list (a tenant created later under the same code is not theirs). The
+ * audit log keeps the entry of the removal, which names accounts by id only. Every instance
+ * drops the tenant at its next poll; its login domains stop answering.
+ */
+export async function deleteTenant(deps: AdminDeps, code: string, confirm: string) {
+  if (confirm !== code) {
+    throw new AppError(adminErrors.confirmationMismatch, { fields: { confirm: `must be ${code}` } });
+  }
+  await tenantRow(deps.db, code);
+  const tables = (await deps.db.introspection.getTables())
+    .filter((table) => table.columns.some((column) => column.name === 'tenant_code'))
+    .map((table) => table.name)
+    .filter((name) => !keptTables.has(name) && !name.startsWith('kysely_'));
+  const { counts, emails } = await withTenantLease(deps.db, code, () =>
+    deps.db.transaction().execute(async (trx) => {
+      const row = await tenantRow(trx, code);
+      const count = async (table: 'users' | 'oidc_clients' | 'disabled_clients' | 'tenant_domains') =>
+        Number(
+          (
+            await trx
+              .selectFrom(table)
+              .select(sql<number>`count(*)`.as('n'))
+              .where('tenant_code', '=', code)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const users = await trx.selectFrom('users').select('email').where('tenant_code', '=', code).execute();
+      const partners = await listPartners(trx, code);
+      const counts = {
+        code,
+        users: users.length,
+        clients: (await count('oidc_clients')) + (await count('disabled_clients')),
+        domains: await count('tenant_domains'),
+        partners: partners.length,
+      };
+      for (const partner of partners) await deletePartnerRows(trx, code, partner.code);
+      for (const table of tables) {
+        await sql`delete from ${sql.table(table)} where tenant_code = ${code}`.execute(trx);
+      }
+      await trx.deleteFrom('tenants').where('code', '=', code).execute();
+      // Operators limited to it keep their other tenants, never "every tenant".
+      const scoped = await trx.selectFrom('operators').selectAll().where('tenants', 'is not', null).execute();
+      for (const operator of scoped) {
+        const before = JSON.parse(operator.tenants!) as string[];
+        if (!before.includes(code)) continue;
+        const after = before.filter((each) => each !== code);
+        await trx
+          .updateTable('operators')
+          .set({ tenants: JSON.stringify(after) })
+          .where('id', '=', operator.id)
+          .execute();
+        await recordAudit(
+          trx,
+          deps.actor,
+          {
+            tenant: operatorTenantCode,
+            action: 'operator.update',
+            target: { kind: 'operator', id: operator.id },
+            before: { tenants: before },
+            after: { tenants: after },
+          },
+          deps.now,
+        );
+      }
+      await recordAudit(
+        trx,
+        deps.actor,
+        {
+          tenant: code,
+          action: 'tenant.delete',
+          target: { kind: 'tenant', id: code },
+          before: { loginDomain: row.login_domain, ...counts },
+        },
+        deps.now,
+      );
+      return { counts, emails: users.map((user) => user.email) };
+    }),
+  );
+  // Attempt counters may be in Redis: forgotten after the commit, as an account's deletion does.
+  for (const email of emails) await deps.limiter.clear(`login:email:${code}:${email}`);
+  deps.tenants.invalidate(code);
+  return counts;
 }
