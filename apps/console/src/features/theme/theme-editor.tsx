@@ -7,7 +7,7 @@ import {
   overridableTextKeys,
 } from '@keycard/contract/theme-texts';
 import { type Locale, locales } from '@keycard/contract/user-state';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { callApi } from '../../lib/api.ts';
 import { languageNames, useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
@@ -204,9 +204,12 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
   const result = useResult();
   const path = `/tenants/${encodeURIComponent(tenant.code)}/theme`;
   useLeaveWarning(dirty, t('app.unsavedLeave'));
+  // Once, when the editor opens with a kept draft (not again on a language switch).
+  const told = useRef(false);
   useEffect(() => {
-    if (restored) result.announce(t('theme.restored'));
-    // Once, when the editor opens with a kept draft.
+    if (!restored || told.current) return;
+    told.current = true;
+    result.announce(t('theme.restored'));
   }, [restored, result.announce, t]);
 
   const edit = (update: (theme: ThemeDraft) => ThemeDraft) => setDraft(update);
