@@ -40,7 +40,7 @@ import {
   partnersUsage,
   runPartnerCommand,
 } from './partners/partner.cli.ts';
-import { findPartner } from './partners/partner.repository.ts';
+import type { Partner } from './partners/partner.repository.ts';
 import { SqlRateLimiter } from './security/rate-limiter.ts';
 import { RedisRateLimiter } from './security/redis-rate-limiter.ts';
 import { AppError } from './shared/errors.ts';
@@ -286,35 +286,33 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return 1;
       }
       const now = io.now?.() ?? Date.now();
-      const before = await findPartner(kysely, tenant.code, parsed.partner);
+      const plain = (partner: Partner | null) => {
+        if (!partner) return null;
+        const { tenantCode: _t, createdAt: _c, updatedAt: _u, ...fields } = partner;
+        return fields as Record<string, unknown>;
+      };
       const code = await runPartnerCommand(parsed, {
         db: kysely,
         tenantCode: tenant.code,
         now,
         out: io.out,
         err: io.err,
+        allowPrivateOutbound: (io.config ?? loadConfig()).allowPrivateOutbound,
+        // add, update and remove go to the audit log in their own transaction.
+        audit: (trx, before, after) =>
+          recordAudit(
+            trx,
+            cliActor,
+            {
+              tenant: tenant.code,
+              action: `partner.${parsed.subcommand === 'add' ? 'create' : parsed.subcommand}`,
+              target: { kind: 'partner', id: parsed.partner },
+              before: plain(before),
+              after: plain(after),
+            },
+            now,
+          ),
       });
-      // add, update and remove go to the audit log (list and show change nothing).
-      if (code === 0 && ['add', 'update', 'remove'].includes(parsed.subcommand)) {
-        const after = await findPartner(kysely, tenant.code, parsed.partner);
-        const plain = (partner: typeof after) => {
-          if (!partner) return null;
-          const { tenantCode: _t, createdAt: _c, updatedAt: _u, ...fields } = partner;
-          return fields as Record<string, unknown>;
-        };
-        await recordAudit(
-          kysely,
-          cliActor,
-          {
-            tenant: tenant.code,
-            action: `partner.${parsed.subcommand === 'add' ? 'create' : parsed.subcommand}`,
-            target: { kind: 'partner', id: parsed.partner },
-            before: plain(before),
-            after: plain(after),
-          },
-          now,
-        );
-      }
       return code;
     }
     if (command === 'operators') {
@@ -420,13 +418,19 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     } else if (accountCommands.includes(command)) {
       io.out(await changeAccount(command, { db: kysely, config }, tenant, email, now));
     } else if (command === 'invite') {
-      const { created, user } = await inviteUser(deps, tenant, { email, type, locale }, now);
-      const target = { kind: 'user', id: user.id };
-      await recordAudit(
-        kysely,
-        cliActor,
-        { tenant: tenant.code, action: 'user.invite', target, after: { type, locale } },
-        now,
+      const tenantCode = tenant.code;
+      const { created } = await inviteUser(deps, tenant, { email, type, locale }, now, (trx, user) =>
+        recordAudit(
+          trx,
+          cliActor,
+          {
+            tenant: tenantCode,
+            action: 'user.invite',
+            target: { kind: 'user', id: user.id },
+            after: { type, locale },
+          },
+          now,
+        ),
       );
       io.out(
         `${created ? 'Invited' : 'Invited again'} ${email} to ${tenant.code} (${type}, ${locale}): the activation mail is queued.`,
@@ -480,8 +484,9 @@ async function changeAccount(
   now: number,
 ): Promise<string> {
   if (command === 'disable-user') {
-    const { user, change } = await disableAccount(deps.db, tenant, email, now);
-    if (user && change === 'disabled') await auditAccount(deps.db, tenant.code, 'user.disable', user.id, now);
+    const { user, change } = await disableAccount(deps.db, tenant, email, now, (trx, changed) =>
+      auditAccount(trx, tenant.code, 'user.disable', changed.id, now),
+    );
     if (change === 'disabled')
       return `Disabled ${email} on ${tenant.code}: its sessions, grants and tokens have ended.`;
     return user
@@ -489,8 +494,9 @@ async function changeAccount(
       : `No account ${email} on ${tenant.code}.`;
   }
   if (command === 'enable-user') {
-    const { user, change } = await enableAccount(deps.db, tenant, email, now);
-    if (user && change === 'enabled') await auditAccount(deps.db, tenant.code, 'user.enable', user.id, now);
+    const { user, change } = await enableAccount(deps.db, tenant, email, now, (trx, changed) =>
+      auditAccount(trx, tenant.code, 'user.enable', changed.id, now),
+    );
     if (change === 'enabled') return `Enabled ${email} on ${tenant.code}.`;
     return user
       ? `${email} is ${user.status} on ${tenant.code}; nothing changed.`
@@ -500,8 +506,9 @@ async function changeAccount(
     ? new RedisRateLimiter(deps.config.redisUrl)
     : new SqlRateLimiter(deps.db);
   try {
-    const { user, change } = await deleteAccount({ db: deps.db, limiter }, tenant, email, now);
-    if (user && change === 'deleted') await auditAccount(deps.db, tenant.code, 'user.delete', user.id, now);
+    const { change } = await deleteAccount({ db: deps.db, limiter }, tenant, email, now, (trx, changed) =>
+      auditAccount(trx, tenant.code, 'user.delete', changed.id, now),
+    );
     return change === 'deleted'
       ? `Deleted ${email} from ${tenant.code}, with its sessions, grants, tokens, factors and queued mail.`
       : `No account ${email} on ${tenant.code}.`;

@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { adminUserActionResponse, apiErrorSchema } from '@keycard/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliOn } from '../accounts/test-support.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
 import { mfaDb } from '../mfa/mfa.schema.ts';
 import { enrolTotp } from '../mfa/mfa.test-support.ts';
@@ -177,5 +178,46 @@ describe.each(engines)('audit entries in the change’s transaction on %s', (eng
     const removed = await adminCall(t.app, 'DELETE', url, { token: owner });
     expect(removed.statusCode).toBe(200);
     expect(await entries('partner.remove', 'atomic-partner')).toBe(1);
+  });
+  it('the shell commands too: disable-user, enable-user, delete-user, invite and partners, or not at all', async () => {
+    const email = 'shell-atomic@grand-hotel.test';
+    const refusedRun = async (...argv: string[]) => {
+      await refuseAudit(true);
+      try {
+        await expect(runCliOn(t, ...argv)).rejects.toThrow(/audit refused/);
+      } finally {
+        await refuseAudit(false);
+      }
+    };
+    await refusedRun('invite', '--tenant', code, '--email', email, '--type', 'staff', '--locale', 'en');
+    expect(await userNamed(email)).toBeUndefined();
+    expect(
+      (await runCliOn(t, 'invite', '--tenant', code, '--email', email, '--type', 'staff', '--locale', 'en'))
+        .code,
+    ).toBe(0);
+    await t.services.db.updateTable('users').set({ status: 'active' }).where('email', '=', email).execute();
+
+    await refusedRun('disable-user', '--tenant', code, '--email', email);
+    expect((await userNamed(email))?.status).toBe('active');
+    expect((await runCliOn(t, 'disable-user', '--tenant', code, '--email', email)).code).toBe(0);
+    await refusedRun('enable-user', '--tenant', code, '--email', email);
+    expect((await userNamed(email))?.status).toBe('disabled');
+    await refusedRun('delete-user', '--tenant', code, '--email', email);
+    expect(await userNamed(email)).toBeDefined();
+
+    const partner = ['--tenant', code, '--partner', 'shell-partner'];
+    const issuer = [
+      '--issuer',
+      'https://shell.partner.example',
+      '--jwks-uri',
+      'https://shell.partner.example/jwks',
+    ];
+    await refusedRun('partners', 'add', ...partner, ...issuer);
+    expect((await runCliOn(t, 'partners', 'show', ...partner)).code).toBe(1);
+    expect((await runCliOn(t, 'partners', 'add', ...partner, ...issuer)).code).toBe(0);
+    await refusedRun('partners', 'remove', ...partner);
+    expect((await runCliOn(t, 'partners', 'show', ...partner)).code).toBe(0);
+    expect(await entries('partner.create', 'shell-partner')).toBe(1);
+    expect(await entries('partner.remove', 'shell-partner')).toBe(0);
   });
 });

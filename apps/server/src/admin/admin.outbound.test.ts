@@ -115,6 +115,37 @@ describe.each(engines)('outbound addresses checked at write time on %s', (engine
     expect((await adminCall(t.app, 'GET', '/tenants/inside-captcha', { token: owner })).statusCode).toBe(404);
   });
 
+  it('keycard partners add and update refuse a private key set address', async () => {
+    const partner = ['--tenant', 'grand-hotel', '--partner', 'shell-inside'];
+    const added = await runCliOn(
+      t,
+      'partners',
+      'add',
+      ...partner,
+      '--issuer',
+      'https://p.example',
+      '--jwks-uri',
+      'http://127.0.0.1:9/jwks',
+    );
+    expect(added.code).toBe(1);
+    expect(added.err).toContain('jwksUri');
+    expect((await runCliOn(t, 'partners', 'show', ...partner)).code).toBe(1);
+    const publicKeys = ['--issuer', 'https://p.example', '--jwks-uri', 'https://keys.partner.example/jwks'];
+    expect((await runCliOn(t, 'partners', 'add', ...partner, ...publicKeys)).code).toBe(0);
+    const updated = await runCliOn(
+      t,
+      'partners',
+      'update',
+      ...partner,
+      '--jwks-uri',
+      'http://[::ffff:a9fe:a9fe]/',
+    );
+    expect(updated.code).toBe(1);
+    expect((await runCliOn(t, 'partners', 'show', ...partner)).out).toContain(
+      'https://keys.partner.example/jwks',
+    );
+  });
+
   it('keycard apply refuses the same addresses and writes nothing', async () => {
     const file = path.join(dir, 'inside.json');
     const tenant = (await adminCall(t.app, 'GET', '/tenants/grand-hotel', { token: owner })).json();

@@ -631,10 +631,16 @@ export async function applyConfigurationPlan(
     const tenant = await directory.byCode(write.code);
     if (!tenant) continue;
     for (const invitation of write.invitations) {
-      const { user } = await inviteUser({ db, config }, tenant, invitation, now);
       const after = { type: invitation.type, locale: invitation.locale };
-      const target = { kind: 'user', id: user.id };
-      await recordAudit(db, actor, { tenant: tenant.code, action: 'user.invite', target, after }, now);
+      // The invitation and its entry commit together.
+      await inviteUser({ db, config }, tenant, invitation, now, (trx, user) =>
+        recordAudit(
+          trx,
+          actor,
+          { tenant: tenant.code, action: 'user.invite', target: { kind: 'user', id: user.id }, after },
+          now,
+        ),
+      );
     }
   }
   return plan.writes.flatMap((write) =>

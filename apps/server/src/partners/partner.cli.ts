@@ -9,6 +9,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../db/schema.ts';
+import { namesPrivateHost } from '../security/outbound.ts';
 import { findPartner, listPartners, type Partner, removePartner, savePartner } from './partner.repository.ts';
 
 export const partnersUsage = `  keycard partners add --tenant <code> --partner <partnerCode> --issuer <iss>
@@ -41,6 +42,13 @@ export interface PartnerCliDeps {
   now: number;
   out: (line: string) => void;
   err: (line: string) => void;
+  /** Whether --jwks-uri may be a private address (ALLOW_PRIVATE_OUTBOUND; security/outbound.ts). */
+  allowPrivateOutbound: boolean;
+  /**
+   * The audit entry of an add, update or removal, written in the change's own transaction:
+   * the change and its entry commit together or not at all.
+   */
+  audit: (trx: Kysely<Database>, before: Partner | null, after: Partner | null) => Promise<void>;
 }
 
 export function parsePartnerArgs(args: string[]) {
@@ -178,7 +186,7 @@ export async function runPartnerCommand(parsed: PartnerArgs, deps: PartnerCliDep
     }
     if (subcommand === 'show') out(printable(existing));
     else {
-      await removePartner(db, tenantCode, code);
+      await removePartner(db, tenantCode, code, (trx) => deps.audit(trx, existing, null));
       out(`Removed partner ${code} from ${tenantCode}, with its account links.`);
     }
     return 0;
@@ -209,7 +217,17 @@ export async function runPartnerCommand(parsed: PartnerArgs, deps: PartnerCliDep
     err(`The partner was not saved:\n${problemsOf(checked.error)}`);
     return 1;
   }
-  await savePartner(db, tenantCode, checked.data, now);
+  // The key set address is fetched by Keycard's servers: never inside their network.
+  if (!deps.allowPrivateOutbound && checked.data.jwksUri && namesPrivateHost(checked.data.jwksUri)) {
+    err(
+      `The partner was not saved:\n  jwksUri: a private, loopback or link-local address; the server does not fetch it`,
+    );
+    return 1;
+  }
+  await db.transaction().execute(async (trx) => {
+    await savePartner(trx, tenantCode, checked.data, now);
+    await deps.audit(trx, existing, await findPartner(trx, tenantCode, code));
+  });
   out(`${subcommand === 'add' ? 'Registered' : 'Updated'} partner ${code} on ${tenantCode}.`);
   return 0;
 }
