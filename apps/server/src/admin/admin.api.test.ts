@@ -845,6 +845,8 @@ describe.each(engines)('admin API on %s', (engine) => {
         .sort();
       expect(declared, path).toEqual(inPath);
       expect(Object.keys(operation!.responses)).toContain(String(route.status ?? 200));
+      // Every route is limited (admin-limits.ts) and says so.
+      expect(Object.keys(operation!.responses)).toContain('429');
     }
     // Every reference points at a schema the document holds.
     const text = answer.body;

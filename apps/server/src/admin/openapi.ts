@@ -92,6 +92,11 @@ export function adminOpenApiDocument(routes: AdminRoute[], config: Config): Json
         '403': { description: 'The role or tenant scope does not allow this (admin.forbidden)', ...error },
         '404': { description: 'Not found', ...error },
         '409': { description: 'Conflict', ...error },
+        '429': {
+          description: 'Over a request limit (admin.rate_limited); Retry-After says when to try again',
+          headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } },
+          ...error,
+        },
       },
     };
   }
