@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lifecycleErrors } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
 import { PartnerKeys } from '../partners/partner-token.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { partnerKey, startJwksServer } from '../test/partners.ts';
@@ -73,6 +74,31 @@ describe('private addresses (SSRF)', () => {
     for (const url of ['https://keys.partner.example/jwks', 'https://8.8.8.8/', 'not a url']) {
       expect(namesPrivateHost(url), url).toBe(false);
     }
+  });
+});
+
+describe('ALLOW_PRIVATE_OUTBOUND', () => {
+  const production = {
+    NODE_ENV: 'production',
+    COOKIE_SECRET: 'c'.repeat(32),
+    ENCRYPTION_KEY: 'e'.repeat(64),
+    DATABASE_URL: 'postgres://keycard@db.example/keycard',
+  };
+  it('is off in production unless set, and on elsewhere (local stand-ins) unless turned off', () => {
+    expect(loadConfig(production).allowPrivateOutbound).toBe(false);
+    expect(loadConfig({ ...production, ALLOW_PRIVATE_OUTBOUND: 'true' }).allowPrivateOutbound).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).allowPrivateOutbound).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test', ALLOW_PRIVATE_OUTBOUND: 'false' }).allowPrivateOutbound).toBe(
+      false,
+    );
+  });
+
+  it('gives the admin API generous limits by default', () => {
+    expect(loadConfig(production).adminLimits).toEqual({
+      perOperator: 600,
+      perAddress: 1200,
+      authFailuresPerAddress: 30,
+    });
   });
 });
 
