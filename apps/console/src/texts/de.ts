@@ -77,6 +77,13 @@ export const de = {
       operator_tenant_managed:
         'Der Betreibermandant wird über die Betreiber oder keycard apply geändert, nicht hier.',
       last_owner: 'Der letzte Inhaber kann nicht entfernt werden.',
+      rate_limited:
+        'Zu viele Anfragen von dieser Anmeldung. Warten Sie eine Minute und versuchen Sie es erneut.',
+      private_address:
+        'Keycard ruft keine Adressen im eigenen Netzwerk ab. Geben Sie eine öffentliche Adresse an.',
+      secret_rotated_recently:
+        'Das Geheimnis dieses Clients wurde gerade geändert. Warten Sie einige Sekunden, bevor Sie es erneut ändern.',
+      confirmation_mismatch: 'Die Bestätigung stimmt nicht mit dem Code des Mandanten überein.',
     },
     invite: { account_exists: 'Ein Konto mit dieser Adresse existiert bereits.' },
   },

@@ -76,6 +76,12 @@ export const es = {
       operator_tenant_managed:
         'El inquilino operador se modifica mediante los operadores o keycard apply, no aquí.',
       last_owner: 'No se puede quitar al último propietario.',
+      rate_limited: 'Demasiadas solicitudes desde esta sesión. Espere un minuto e inténtelo de nuevo.',
+      private_address:
+        'Keycard no obtiene datos de direcciones de su propia red. Indique una dirección pública.',
+      secret_rotated_recently:
+        'El secreto de este cliente se acaba de cambiar. Espere unos segundos antes de volver a cambiarlo.',
+      confirmation_mismatch: 'La confirmación no coincide con el código del inquilino.',
     },
     invite: { account_exists: 'Ya existe una cuenta con esta dirección.' },
   },

@@ -80,6 +80,12 @@ export const fr = {
       operator_tenant_managed:
         'Le locataire opérateur se modifie via les opérateurs ou keycard apply, pas ici.',
       last_owner: 'Le dernier propriétaire ne peut pas être supprimé.',
+      rate_limited: 'Trop de requêtes depuis cette session. Patientez une minute, puis réessayez.',
+      private_address:
+        'Keycard ne récupère rien depuis des adresses de son propre réseau. Indiquez une adresse publique.',
+      secret_rotated_recently:
+        'Le secret de ce client vient d’être modifié. Patientez quelques secondes avant de le modifier à nouveau.',
+      confirmation_mismatch: 'La confirmation ne correspond pas au code du locataire.',
     },
     invite: { account_exists: 'Un compte avec cette adresse existe déjà.' },
   },

@@ -76,6 +76,12 @@ export const id = {
       image_too_large: 'Gambar terlalu besar untuk slot ini.',
       operator_tenant_managed: 'Tenant operator diubah melalui operator atau keycard apply, bukan di sini.',
       last_owner: 'Pemilik terakhir tidak dapat dihapus.',
+      rate_limited: 'Terlalu banyak permintaan dari sesi masuk ini. Tunggu satu menit, lalu coba lagi.',
+      private_address:
+        'Keycard tidak mengambil data dari alamat di dalam jaringannya sendiri. Berikan alamat publik.',
+      secret_rotated_recently:
+        'Rahasia klien ini baru saja diubah. Tunggu beberapa detik sebelum mengubahnya lagi.',
+      confirmation_mismatch: 'Konfirmasi tidak sesuai dengan kode tenant.',
     },
     invite: { account_exists: 'Akun dengan alamat ini sudah ada.' },
   },

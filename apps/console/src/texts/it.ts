@@ -77,6 +77,12 @@ export const it = {
       operator_tenant_managed:
         'Il tenant operatore si modifica tramite gli operatori o keycard apply, non qui.',
       last_owner: 'L’ultimo proprietario non può essere rimosso.',
+      rate_limited: 'Troppe richieste da questa sessione. Attenda un minuto e riprovi.',
+      private_address:
+        'Keycard non recupera dati da indirizzi della propria rete. Indichi un indirizzo pubblico.',
+      secret_rotated_recently:
+        'Il segreto di questo client è appena stato modificato. Attenda qualche secondo prima di modificarlo di nuovo.',
+      confirmation_mismatch: 'La conferma non corrisponde al codice del tenant.',
     },
     invite: { account_exists: 'Esiste già un account con questo indirizzo.' },
   },

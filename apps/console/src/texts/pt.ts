@@ -76,6 +76,12 @@ export const pt = {
       operator_tenant_managed:
         'O inquilino operador é alterado através dos operadores ou do keycard apply, não aqui.',
       last_owner: 'O último proprietário não pode ser removido.',
+      rate_limited: 'Demasiados pedidos a partir desta sessão. Aguarde um minuto e tente novamente.',
+      private_address:
+        'O Keycard não obtém dados de endereços dentro da sua própria rede. Indique um endereço público.',
+      secret_rotated_recently:
+        'O segredo deste cliente acabou de ser alterado. Aguarde alguns segundos antes de o alterar novamente.',
+      confirmation_mismatch: 'A confirmação não corresponde ao código do inquilino.',
     },
     invite: { account_exists: 'Já existe uma conta com este endereço.' },
   },
