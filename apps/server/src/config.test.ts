@@ -44,6 +44,22 @@ describe('configuration', () => {
     });
     expect(publicOrigin(config, 'login.example.com')).toBe('https://login.example.com');
   });
+
+  it('trusts no proxy by default, every proxy for true, or only the listed load balancers', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.10,fd00::/8 ' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.10',
+      'fd00::/8',
+    ]);
+    for (const bad of ['2', 'lb.internal', '10.0.0.0/33', '10.0.0.0/8,', 'fd00::/129', '10.0.0.1/8/8', '']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(
+        /TRUST_PROXY: must be true, false, or the load balancers/,
+      );
+    }
+  });
 });
 
 describe('embedded secrets', () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { readApnsKey, readFcmServiceAccount } from './messaging/push/push-credentials.ts';
@@ -5,6 +6,37 @@ import { readApnsKey, readFcmServiceAccount } from './messaging/push/push-creden
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** An address (`192.168.1.10`) or a network in CIDR form (`10.0.0.0/8`, `fd00::/8`). */
+function isAddressOrNetwork(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * `true` believes every X-Forwarded-For entry, and the left-most one (which the client writes)
+ * becomes the client's address; a list of the load balancers' addresses makes Fastify
+ * (proxy-addr) take the right-most address that is not one of them. A hop count is refused:
+ * this Fastify version trusts nothing for a number (docs/operations.md#behind-a-load-balancer).
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, context): boolean | string[] => {
+    const flag = bool.safeParse(value);
+    if (flag.success) return flag.data;
+    const entries = value.split(',').map((entry) => entry.trim());
+    if (entries.every(isAddressOrNetwork)) return entries;
+    context.addIssue({
+      code: 'custom',
+      message:
+        'must be true, false, or the load balancers’ addresses and networks, comma-separated (e.g. 10.0.0.0/8,192.168.1.10); hop counts are not supported',
+    });
+    return z.NEVER;
+  });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -22,7 +54,7 @@ const envSchema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
     .optional(),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   SEED_DEMO: bool.optional(),
   /** The operator host: admin API and console, and the operator tenant's login domain. */
   ADMIN_DOMAIN: z
@@ -125,7 +157,8 @@ export interface Config {
   publicPort: number | undefined;
   cookieSecret: string | undefined;
   encryptionKey: string | undefined;
-  trustProxy: boolean;
+  /** Fastify's `trustProxy`: all proxies (`true`), none, or these addresses and networks. */
+  trustProxy: boolean | string[];
   seedDemo: boolean;
   /** The operator host (admin API, console, operator tenant); the API answers 404 elsewhere. */
   adminDomain: string;

@@ -680,12 +680,17 @@ export async function adminApiRoutes(app: FastifyInstance, services: Services): 
       onRequest: async (request, reply) => {
         const now = services.clock.now();
         try {
-          await limits.beforeAuthentication(request.ip, now);
+          const charge = await limits.beforeAuthentication(request.ip, now);
           const caller = await authenticateCaller(services, request.headers.authorization).catch((error) => {
+            // A full failed-token allowance refuses only tokens that fail: what others sent from
+            // the same address (a shared NAT, or a forged one) never shuts out a valid token.
+            if (!charge.charged && error instanceof AppError && error.code === adminErrors.unauthenticated) {
+              throw charge.refusal;
+            }
             reply.header('www-authenticate', 'Bearer realm="keycard-admin"');
             throw error;
           });
-          await limits.authenticated(request.ip, now);
+          if (charge.charged) await limits.authenticated(request.ip, now);
           await limits.forOperator(caller.operator.id, now);
           callers.set(request, caller);
         } catch (error) {
