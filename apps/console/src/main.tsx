@@ -1,11 +1,12 @@
-import { RouterProvider } from '@keycard/web/router';
-import { StrictMode } from 'react';
+import { type Router, RouterProvider } from '@keycard/web/router';
+import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import './app/thai-font.css';
 import './app/app.css';
+import { NoAccessPage } from './app/no-access-page.tsx';
 import { consolePaths } from './app/paths.ts';
 import { createRouter } from './app/router.tsx';
-import { accessToken, completeSignIn, signIn } from './lib/auth.ts';
+import { accessToken, completeSignIn, isAccessRefused, onAccessRefused, signIn } from './lib/auth.ts';
 import { I18nProvider, initialLanguage, translator } from './lib/i18n.tsx';
 import { SessionProvider } from './lib/session.tsx';
 
@@ -19,6 +20,17 @@ function SignInFailed() {
         {t('app.tryAgain')}
       </button>
     </main>
+  );
+}
+
+/** The console, until the admin API refuses the account itself: then only that is said. */
+function ConsoleRoot({ router }: { router: Router }) {
+  const refused = useSyncExternalStore(onAccessRefused, isAccessRefused);
+  if (refused) return <NoAccessPage />;
+  return (
+    <SessionProvider>
+      <RouterProvider router={router} />
+    </SessionProvider>
   );
 }
 
@@ -46,9 +58,7 @@ async function start(): Promise<void> {
   root.render(
     <StrictMode>
       <I18nProvider>
-        <SessionProvider>
-          <RouterProvider router={router} />
-        </SessionProvider>
+        <ConsoleRoot router={router} />
       </I18nProvider>
     </StrictMode>,
   );

@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import { signOut } from '../lib/auth.ts';
 import { languageNames, useTranslation } from '../lib/i18n.tsx';
 import { useSession } from '../lib/session.tsx';
+import { errorText } from '../ui/result.tsx';
 import { consolePaths } from './paths.ts';
 
 /** Moves focus to the new page's heading after an in-app navigation (not on the first load). */
@@ -22,7 +23,7 @@ function useFocusHeadingOnNavigation(): void {
 
 export function Layout() {
   const { t, language, translator } = useTranslation();
-  const { me, can } = useSession();
+  const { me, can, error, retry } = useSession();
   const { pathname } = useLocation();
   useFocusHeadingOnNavigation();
   const current = (active: boolean) => (active ? ('page' as const) : undefined);
@@ -74,6 +75,17 @@ export function Layout() {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
+        {/* Who the operator is could not be learnt (a limit, an outage): said, and nothing is offered. */}
+        <div className="session-problem">
+          <p role="alert" className={error ? 'notice notice-error' : 'notice-empty'}>
+            {error ? errorText(t, error) : ''}
+          </p>
+          {error ? (
+            <button type="button" className="button-secondary" onClick={retry}>
+              {t('app.tryAgain')}
+            </button>
+          ) : null}
+        </div>
         <Outlet />
       </main>
     </>

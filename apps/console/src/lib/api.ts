@@ -1,6 +1,6 @@
 import { adminApi } from '@keycard/contract/admin';
 import type { z } from 'zod';
-import { accessToken, signIn } from './auth.ts';
+import { accessToken, isFreshTokenRefused, markTokenAccepted, refuseAccess, signIn } from './auth.ts';
 
 /** A failed admin API call: the contract's error code (or `network`), shown translated. */
 export class ApiError extends Error {
@@ -50,12 +50,19 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   } catch {
     throw new ApiError('network', 0);
   }
-  if (response.status === 401) await signIn();
-  if (!response.ok) {
-    const answer = (await response.json().catch(() => ({}))) as { code?: string; fields?: unknown };
-    throw new ApiError(answer.code ?? 'unknown', response.status, answer.fields);
+  if (response.ok) {
+    markTokenAccepted();
+    return response;
   }
-  return response;
+  if (response.status === 401) {
+    // A token refused right after its sign-in: the account is not (or no longer) an operator.
+    // Another sign-in would bring the same refusal at once, so the console says so instead.
+    // Any other refusal (429 included) is shown as an error, never answered with a sign-in.
+    if (isFreshTokenRefused()) refuseAccess();
+    else await signIn();
+  }
+  const answer = (await response.json().catch(() => ({}))) as { code?: string; fields?: unknown };
+  throw new ApiError(answer.code ?? 'unknown', response.status, answer.fields);
 }
 
 /** Calls the admin API and parses the answer with its contract schema. */

@@ -3,13 +3,21 @@
  * operator tenant's issuer, as the public client `keycard-console` (docs/console.md). The
  * access token (opaque, ten minutes, for the admin API) lives in memory only; the verifier,
  * state and nonce live in sessionStorage only while the browser is at the provider. When the
- * token runs out the console signs in again, silently while the provider's session holds.
+ * token runs out the console signs in again, silently while the provider's session holds —
+ * but not when a fresh token is refused: that account is not an operator, and signing in
+ * again would only loop (and use up the address's failed-token allowance).
  */
 export const consoleClientId = 'keycard-console';
 export const consoleBase = '/console/';
 export const callbackPath = '/console/callback';
 
-const pendingKey = 'keycard-console:sign-in';
+/** Every key the console keeps in sessionStorage starts so; sign-out removes them all. */
+const storagePrefix = 'keycard-console:';
+const pendingKey = `${storagePrefix}sign-in`;
+/** When this tab last completed a sign-in (epoch ms). */
+const signedInAtKey = `${storagePrefix}signed-in-at`;
+/** A token refused this soon after its sign-in, never accepted before, is refused for who holds it. */
+const refusalWindowMs = 60_000;
 
 interface Discovery {
   issuer: string;
@@ -23,6 +31,8 @@ interface Session {
   idToken: string;
   /** Epoch ms; the token is renewed a little before. */
   expiresAt: number;
+  /** The admin API has answered this token with a success. */
+  accepted: boolean;
 }
 
 interface PendingSignIn {
@@ -35,6 +45,9 @@ interface PendingSignIn {
 let discovery: Promise<Discovery> | null = null;
 let session: Session | null = null;
 let redirecting = false;
+let leaving: Promise<never> | null = null;
+let refused = false;
+const refusalListeners = new Set<() => void>();
 
 /** True once the console leaves for the provider itself (no "unsaved changes" prompt then). */
 export function isRedirectingToSignIn(): boolean {
@@ -74,11 +87,54 @@ export function accessToken(): string | null {
   return session.accessToken;
 }
 
+/** The admin API took the token: a later 401 means the token ended, not the operator's access. */
+export function markTokenAccepted(): void {
+  if (session) session.accepted = true;
+}
+
+/**
+ * Whether a 401 is the account's refusal rather than a token's end: the sign-in that made this
+ * token completed moments ago and the API has never taken it. Signing in again would bring a
+ * new token at once and the same refusal, endlessly.
+ */
+export function isFreshTokenRefused(): boolean {
+  if (!session || session.accepted) return false;
+  const signedInAt = Number(sessionStorage.getItem(signedInAtKey));
+  return Number.isFinite(signedInAt) && Date.now() - signedInAt < refusalWindowMs;
+}
+
+/** The console stops and says the account may not use it (main.tsx shows that screen). */
+export function refuseAccess(): void {
+  if (refused) return;
+  refused = true;
+  for (const listener of refusalListeners) listener();
+}
+
+export function isAccessRefused(): boolean {
+  return refused;
+}
+
+export function onAccessRefused(listener: () => void): () => void {
+  refusalListeners.add(listener);
+  return () => {
+    refusalListeners.delete(listener);
+  };
+}
+
 /**
  * Goes to the provider to sign in, and back to `returnTo` afterwards. Never settles: the page
- * is left. Unsaved work must already be in sessionStorage (the theme draft always is).
+ * is left. Unsaved work must already be in sessionStorage (the theme draft always is). Calls
+ * that fail together (every 401 of a page) share one departure.
  */
-export async function signIn(returnTo = window.location.pathname + window.location.search): Promise<never> {
+export function signIn(returnTo = window.location.pathname + window.location.search): Promise<never> {
+  leaving ??= goToProvider(returnTo).catch((error: unknown) => {
+    leaving = null;
+    throw error;
+  });
+  return leaving;
+}
+
+async function goToProvider(returnTo: string): Promise<never> {
   const config = await discover();
   const pending: PendingSignIn = {
     verifier: randomToken(),
@@ -163,15 +219,27 @@ export async function completeSignIn(callback: URL): Promise<string> {
     accessToken: tokens.access_token,
     idToken: tokens.id_token,
     expiresAt: Date.now() + (tokens.expires_in ?? 600) * 1000,
+    accepted: false,
   };
+  sessionStorage.setItem(signedInAtKey, String(Date.now()));
   return pending.returnTo;
 }
 
-/** RP-initiated logout: the provider ends its session and sends the browser back to the console. */
+/** Removes everything the console keeps in this tab: the next operator here must not find it. */
+function clearConsoleStorage(): void {
+  const keys = Array.from({ length: sessionStorage.length }, (_, index) => sessionStorage.key(index));
+  for (const key of keys) if (key?.startsWith(storagePrefix)) sessionStorage.removeItem(key);
+}
+
+/**
+ * RP-initiated logout: the provider ends its session and sends the browser back to the console.
+ * Unpublished drafts go too, so whoever signs in next in this tab never gets them.
+ */
 export async function signOut(): Promise<void> {
   const config = await discover();
   const idToken = session?.idToken;
   session = null;
+  clearConsoleStorage();
   if (!config.end_session_endpoint) {
     window.location.assign(consoleBase);
     return;

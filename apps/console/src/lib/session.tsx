@@ -1,33 +1,69 @@
 import { type AdminPermission, adminMeResponse } from '@keycard/contract/admin';
-import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { ApiError, callApi } from './api.ts';
 
 type Me = z.infer<typeof adminMeResponse>;
+
+type MeState =
+  | { status: 'loading' }
+  | { status: 'known'; me: Me }
+  /** The server has no /me (it answered 404): offer everything and let the API refuse. */
+  | { status: 'absent' }
+  | { status: 'failed'; error: unknown };
 
 interface SessionValue {
   me: Me | null;
   /** What the console offers; the API still decides every call. */
   can: (permission: AdminPermission) => boolean;
   isOwner: boolean;
+  /**
+   * Whose work this tab's storage holds (theme drafts): the operator's id, `any` on a server
+   * without /me, null until /me has answered.
+   */
+  operatorKey: string | null;
+  /** Why /me failed (anything but a 404), to be shown; null otherwise. */
+  error: unknown;
+  /** Asks /me again after a failure. */
+  retry: () => void;
 }
 
-const SessionContext = createContext<SessionValue>({ me: null, can: () => true, isOwner: false });
+const SessionContext = createContext<SessionValue>({
+  me: null,
+  can: () => false,
+  isOwner: false,
+  operatorKey: null,
+  error: null,
+  retry: () => undefined,
+});
 
 /** Who the operator is (GET /me), to hide or disable what the role may not do. */
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [me, setMe] = useState<Me | null>(null);
-  const [unknown, setUnknown] = useState(false);
-  useEffect(() => {
-    callApi('/me', adminMeResponse).then(setMe, (error: unknown) => {
-      // A server without /me yet: offer everything and let the API refuse.
-      if (error instanceof ApiError) setUnknown(true);
-    });
+  const [state, setState] = useState<MeState>({ status: 'loading' });
+  const load = useCallback(() => {
+    setState({ status: 'loading' });
+    callApi('/me', adminMeResponse).then(
+      (me) => setState({ status: 'known', me }),
+      (error: unknown) =>
+        // Only a 404 means a server without /me; a refusal, a limit or an outage is an error,
+        // and an error offers nothing.
+        setState(
+          error instanceof ApiError && error.status === 404
+            ? { status: 'absent' }
+            : { status: 'failed', error },
+        ),
+    );
   }, []);
+  useEffect(() => load(), [load]);
+  const me = state.status === 'known' ? state.me : null;
+  const absent = state.status === 'absent';
   const value: SessionValue = {
     me,
-    can: (permission) => (me ? me.permissions.includes(permission) : unknown),
-    isOwner: me ? me.operator.role === 'owner' : unknown,
+    can: (permission) => (me ? me.permissions.includes(permission) : absent),
+    isOwner: me ? me.operator.role === 'owner' : absent,
+    operatorKey: me ? me.operator.id : absent ? 'any' : null,
+    error: state.status === 'failed' ? state.error : null,
+    retry: load,
   };
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -20,6 +20,11 @@ export const en = {
     crashed: 'Something went wrong on this page. Reload it to try again.',
     unsavedLeave: 'You have unsaved changes to this theme. Leave anyway? Your draft is kept in this tab.',
   },
+  noAccess: {
+    heading: 'This account cannot use the console',
+    explanation:
+      'It is not, or no longer, an operator. Sign out, then sign in with an operator account, or ask an owner for access.',
+  },
   roles: {
     owner: 'Owner',
     tenant_admin: 'Tenant admin',
@@ -76,7 +81,8 @@ export const en = {
       last_owner: 'The last owner cannot be removed.',
       rate_limited: 'Too many requests from this sign-in. Wait a minute and try again.',
       private_address: 'Keycard does not fetch from addresses inside its own network. Give a public address.',
-      secret_rotated_recently: 'This client’s secret was just changed. Wait a few seconds before changing it again.',
+      secret_rotated_recently:
+        'This client’s secret was just changed. Wait a few seconds before changing it again.',
       confirmation_mismatch: 'The confirmation does not match the tenant’s code.',
     },
     invite: { account_exists: 'An account with this address exists already.' },

@@ -1,14 +1,17 @@
 import type { AdminTenant } from '@keycard/contract/admin';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { isRedirectingToSignIn } from '../../lib/auth.ts';
+import { useSession } from '../../lib/session.tsx';
 
 export type ThemeDraft = AdminTenant['theme'];
 
-const storageKey = (code: string) => `keycard-console:theme-draft:${code}`;
+/** Per operator: a draft comes back only to whoever made it, never to the next one in the tab. */
+const storageKey = (operator: string, code: string) => `keycard-console:theme-draft:${operator}:${code}`;
 
-function stored(code: string): ThemeDraft | null {
+function stored(operator: string | null, code: string): ThemeDraft | null {
+  if (operator === null) return null;
   try {
-    const text = sessionStorage.getItem(storageKey(code));
+    const text = sessionStorage.getItem(storageKey(operator, code));
     return text ? (JSON.parse(text) as ThemeDraft) : null;
   } catch {
     return null;
@@ -18,30 +21,46 @@ function stored(code: string): ThemeDraft | null {
 const same = (a: ThemeDraft, b: ThemeDraft) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * The theme being edited. Every edit is kept in sessionStorage, so a sign-in that renews the
- * console's token (a full round trip through the provider) or a reload loses nothing.
+ * The theme being edited. Every edit is kept in sessionStorage under the operator's id, so a
+ * sign-in that renews the console's token (a full round trip through the provider) or a reload
+ * loses nothing, and sign-out (which clears the console's storage) leaves nothing behind.
  */
 export function useThemeDraft(code: string, published: ThemeDraft) {
-  const [draft, setDraftState] = useState<ThemeDraft>(() => stored(code) ?? published);
-  const [restored] = useState(() => {
-    const kept = stored(code);
+  const { operatorKey } = useSession();
+  const [draft, setDraftState] = useState<ThemeDraft>(() => stored(operatorKey, code) ?? published);
+  const [restored, setRestored] = useState(() => {
+    const kept = stored(operatorKey, code);
     return kept !== null && !same(kept, published);
   });
+  // Who the operator is may be known only after the editor opens (GET /me answers later):
+  // the draft kept for them comes back then, unless editing has begun.
+  const loadedFor = useRef(operatorKey);
+  const edited = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a newly known operator restores; a newly published theme does not
+  useEffect(() => {
+    if (operatorKey === null || loadedFor.current === operatorKey) return;
+    loadedFor.current = operatorKey;
+    const kept = stored(operatorKey, code);
+    if (edited.current || kept === null || same(kept, published)) return;
+    setDraftState(kept);
+    setRestored(true);
+  }, [operatorKey, code]);
   const setDraft = useCallback(
     (update: (draft: ThemeDraft) => ThemeDraft) =>
       setDraftState((current) => {
         const next = update(current);
-        sessionStorage.setItem(storageKey(code), JSON.stringify(next));
+        edited.current = true;
+        if (operatorKey !== null) sessionStorage.setItem(storageKey(operatorKey, code), JSON.stringify(next));
         return next;
       }),
-    [code],
+    [operatorKey, code],
   );
   const reset = useCallback(
     (theme: ThemeDraft) => {
-      sessionStorage.removeItem(storageKey(code));
+      if (operatorKey !== null) sessionStorage.removeItem(storageKey(operatorKey, code));
       setDraftState(theme);
     },
-    [code],
+    [operatorKey, code],
   );
   const dirty = !same(draft, published);
   return { draft, setDraft, reset, dirty, restored };
