@@ -20,6 +20,11 @@ export const de = {
     unsavedLeave:
       'Sie haben ungespeicherte Änderungen an diesem Design. Trotzdem verlassen? Ihr Entwurf bleibt in diesem Tab erhalten.',
   },
+  noAccess: {
+    heading: 'Dieses Konto kann die Konsole nicht verwenden',
+    explanation:
+      'Es ist kein Betreiberkonto oder nicht mehr. Melden Sie sich ab und dann mit einem Betreiberkonto an, oder bitten Sie einen Inhaber um Zugriff.',
+  },
   roles: {
     owner: 'Inhaber',
     tenant_admin: 'Mandantenadministrator',

@@ -20,6 +20,11 @@ export const es = {
     unsavedLeave:
       'Tiene cambios sin guardar en este tema. ¿Desea salir de todos modos? Su borrador se conserva en esta pestaña.',
   },
+  noAccess: {
+    heading: 'Esta cuenta no puede usar la consola',
+    explanation:
+      'No es, o ya no es, una cuenta de operador. Cierre la sesión e iníciela con una cuenta de operador, o solicite acceso a un propietario.',
+  },
   roles: {
     owner: 'Propietario',
     tenant_admin: 'Administrador del inquilino',

@@ -23,6 +23,11 @@ export const fr = {
     unsavedLeave:
       'Ce thème contient des modifications non enregistrées. Quitter quand même ? Votre brouillon est conservé dans cet onglet.',
   },
+  noAccess: {
+    heading: 'Ce compte ne peut pas utiliser la console',
+    explanation:
+      'Ce n’est pas, ou plus, un compte opérateur. Déconnectez-vous, puis connectez-vous avec un compte opérateur, ou demandez l’accès à un propriétaire.',
+  },
   roles: {
     owner: 'Propriétaire',
     tenant_admin: 'Administrateur du locataire',

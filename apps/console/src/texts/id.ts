@@ -20,6 +20,11 @@ export const id = {
     unsavedLeave:
       'Ada perubahan yang belum disimpan pada tema ini. Tetap tinggalkan halaman? Draf Anda tetap tersimpan di tab ini.',
   },
+  noAccess: {
+    heading: 'Akun ini tidak dapat menggunakan konsol',
+    explanation:
+      'Akun ini bukan, atau tidak lagi menjadi, akun operator. Keluar, lalu masuk dengan akun operator, atau minta akses kepada pemilik.',
+  },
   roles: {
     owner: 'Pemilik',
     tenant_admin: 'Admin tenant',

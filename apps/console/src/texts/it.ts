@@ -20,6 +20,11 @@ export const it = {
     unsavedLeave:
       'Ci sono modifiche non salvate a questo tema. Uscire comunque? La bozza resta conservata in questa scheda.',
   },
+  noAccess: {
+    heading: 'Questo account non può usare la console',
+    explanation:
+      'Non è, o non è più, un account operatore. Esca e acceda con un account operatore, oppure chieda l’accesso a un proprietario.',
+  },
   roles: {
     owner: 'Proprietario',
     tenant_admin: 'Amministratore del tenant',

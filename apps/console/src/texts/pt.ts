@@ -20,6 +20,11 @@ export const pt = {
     unsavedLeave:
       'Tem alterações não guardadas neste tema. Sair mesmo assim? O seu rascunho é mantido neste separador.',
   },
+  noAccess: {
+    heading: 'Esta conta não pode usar a consola',
+    explanation:
+      'Não é, ou deixou de ser, uma conta de operador. Termine sessão e inicie sessão com uma conta de operador, ou peça acesso a um proprietário.',
+  },
   roles: {
     owner: 'Proprietário',
     tenant_admin: 'Administrador do inquilino',
