@@ -249,6 +249,87 @@ describe('the console’s live theme preview (Chromium)', () => {
     await login.page.context().close();
   });
 
+  it('opens no link in a new tab: a middle click stays put', async () => {
+    const { page, frame, draw } = await openConsole('password');
+    await draw(plum, 'en', 375);
+    const link = frame.getByRole('link', { name: 'Forgot your password?' });
+    await link.click({ button: 'middle' });
+    await link.click({ modifiers: ['ControlOrMeta'] });
+    await page.waitForTimeout(300);
+    expect(page.context().pages()).toEqual([page]);
+    expect(frame.url()).toBe(`${adminOrigin()}/preview/password`);
+    await page.context().close();
+  });
+
+  it('cannot send requests: XHR and WebSocket are refused in the page, and by its policy in the browser', async () => {
+    // The preview's document comes with a policy that allows no requests and no form posts.
+    const context = await newContext(browser);
+    const direct = await (await context.newPage()).goto(`${adminOrigin()}/preview/login`);
+    const csp = direct?.headers()['content-security-policy'] ?? '';
+    for (const directive of [
+      "default-src 'none'",
+      "connect-src 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'self'",
+    ]) {
+      expect(csp).toContain(directive);
+    }
+    await context.close();
+
+    const { page, frame, draw } = await openConsole('login');
+    await draw(plum, 'en', 375);
+    const answered: string[] = [];
+    const failed: string[] = [];
+    page.on('response', (response) => answered.push(response.url()));
+    page.on('requestfailed', (request) => failed.push(`${request.url()} ${request.failure()?.errorText}`));
+    const attempts = await frame.evaluate(() => {
+      const attempt = (make: () => unknown) => {
+        try {
+          make();
+          return 'made';
+        } catch (error) {
+          return (error as Error).message;
+        }
+      };
+      return {
+        xhr: attempt(() => new XMLHttpRequest()),
+        socket: attempt(() => new WebSocket(`ws://${location.host}/api/mobile-beef/graphql`)),
+      };
+    });
+    expect(attempts).toEqual({
+      xhr: 'The theme preview sends no requests (XMLHttpRequest).',
+      socket: 'The theme preview sends no requests (WebSocket).',
+    });
+    // A script that found an untouched XMLHttpRequest (a new blank frame's, which inherits the
+    // preview's policy) is stopped by the browser before anything leaves.
+    const blocked = await frame.evaluate(
+      () =>
+        new Promise<{ status: number; violated: string }>((resolve) => {
+          const child = document.createElement('iframe');
+          document.body.append(child);
+          const realm = child.contentWindow as unknown as {
+            XMLHttpRequest: typeof XMLHttpRequest;
+            document: Document;
+          };
+          let violated = '';
+          for (const target of [document, realm.document]) {
+            target.addEventListener('securitypolicyviolation', (event) => {
+              violated = event.effectiveDirective;
+            });
+          }
+          const request = new realm.XMLHttpRequest();
+          request.open('GET', '/api/theme');
+          request.onloadend = () => setTimeout(() => resolve({ status: request.status, violated }), 100);
+          request.send();
+        }),
+    );
+    expect(blocked).toEqual({ status: 0, violated: 'connect-src' });
+    // The browser reports the request as blocked by the policy (Chromium's reason: `csp`).
+    expect(failed).toEqual([`${adminOrigin()}/api/theme csp`]);
+    expect(answered.filter((url) => new URL(url).pathname.startsWith('/api/'))).toEqual([]);
+    await page.context().close();
+  });
+
   it('ignores a draft from another origin, from a window other than the console, and a malformed one', async () => {
     const { page, frame, messages, draw, post } = await openConsole('login');
     await draw(plum, 'en', 375);

@@ -64,20 +64,45 @@ export const consoleCsp = [
   "form-action 'self'",
 ].join('; ');
 
-/** The portal's theme preview is framed by the console, on the same origin, and by nothing else. */
-const previewCsp = portalCsp.replace("frame-ancestors 'none'", "frame-ancestors 'self'");
+/**
+ * The portal's theme preview, framed by the console (same origin) and by nothing else. It draws
+ * whatever draft the console hands it and must reach nothing from there: no requests of any
+ * kind (`connect-src 'none'`, beside inert-preview.ts stopping them in the page) and no form
+ * posts; only what drawing takes — the portal's scripts, its styles (with the page's nonce),
+ * fonts, and images from itself or https (a theme's logo).
+ */
+export const previewCsp = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' https:",
+  "font-src 'self'",
+  "connect-src 'none'",
+  "form-action 'none'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'self'",
+].join('; ');
 
-function pagePolicy(path: string, onAdminHost: boolean): { csp: string; frameOptions: string } {
+function onAdminHost(config: Config, host: string | undefined): boolean {
+  return host !== undefined && hostnameOf(host) === config.adminDomain;
+}
+
+function isPreviewPage(config: Config, path: string, host: string | undefined): boolean {
+  return path.startsWith('/preview/') && onAdminHost(config, host);
+}
+
+function pagePolicy(path: string, adminHost: boolean): { csp: string; frameOptions: string } {
   if (path.startsWith('/oidc')) return { csp: providerCsp, frameOptions: 'DENY' };
-  if (onAdminHost && (path === '/console' || path.startsWith('/console/')))
+  if (adminHost && (path === '/console' || path.startsWith('/console/')))
     return { csp: consoleCsp, frameOptions: 'DENY' };
-  if (onAdminHost && path.startsWith('/preview/')) return { csp: previewCsp, frameOptions: 'SAMEORIGIN' };
+  if (adminHost && path.startsWith('/preview/')) return { csp: previewCsp, frameOptions: 'SAMEORIGIN' };
   return { csp: portalCsp, frameOptions: 'DENY' };
 }
 
 /** The headers every answer carries; `host` tells the operator host's pages (console, preview). */
 export function securityHeaders(config: Config, path: string, host?: string): Record<string, string> {
-  const policy = pagePolicy(path, host !== undefined && hostnameOf(host) === config.adminDomain);
+  const policy = pagePolicy(path, onAdminHost(config, host));
   const headers: Record<string, string> = {
     'content-security-policy': policy.csp,
     // Tokens ride in URLs (activation, reset, login codes): never send them on as a referrer.
@@ -165,6 +190,16 @@ export function installSecurity(app: FastifyInstance, config: Config): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
       reply.header('cache-control', 'no-store');
+    }
+    // The preview's policy is set once more, last: the operator host is also the operator
+    // tenant's login domain, and the hooks that widen a tenant's pages (its captcha, its chat
+    // widget) run for it too. Of what came before, only the page's style nonce is kept.
+    const path = request.url.split('?')[0] ?? '/';
+    if (isPreviewPage(config, path, request.host)) {
+      const styleNonce = /(?:^|;)\s*style-src [^;]*'nonce-([\w+/=-]+)'/.exec(
+        String(reply.getHeader('content-security-policy') ?? ''),
+      )?.[1];
+      reply.header('content-security-policy', styleNonce ? cspWithStyleNonce(previewCsp, styleNonce) : previewCsp);
     }
     return payload;
   });

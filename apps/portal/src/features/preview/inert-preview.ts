@@ -4,9 +4,13 @@
  * - a form's submission, a link's click and the language menu's change are stopped before
  *   React sees them (capture phase, on the window), so no handler runs and no browser
  *   navigation starts; navigations a screen asks for itself go to the fixture router;
- * - the page sends no requests: `fetch` and `sendBeacon` refuse as if offline. One real screen
- *   calls on arrival (the code-entry screen reports an analytics event), and it already drops a
- *   failed call; nothing else is changed for the preview.
+ * - a middle click (`auxclick`) on a link is stopped the same way, so no link opens in a new tab;
+ * - the page sends no requests: `fetch` and `sendBeacon` refuse as if offline, and an
+ *   `XMLHttpRequest`, `WebSocket` or `EventSource` cannot even be made. One real screen calls on
+ *   arrival (the code-entry screen reports an analytics event), and it already drops a failed
+ *   call; nothing else is changed for the preview. The server's policy for the preview
+ *   (`connect-src 'none'`, security.ts) refuses them in the browser as well, should a way
+ *   around these be found.
  */
 export function makePreviewInert(): void {
   const stop = (event: Event) => {
@@ -27,8 +31,21 @@ export function makePreviewInert(): void {
   };
   window.addEventListener('submit', onSubmit, true);
   window.addEventListener('click', onClick, true);
+  window.addEventListener('auxclick', onClick, true);
   window.addEventListener('change', onChange, true);
   // For as long as the page lives: it is the preview and nothing else (no navigation leaves it).
   window.fetch = () => Promise.reject(new TypeError('The theme preview sends no requests.'));
   navigator.sendBeacon = () => false;
+  window.XMLHttpRequest = refusedConstructor('XMLHttpRequest');
+  window.WebSocket = refusedConstructor('WebSocket');
+  window.EventSource = refusedConstructor('EventSource');
+}
+
+/** A stand-in for a way of sending requests: making one throws, as the preview sends none. */
+function refusedConstructor<T>(name: string): T {
+  return class {
+    constructor() {
+      throw new TypeError(`The theme preview sends no requests (${name}).`);
+    }
+  } as unknown as T;
 }
