@@ -41,8 +41,22 @@ describe('private addresses (SSRF)', () => {
       '::ffff:a9fe:a9fe',
       '::ffff:10.0.0.1',
       '64:ff9b::7f00:1',
+      // Well-known NAT64 carrying a private IPv4 address, however it is written.
+      '64:ff9b::10.0.0.1',
+      '64:ff9b::a9fe:a9fe',
+      '64:FF9B:0:0:0:0:c0a8:101',
       '2002:7f00:1::',
       '::127.0.0.1',
+      // SIIT (IPv4-translated), local-use NAT64, Teredo and the 6to4 relay: refused whole.
+      '::ffff:0:7f00:1',
+      '::ffff:0:808:808',
+      '::ffff:0:8.8.8.8',
+      '64:ff9b:1::808:808',
+      '64:ff9b:1:ffff::1',
+      '2001::1',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '192.88.99.1',
+      '::ffff:192.88.99.1',
       'not-an-address',
     ];
     for (const address of inside) expect(isPrivateAddress(address), address).toBe(true);
@@ -53,6 +67,11 @@ describe('private addresses (SSRF)', () => {
       '2606:4700::1111',
       '::ffff:8.8.8.8',
       '2002:808:808::',
+      '64:ff9b::808:808',
+      '64:ff9b::8.8.8.8',
+      '2001:4860:4860::8888',
+      '192.88.98.1',
+      '192.88.100.1',
     ];
     for (const address of outside) expect(isPrivateAddress(address), address).toBe(false);
   });

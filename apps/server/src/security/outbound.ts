@@ -9,7 +9,9 @@ import { AppError } from '../shared/errors.ts';
  * Requests to addresses owners set (a partner's key set, the captcha check): they must not
  * reach inside the network the server runs in (OWASP SSRF Prevention Cheat Sheet). Every
  * address the host name resolves to is checked, IPv4 and IPv6 (with IPv4 inside IPv6:
- * mapped, compatible, NAT64, 6to4), and the connection goes to the address that was checked,
+ * mapped, compatible, well-known NAT64, 6to4; translation and tunnel prefixes whose far end
+ * cannot be checked — SIIT, local-use NAT64, Teredo — are refused whole), and the connection
+ * goes to the address that was checked,
  * so a name that resolves differently a moment later (DNS rebinding) gains nothing. Redirects
  * are never followed. Private addresses are let through only when the server is told to
  * (ALLOW_PRIVATE_OUTBOUND, the default outside production, where local stand-ins run).
@@ -25,6 +27,7 @@ for (const [network, prefix] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
+  ['192.88.99.0', 24], // 6to4 relay anycast (deprecated, RFC 7526)
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
@@ -37,7 +40,10 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT, RFC 2765): only inside a translator's network
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): a translator of the operator's own
   ['100::', 64], // discard
+  ['2001::', 32], // Teredo: tunnels to an IPv4 address that is not checked here
   ['2001:db8::', 32], // documentation
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
