@@ -28,6 +28,17 @@ export const themeImageUrlSchema = z
   .regex(themeImageUrlPattern, themeImageUrlMessage)
   .refine((value) => !themeImageUrlPattern.test(value) || parsesAsUrl(value), themeImageUrlMessage);
 
+/**
+ * A theme's help and support links, which the portal shows as links: web addresses only, with
+ * `//` after the scheme. A `javascript:` or `data:` address would run (or draw) in the portal's
+ * own origin when a visitor follows it.
+ */
+export const themeLinkUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
+
+export function isThemeLinkUrl(value: string): boolean {
+  return themeLinkUrlSchema.safeParse(value).success;
+}
+
 export const themeSchema = z.object({
   name: z.string().min(1).max(120),
   images: z.object({ favicon: themeImageUrlSchema, logo: themeImageUrlSchema }),
@@ -40,8 +51,8 @@ export const themeSchema = z.object({
     tertiaryForeground: hexColour,
   }),
   links: z.object({
-    loginHelpUrl: z.url().nullable(),
-    contactSupportUrl: z.url().nullable(),
+    loginHelpUrl: themeLinkUrlSchema.nullable(),
+    contactSupportUrl: themeLinkUrlSchema.nullable(),
   }),
   /** Per-language text overrides (theme-texts.ts); absent or empty: the catalogue's texts. */
   texts: themeTextsSchema.optional(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isThemeImageUrl, themeSchema } from './api.ts';
+import { isThemeImageUrl, isThemeLinkUrl, themeSchema } from './api.ts';
 import { themeConfigSchema } from './configuration.ts';
 import { overridableTextKeys, themeTextsSchema } from './theme-texts.ts';
 
@@ -108,6 +108,53 @@ describe('theme image addresses', () => {
       expect(failedPaths(themeSchema, { ...theme, images: { logo: '', favicon: url } }), url).toEqual([
         'images.favicon',
       ]);
+    }
+  });
+});
+
+describe('theme links (help and support)', () => {
+  const withLinks = (links: Record<string, string | null>) => ({
+    ...theme,
+    links: { ...theme.links, ...links },
+  });
+
+  it('allows https and http addresses, and none', () => {
+    for (const url of [
+      'https://help.lakeside.example/login?lang=de',
+      'http://localhost:3002/support',
+      null,
+    ]) {
+      for (const schema of [themeSchema, themeConfigSchema]) {
+        expect(
+          failedPaths(schema, withLinks({ loginHelpUrl: url, contactSupportUrl: url })),
+          String(url),
+        ).toEqual([]);
+      }
+      if (url) expect(isThemeLinkUrl(url), url).toBe(true);
+    }
+  });
+
+  it('refuses an address a click would run or draw in the portal, or that is not a web address', () => {
+    for (const url of [
+      'javascript:alert(document.domain)',
+      'JAVASCRIPT:alert(1)',
+      'javascript://help.example/%0aalert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+      'ftp://files.example/help',
+      'mailto:help@lakeside.example',
+      'https:help.lakeside.example',
+      '//help.lakeside.example',
+      '/help',
+    ]) {
+      expect(isThemeLinkUrl(url), url).toBe(false);
+      for (const schema of [themeSchema, themeConfigSchema]) {
+        expect(failedPaths(schema, withLinks({ loginHelpUrl: url })), url).toEqual(['links.loginHelpUrl']);
+        expect(failedPaths(schema, withLinks({ contactSupportUrl: url })), url).toEqual([
+          'links.contactSupportUrl',
+        ]);
+      }
     }
   });
 });

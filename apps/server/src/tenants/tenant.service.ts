@@ -1,4 +1,4 @@
-import { isThemeImageUrl, type Theme, themeSchema } from '@keycard/contract';
+import { isThemeImageUrl, isThemeLinkUrl, type Theme, themeSchema } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import {
@@ -18,14 +18,24 @@ export function hostnameOf(host: string | undefined): string {
 
 /**
  * A tenant's stored theme. An image address stored before theme images were restricted
- * (docs/configuration.md, Theme) that breaks the rule reads as none: the tenant keeps working
- * without it, rather than failing to load, and its next apply or theme change replaces it.
+ * (docs/configuration.md, Theme), or a help or support link stored before links were held to
+ * http(s), that breaks the rule reads as none: the tenant keeps working without it, rather
+ * than failing to load, and its next apply or theme change replaces it.
  */
 export function parseStoredTheme(json: string): Theme {
   const stored = JSON.parse(json) as Theme;
   const images = stored.images ?? { logo: '', favicon: '' };
   const safe = (url: unknown) => (typeof url === 'string' && isThemeImageUrl(url) ? url : '');
-  return themeSchema.parse({ ...stored, images: { logo: safe(images.logo), favicon: safe(images.favicon) } });
+  const links: Partial<Theme['links']> = stored.links ?? {};
+  const safeLink = (url: unknown) => (typeof url === 'string' && isThemeLinkUrl(url) ? url : null);
+  return themeSchema.parse({
+    ...stored,
+    images: { logo: safe(images.logo), favicon: safe(images.favicon) },
+    links: {
+      loginHelpUrl: safeLink(links.loginHelpUrl),
+      contactSupportUrl: safeLink(links.contactSupportUrl),
+    },
+  });
 }
 
 /** How often each instance looks for tenants changed elsewhere (another instance, the CLI). */
