@@ -11,22 +11,31 @@ const hexColour = z.string().regex(/^#[0-9a-fA-F]{3,8}$/);
  * and files the portal serves), or nothing (empty). Nothing else: no `javascript:`, `data:` or
  * `file:` address, and no protocol-relative `//host` (nor `/\host`, which browsers read the
  * same way), so a theme cannot point a page's logo or icon somewhere the operator did not name.
+ * A root-relative path has no `.` or `..` segment either (nor `%2e`, which URL parsers read as a
+ * dot): `/..//host/x` and `/.//host/x` resolve to the path `//host/x`, which is `//host` again
+ * wherever the resolved path is written out as an address of its own.
  */
 // Printable ASCII without space or backslash ([!-[\]-~]); after the scheme, not a second slash.
 const themeImageUrlPattern = /^(?:https?:\/\/[!-.0-[\]-~]|\/(?![/\\])|$)[!-[\]-~]*$/;
+const dotSegment = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 const parsesAsUrl = (value: string) => value === '' || URL.canParse(value, 'https://tenant.invalid');
+const hasNoDotSegment = (value: string) =>
+  !value.startsWith('/') || !dotSegment.test(value.split(/[?#]/)[0] ?? '');
 const themeImageUrlMessage = 'an https or http URL, a path starting with a single /, or empty for none';
 
 export function isThemeImageUrl(value: string): boolean {
-  return themeImageUrlPattern.test(value) && parsesAsUrl(value);
+  return themeImageUrlPattern.test(value) && parsesAsUrl(value) && hasNoDotSegment(value);
 }
 
-/** The pattern is what the JSON Schema tells editors; the parse catches what it lets through. */
+/** The pattern is what the JSON Schema tells editors; the checks after it catch what it lets through. */
 export const themeImageUrlSchema = z
   .string()
   .max(2048)
   .regex(themeImageUrlPattern, themeImageUrlMessage)
-  .refine((value) => !themeImageUrlPattern.test(value) || parsesAsUrl(value), themeImageUrlMessage);
+  .refine(
+    (value) => !themeImageUrlPattern.test(value) || (parsesAsUrl(value) && hasNoDotSegment(value)),
+    themeImageUrlMessage,
+  );
 
 /**
  * A theme's help and support links, which the portal shows as links: web addresses only, with

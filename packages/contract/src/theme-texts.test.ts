@@ -78,6 +78,11 @@ describe('theme image addresses', () => {
       'http://localhost:3000/brand/logo.svg',
       '/brand/grand-hotel-logo.svg',
       '/_keycard/assets/lakeside/0f343b0931126a20f133d67c2b018a3b1e4f1f2c5a1a6a3d8c3f2d1e0a9b8c7d.png',
+      // Dots that are not a whole segment, and dots after the path.
+      '/brand/v1.2/logo..svg',
+      '/brand/.../logo.svg',
+      '/brand/logo.svg?from=/../x',
+      'https://cdn.example.com/a/../logo.svg',
       '',
     ]) {
       expect(isThemeImageUrl(url), url).toBe(true);
@@ -100,6 +105,14 @@ describe('theme image addresses', () => {
       ' https://cdn.example.com/logo.svg',
       'https://cdn.example.com/lo go.svg',
       'https://',
+      // Dot segments: each resolves to a path that starts with //host.
+      '/..//evil.example/logo.svg',
+      '/.//evil.example/logo.svg',
+      '/%2e%2e//evil.example/logo.svg',
+      '/%2E//evil.example/logo.svg',
+      '/brand/../logo.svg',
+      '/brand/./logo.svg',
+      '/brand/..',
     ]) {
       expect(isThemeImageUrl(url), url).toBe(false);
       expect(failedPaths(themeConfigSchema, { ...theme, images: { logo: url, favicon: '' } }), url).toEqual([

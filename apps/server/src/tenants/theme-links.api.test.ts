@@ -11,10 +11,11 @@ import { adminCall, operatorToken } from '../admin/admin.test-support.ts';
 import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
 
 /**
- * A theme's help and support links are web addresses only: the admin API refuses anything
- * else, and a theme stored before the rule keeps its tenant working, the bad link read as none.
+ * A theme's help and support links are web addresses only, and an image path has no dot
+ * segments: the admin API refuses anything else, and a theme stored before these rules keeps
+ * its tenant working, the bad address read as none.
  */
-describe.each(engines)('theme links through the admin API on %s', (engine) => {
+describe.each(engines)('theme links and image paths through the admin API on %s', (engine) => {
   let t: TestApp;
   let owner: string;
   let theme: Theme;
@@ -74,6 +75,18 @@ describe.each(engines)('theme links through the admin API on %s', (engine) => {
     },
   );
 
+  it.each([
+    ['/..//evil.example/logo.svg', 'images.logo'],
+    ['/.//evil.example/favicon.svg', 'images.favicon'],
+  ])('refuses the image path %s', async (url, field) => {
+    const slot = field === 'images.logo' ? 'logo' : 'favicon';
+    const answer = await putTheme({ ...theme, images: { ...theme.images, [slot]: url } });
+    expect(answer.statusCode).toBe(400);
+    const error = apiErrorSchema.parse(answer.json());
+    expect(error.code).toBe(errorCodes.validationFailed);
+    expect(Object.keys(error.fields ?? {})).toContain(field);
+  });
+
   it('takes https and http links, and none', async () => {
     for (const links of [
       {
@@ -90,12 +103,17 @@ describe.each(engines)('theme links through the admin API on %s', (engine) => {
     expect((await putTheme(theme)).statusCode).toBe(200);
   });
 
-  it('keeps a tenant working whose stored links predate the rule: they read as none', async () => {
+  it('keeps a tenant working whose stored links or image path predate the rules: they read as none', async () => {
     await store({
       ...theme,
+      images: { logo: '/..//evil.example/logo.svg', favicon: theme.images.favicon },
       links: { loginHelpUrl: 'javascript:alert(document.domain)', contactSupportUrl: 'data:text/html,hi' },
     });
-    const expected = { ...theme, links: { loginHelpUrl: null, contactSupportUrl: null } };
+    const expected = {
+      ...theme,
+      images: { ...theme.images, logo: '' },
+      links: { loginHelpUrl: null, contactSupportUrl: null },
+    };
     expect(await served()).toEqual(expected);
     // What the first paint and mails draw with: the same theme, without them.
     expect((await t.services.tenants.resolveHost('seaside.localhost:3000'))?.theme).toEqual(expected);
@@ -105,7 +123,7 @@ describe.each(engines)('theme links through the admin API on %s', (engine) => {
     expect(adminTenantSchema.parse(tenant.json()).theme).toEqual(expected);
     const exported = await runCliOn(t, 'export', '--tenant', 'seaside');
     expect(exported, exported.err).toMatchObject({ code: 0 });
-    expect(exported.out).not.toMatch(/javascript:|data:text/);
+    expect(exported.out).not.toMatch(/javascript:|data:text|evil\.example/);
     expect((await putTheme(theme)).statusCode).toBe(200);
     expect(await served()).toEqual(theme);
   });
