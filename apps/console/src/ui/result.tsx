@@ -2,11 +2,20 @@ import { useCallback, useState } from 'react';
 import { ApiError } from '../lib/api.ts';
 import { type Translate, translator, useTranslation } from '../lib/i18n.tsx';
 
+/** The fields a refusal names: the API answers `{ path: message }` (older answers a list). */
+export function fieldNames(error: ApiError): string[] {
+  const { fields } = error;
+  if (Array.isArray(fields)) return fields.map(String);
+  if (fields !== null && typeof fields === 'object') return Object.keys(fields);
+  return [];
+}
+
 /** An API failure in the operator's language: the contract code's own text when there is one. */
 export function errorText(t: Translate, error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.code === 'common.validation_failed' && Array.isArray(error.fields)) {
-      return t('errors.common.validation_failed', { fields: error.fields.join(', ') });
+    const fields = fieldNames(error);
+    if (error.code === 'common.validation_failed' && fields.length > 0) {
+      return t('errors.common.validation_failed', { fields: fields.join(', ') });
     }
     return (
       translator.optional(`errors.${error.code}`, { code: error.code }) ??

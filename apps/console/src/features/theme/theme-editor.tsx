@@ -1,6 +1,6 @@
 import { adminTenantSchema } from '@keycard/contract/admin';
 import { themeConfigSchema } from '@keycard/contract/configuration';
-import { type ColourField, parseHex, toHex } from '@keycard/contract/contrast';
+import type { ColourField } from '@keycard/contract/contrast';
 import {
   compactThemeTexts,
   type OverridableTextKey,
@@ -11,75 +11,13 @@ import { useEffect, useRef, useState } from 'react';
 import { callApi } from '../../lib/api.ts';
 import { languageNames, useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
+import { ColourInput, colourFields } from '../../ui/colour-input.tsx';
 import { ConfirmButton } from '../../ui/confirm-button.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
 import type { SectionProps } from '../tenants/tenant-page.tsx';
 import { ContrastPanel } from './contrast-panel.tsx';
 import { PreviewFrame } from './preview-frame.tsx';
 import { type ThemeDraft, useLeaveWarning, useThemeDraft } from './use-theme-draft.ts';
-
-const colourFields: ColourField[] = [
-  'primaryBackground',
-  'primaryForeground',
-  'secondaryBackground',
-  'secondaryForeground',
-  'tertiaryBackground',
-  'tertiaryForeground',
-];
-const hexPattern = /^#[0-9a-fA-F]{6}$/;
-
-/** A colour as a native picker and a hex field, both labelled, kept in step. */
-function ColourInput({
-  field,
-  value,
-  onChange,
-  disabled,
-}: {
-  field: ColourField;
-  value: string;
-  onChange: (value: string) => void;
-  disabled: boolean;
-}) {
-  const { t } = useTranslation();
-  const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
-  const name = t(`theme.colours.${field}`);
-  const invalid = !hexPattern.test(text);
-  const normal = toHex(parseHex(value));
-  return (
-    <fieldset className="colour-field plain">
-      <legend className="colour-name">{name}</legend>
-      <input
-        type="color"
-        aria-label={t('theme.colourPicker', { name })}
-        value={normal}
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.value)}
-      />
-      <input
-        type="text"
-        id={`${field}-hex`}
-        className="hex"
-        aria-label={t('theme.colourHex', { name })}
-        aria-invalid={invalid}
-        aria-describedby={invalid ? `${field}-error` : undefined}
-        value={text}
-        spellCheck={false}
-        maxLength={7}
-        disabled={disabled}
-        onChange={(event) => {
-          setText(event.target.value);
-          if (hexPattern.test(event.target.value)) onChange(event.target.value.toLowerCase());
-        }}
-      />
-      {invalid && (
-        <span id={`${field}-error`} className="field-error">
-          {t('theme.hexInvalid')}
-        </span>
-      )}
-    </fieldset>
-  );
-}
 
 function ImageField({
   slot,
