@@ -37,7 +37,12 @@ export function Layout() {
         <nav aria-label={t('app.navLabel')}>
           <ul>
             <li>
-              <Link to={consolePaths.home} aria-current={current(!pathname.startsWith(consolePaths.audit))}>
+              <Link
+                to={consolePaths.home}
+                aria-current={current(
+                  !pathname.startsWith(consolePaths.audit) && !pathname.startsWith(consolePaths.operators),
+                )}
+              >
                 {t('app.nav.tenants')}
               </Link>
             </li>
@@ -45,6 +50,16 @@ export function Layout() {
               <li>
                 <Link to={consolePaths.audit} aria-current={current(pathname.startsWith(consolePaths.audit))}>
                   {t('app.nav.audit')}
+                </Link>
+              </li>
+            )}
+            {can('operators.manage') && (
+              <li>
+                <Link
+                  to={consolePaths.operators}
+                  aria-current={current(pathname.startsWith(consolePaths.operators))}
+                >
+                  {t('app.nav.operators')}
                 </Link>
               </li>
             )}

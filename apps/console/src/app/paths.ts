@@ -2,8 +2,10 @@
 export const consolePaths = {
   home: '/console/',
   callback: '/console/callback',
+  newTenant: '/console/new-tenant',
   tenant: '/console/tenants/:code/:section?',
   audit: '/console/audit',
+  operators: '/console/operators',
 } as const;
 
 export const tenantSections = [

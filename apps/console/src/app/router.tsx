@@ -14,12 +14,24 @@ const routes: RouteObject[] = [
           import('../features/tenants/tenant-list-page.tsx').then((m) => ({ Component: m.TenantListPage })),
       },
       {
+        path: consolePaths.newTenant,
+        lazy: () =>
+          import('../features/tenants/tenant-create-page.tsx').then((m) => ({
+            Component: m.TenantCreatePage,
+          })),
+      },
+      {
         path: consolePaths.tenant,
         lazy: () => import('../features/tenants/tenant-page.tsx').then((m) => ({ Component: m.TenantPage })),
       },
       {
         path: consolePaths.audit,
         lazy: () => import('../features/audit/audit-page.tsx').then((m) => ({ Component: m.AuditPage })),
+      },
+      {
+        path: consolePaths.operators,
+        lazy: () =>
+          import('../features/operators/operators-page.tsx').then((m) => ({ Component: m.OperatorsPage })),
       },
       { path: '*', element: <NotFoundPage /> },
     ],

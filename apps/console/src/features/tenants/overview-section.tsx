@@ -1,9 +1,10 @@
-import { adminTenantSchema } from '@keycard/contract/admin';
+import { adminTenantSchema, operatorTenantCode } from '@keycard/contract/admin';
 import { useState } from 'react';
 import { callApi } from '../../lib/api.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
+import { DeleteTenant } from './delete-tenant.tsx';
 import type { SectionProps } from './tenant-page.tsx';
 
 const lines = (text: string) =>
@@ -116,6 +117,8 @@ export function OverviewSection({ tenant, onChange }: SectionProps) {
           <button type="submit">{t('overview.saveDetails')}</button>
         </fieldset>
       </form>
+      {/* Owners only, and never the operator tenant: the API refuses both as well. */}
+      {isOwner && tenant.code !== operatorTenantCode && <DeleteTenant code={tenant.code} />}
     </section>
   );
 }

@@ -1,13 +1,19 @@
 import { adminTenantListResponse } from '@keycard/contract/admin';
-import { Link } from '@keycard/web/router';
+import { Link, useLocation } from '@keycard/web/router';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
-import { tenantPath } from '../../app/paths.ts';
+import { consolePaths, tenantPath } from '../../app/paths.ts';
 import { callApi } from '../../lib/api.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
+import { useSession } from '../../lib/session.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
 
 type TenantSummary = z.infer<typeof adminTenantListResponse>['tenants'][number];
+
+/** What the page that led here had to say (a tenant deleted), kept in this history entry. */
+export interface TenantListState {
+  notice?: string;
+}
 
 export function TenantListPage() {
   const { t } = useTranslation();
@@ -15,6 +21,11 @@ export function TenantListPage() {
   const [query, setQuery] = useState('');
   const result = useResult();
   const { run } = result;
+  const { can } = useSession();
+  const location = useLocation();
+  const [notice, setNotice] = useState('');
+  // Set after the first paint, so the status region is there before its text and is announced.
+  useEffect(() => setNotice((location.state as TenantListState | null)?.notice ?? ''), [location.state]);
   useEffect(() => {
     document.title = `${t('tenants.heading')} | ${t('app.title')}`;
   }, [t]);
@@ -35,7 +46,17 @@ export function TenantListPage() {
   return (
     <>
       <h1 tabIndex={-1}>{t('tenants.heading')}</h1>
+      <p role="status" className={notice ? 'notice notice-ok' : 'notice-empty'}>
+        {notice}
+      </p>
       <Result result={result} />
+      {can('tenants.create') && (
+        <p>
+          <Link to={consolePaths.newTenant} className="button-link">
+            {t('tenants.new')}
+          </Link>
+        </p>
+      )}
       <div className="field search">
         <label htmlFor="tenant-search">{t('tenants.search')}</label>
         <input

@@ -1,0 +1,249 @@
+import { adminTenantCreateResponse } from '@keycard/contract/admin';
+import type { ColourField } from '@keycard/contract/contrast';
+import { Link, useNavigate } from '@keycard/web/router';
+import { useEffect, useRef, useState } from 'react';
+import { consolePaths, tenantPath } from '../../app/paths.ts';
+import { ApiError, callApi } from '../../lib/api.ts';
+import { type TextKey, useTranslation } from '../../lib/i18n.tsx';
+import { useSession } from '../../lib/session.tsx';
+import { ColourInput, colourFields } from '../../ui/colour-input.tsx';
+import { fieldNames, Result, useResult } from '../../ui/result.tsx';
+import { SecretOnce } from '../../ui/secret-once.tsx';
+
+/** A calm starting theme that passes every contrast pair; the theme editor changes it later. */
+const startingColours: Record<ColourField, string> = {
+  primaryBackground: '#1f3a5f',
+  primaryForeground: '#ffffff',
+  secondaryBackground: '#f5f7fa',
+  secondaryForeground: '#1a1a1a',
+  tertiaryBackground: '#1d4ed8',
+  tertiaryForeground: '#ffffff',
+};
+
+type Field =
+  | 'code'
+  | 'name'
+  | 'loginDomain'
+  | 'aliasDomains'
+  | 'defaultRedirectUri'
+  | 'loginClientId'
+  | 'loginRedirectUri';
+
+/** The form field a refusal's path names (`clients.0.redirectUris.0`, `aliasDomains[1]`, `theme.colours.x`). */
+function fieldOf(path: string): Field | ColourField | null {
+  const [first, second, third] = path.split(/[.[\]]+/).filter(Boolean);
+  if (first === 'theme')
+    return second === 'name' ? 'name' : second === 'colours' ? (third as ColourField) : null;
+  if (first === 'clients') return third === 'redirectUris' ? 'loginRedirectUri' : 'loginClientId';
+  const known: string[] = ['code', 'loginDomain', 'aliasDomains', 'defaultRedirectUri', 'loginClientId'];
+  return known.includes(first ?? '') ? (first as Field) : null;
+}
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+export function TenantCreatePage() {
+  const { t } = useTranslation();
+  const { can } = useSession();
+  const navigate = useNavigate();
+  const result = useResult();
+  const [values, setValues] = useState<Record<Field, string>>({
+    code: '',
+    name: '',
+    loginDomain: '',
+    aliasDomains: '',
+    defaultRedirectUri: '',
+    loginClientId: '',
+    loginRedirectUri: '',
+  });
+  const [clientIdEdited, setClientIdEdited] = useState(false);
+  const [colours, setColours] = useState(startingColours);
+  const [invalid, setInvalid] = useState<Set<string>>(new Set());
+  const [created, setCreated] = useState<{
+    code: string;
+    secrets: { clientId: string; secret: string }[];
+  } | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    document.title = `${t('newTenant.heading')} | ${t('app.title')}`;
+  }, [t]);
+
+  const set = (field: Field, value: string) =>
+    setValues((current) => ({
+      ...current,
+      [field]: value,
+      // The login client is named after the tenant until the operator names it.
+      ...(field === 'code' && !clientIdEdited
+        ? { loginClientId: value.trim() ? `${value.trim()}-app` : '' }
+        : {}),
+    }));
+
+  const create = () =>
+    result.run(async () => {
+      setInvalid(new Set());
+      const code = values.code.trim();
+      const loginClientId = values.loginClientId.trim();
+      const defaultRedirectUri = values.defaultRedirectUri.trim();
+      try {
+        const answer = await callApi('/tenants', adminTenantCreateResponse, {
+          method: 'POST',
+          body: {
+            code,
+            loginDomain: values.loginDomain.trim(),
+            aliasDomains: lines(values.aliasDomains),
+            defaultRedirectUri,
+            loginClientId,
+            theme: {
+              name: values.name.trim(),
+              images: { logo: '', favicon: '' },
+              colours,
+              links: { loginHelpUrl: null, contactSupportUrl: null },
+            },
+            clients: [
+              {
+                clientId: loginClientId,
+                redirectUris: [values.loginRedirectUri.trim() || defaultRedirectUri],
+                postLogoutRedirectUris: [defaultRedirectUri],
+              },
+            ],
+          },
+        });
+        // A generated secret is shown here, once; without one the tenant's page opens at once.
+        if (answer.secrets.length === 0) navigate(tenantPath(answer.tenant.code));
+        else setCreated({ code: answer.tenant.code, secrets: answer.secrets });
+        return t('newTenant.created', { code: answer.tenant.code });
+      } catch (error) {
+        if (error instanceof ApiError) markInvalid(error);
+        throw error;
+      }
+    });
+
+  const markInvalid = (error: ApiError) => {
+    const named = new Set(fieldNames(error).flatMap((path) => fieldOf(path) ?? []));
+    if (error.code === 'admin.tenant_exists') named.add('code');
+    if (error.code === 'admin.domain_taken' && named.size === 0) named.add('loginDomain');
+    setInvalid(named);
+    // Focus the first field to fix, once React has marked it.
+    requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+  };
+
+  const input = (field: Field, options: { required?: boolean; multiline?: boolean; hint?: TextKey } = {}) => {
+    const id = `new-${field}`;
+    const bad = invalid.has(field);
+    const described = [options.hint ? `${id}-hint` : '', bad ? `${id}-error` : ''].filter(Boolean).join(' ');
+    const common = {
+      id,
+      value: values[field],
+      required: options.required,
+      'aria-invalid': bad,
+      'aria-describedby': described || undefined,
+      spellCheck: false,
+    };
+    return (
+      <div className="field">
+        <label htmlFor={id}>
+          {t(`newTenant.${field}`)} {options.required ? '' : t('common.optional')}
+        </label>
+        {options.multiline ? (
+          <textarea rows={2} {...common} onChange={(event) => set(field, event.target.value)} />
+        ) : (
+          <input
+            {...common}
+            autoComplete="off"
+            onChange={(event) => {
+              if (field === 'loginClientId') setClientIdEdited(true);
+              set(field, event.target.value);
+            }}
+          />
+        )}
+        {bad && (
+          <p id={`${id}-error`} className="field-error">
+            {t('newTenant.invalid')}
+          </p>
+        )}
+        {options.hint && (
+          <p id={`${id}-hint`} className="hint">
+            {t(options.hint)}
+          </p>
+        )}
+      </div>
+    );
+  };
+
+  if (created) {
+    return (
+      <>
+        <h1 tabIndex={-1}>{t('newTenant.heading')}</h1>
+        <Result result={result} />
+        {created.secrets.map((secret) => (
+          <SecretOnce
+            key={secret.clientId}
+            owner={secret.clientId}
+            secret={secret.secret}
+            onDone={() => navigate(tenantPath(created.code))}
+          />
+        ))}
+        <p>
+          <Link to={tenantPath(created.code)}>{t('newTenant.open', { code: created.code })}</Link>
+        </p>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <h1 tabIndex={-1}>{t('newTenant.heading')}</h1>
+      <p>
+        <Link to={consolePaths.home}>{t('app.backHome')}</Link>
+      </p>
+      <p>{t('newTenant.intro')}</p>
+      {!can('tenants.create') && <p className="hint">{t('common.readOnly')}</p>}
+      <form
+        ref={form}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void create();
+        }}
+      >
+        <fieldset disabled={result.busy || !can('tenants.create')} className="plain">
+          <section className="panel" aria-labelledby="new-tenant-heading">
+            <h2 id="new-tenant-heading">{t('newTenant.detailsHeading')}</h2>
+            {input('code', { required: true, hint: 'newTenant.codeHint' })}
+            {input('name', { required: true, hint: 'newTenant.nameHint' })}
+            {input('loginDomain', { required: true, hint: 'newTenant.loginDomainHint' })}
+            {input('aliasDomains', { multiline: true, hint: 'common.onePerLine' })}
+            {input('defaultRedirectUri', { required: true, hint: 'newTenant.defaultRedirectUriHint' })}
+          </section>
+          <section className="panel" aria-labelledby="new-client-heading">
+            <h2 id="new-client-heading">{t('newTenant.loginClientHeading')}</h2>
+            <p className="hint">{t('newTenant.loginClientHint')}</p>
+            {input('loginClientId', { required: true })}
+            {input('loginRedirectUri', { hint: 'newTenant.loginRedirectUriHint' })}
+          </section>
+          <fieldset className="panel" aria-describedby="new-colours-hint">
+            <legend>{t('newTenant.coloursHeading')}</legend>
+            <p id="new-colours-hint" className="hint">
+              {t('newTenant.coloursHint')}
+            </p>
+            <div className="colours">
+              {colourFields.map((field) => (
+                <ColourInput
+                  key={field}
+                  field={field}
+                  value={colours[field]}
+                  disabled={false}
+                  onChange={(value) => setColours((current) => ({ ...current, [field]: value }))}
+                />
+              ))}
+            </div>
+          </fieldset>
+          <Result result={result} />
+          <button type="submit">{t('newTenant.create')}</button>
+        </fieldset>
+      </form>
+    </>
+  );
+}
