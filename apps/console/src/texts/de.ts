@@ -6,7 +6,7 @@ export const de = {
     title: 'Keycard-Konsole',
     skipLink: 'Zum Hauptinhalt springen',
     navLabel: 'Konsole',
-    nav: { tenants: 'Mandanten', audit: 'Audit-Protokoll' },
+    nav: { tenants: 'Mandanten', audit: 'Audit-Protokoll', operators: 'Betreiber' },
     language: 'Sprache',
     signedInAs: 'Angemeldet als {{name}} ({{role}})',
     signOut: 'Abmelden',
@@ -81,7 +81,9 @@ export const de = {
       image_too_large: 'Das Bild ist für diesen Platz zu groß.',
       operator_tenant_managed:
         'Der Betreibermandant wird über die Betreiber oder keycard apply geändert, nicht hier.',
-      last_owner: 'Der letzte Inhaber kann nicht entfernt werden.',
+      last_owner: 'Dem letzten Inhaber kann weder der Zugang entzogen noch eine andere Rolle gegeben werden.',
+      operator_exists: 'Dieser Betreiber existiert bereits.',
+      operator_not_found: 'Diesen Betreiber gibt es nicht (mehr).',
       rate_limited:
         'Zu viele Anfragen von dieser Anmeldung. Warten Sie eine Minute und versuchen Sie es erneut.',
       private_address:
@@ -102,6 +104,47 @@ export const de = {
     loginDomain: 'Anmeldedomain',
     aliasDomains: 'Alias-Domains',
     version: 'Version',
+    new: 'Neuer Mandant',
+    deleted:
+      'Mandant {{code}} wurde gelöscht (Konten: {{users}}, Clients: {{clients}}, Domains: {{domains}}, Partner: {{partners}}).',
+  },
+  newTenant: {
+    heading: 'Neuer Mandant',
+    intro:
+      'Der Mandant beginnt mit einem Anmelde-Client für seine Anmeldeseite und den Standardeinstellungen von Keycard; alles lässt sich danach ändern.',
+    detailsHeading: 'Mandant',
+    code: 'Code',
+    codeHint:
+      'Kleinbuchstaben, Ziffern und Bindestriche, etwa lakeside. Der Code kann später nicht geändert werden.',
+    name: 'Name',
+    nameHint: 'Wird auf den Anmeldeseiten des Mandanten angezeigt: der Name des Designs.',
+    loginDomain: 'Anmeldedomain',
+    loginDomainHint: 'Ein Hostname ohne Schema und Port, etwa login.lakeside.example.',
+    aliasDomains: 'Alias-Domains',
+    defaultRedirectUri: 'Standard-Weiterleitungs-URI',
+    defaultRedirectUriHint:
+      'Wohin Personen nach einer Anmeldung ohne Anfrage einer App gelangen, etwa https://app.lakeside.example/.',
+    loginClientHeading: 'Anmelde-Client',
+    loginClientHint:
+      'Die App, bei der die eigene Anmeldeseite des Mandanten Personen anmeldet. Sie erhält ein Geheimnis, das nach dem Erstellen des Mandanten einmal angezeigt wird.',
+    loginClientId: 'Client-ID',
+    loginRedirectUri: 'Weiterleitungs-URI des Anmelde-Clients',
+    loginRedirectUriHint:
+      'Wo die App die Anmeldung empfängt, etwa https://app.lakeside.example/callback. Leer gelassen: die Standard-Weiterleitungs-URI.',
+    coloursHeading: 'Anfangsfarben',
+    coloursHint:
+      'Ändern Sie sie, das Logo und den Rest des Designs später im Design-Editor, mit Vorschau und Kontrastprüfung.',
+    create: 'Mandant erstellen',
+    created: 'Mandant {{code}} wurde erstellt.',
+    open: 'Mandant {{code}} öffnen',
+    invalid: 'Dieser Wert ist ungültig.',
+  },
+  deleteTenant: {
+    heading: 'Diesen Mandanten löschen',
+    explanation:
+      'Das Löschen des Mandanten {{code}} entfernt alles, was zu ihm gespeichert ist: Jedes Konto wird mit seinen Faktoren und Sitzungen gelöscht, und seine Clients, Domains, Partner und Signaturschlüssel werden entfernt. Das Audit-Protokoll behält seine Einträge. Dies kann nicht rückgängig gemacht werden.',
+    confirmLabel: 'Geben Sie zur Bestätigung den Code des Mandanten ein: {{code}}',
+    button: 'Mandant {{code}} löschen',
   },
   tenant: {
     heading: 'Mandant {{code}}',
@@ -354,6 +397,49 @@ export const de = {
     retireQuestion:
       'Schlüssel {{kid}} zurückziehen? Damit signierte Tokens werden nicht mehr als gültig erkannt.',
     retired: 'Schlüssel {{kid}} wurde zurückgezogen.',
+  },
+  operators: {
+    heading: 'Betreiber',
+    intro:
+      'Die Personen und Maschinen, die diese Konsole und die Admin-API verwenden, jeweils mit einer Rolle.',
+    listHeading: 'Aktuelle Betreiber',
+    count: 'Betreiber: {{count}}',
+    kind: 'Art',
+    kinds: { human: 'Person', client: 'Maschine' },
+    role: 'Rolle',
+    tenants: 'Mandanten',
+    everyTenant: 'Alle Mandanten',
+    everyCustomerTenant: 'Alle Kundenmandanten',
+    created: 'Erstellt',
+    person: 'Person (Konto {{id}})',
+    you: '{{name}} (Sie)',
+    scope: 'Mandanten, für die er handeln darf',
+    scopeAll: 'Alle Kundenmandanten',
+    scopeSome: 'Nur die ausgewählten Mandanten',
+    scopeOwner: 'Ein Inhaber handelt für alle Mandanten.',
+    scopeMissing: 'Wählen Sie mindestens einen Mandanten aus.',
+    edit: 'Rolle oder Mandanten ändern',
+    editFor: 'Rolle oder Mandanten von {{name}} ändern',
+    save: 'Rolle und Mandanten speichern',
+    saved: '{{name}} hat jetzt die Rolle {{role}}.',
+    remove: 'Entfernen',
+    removeFor: '{{name}} entfernen',
+    removeQuestion:
+      'Den Betreiber {{name}} entfernen? Eine Person behält ihr Konto, kann die Konsole aber nicht mehr verwenden; der Client einer Maschine wird gelöscht, und ihre Tokens funktionieren sofort nicht mehr.',
+    removed: 'Betreiber {{name}} wurde entfernt.',
+    inviteHeading: 'Eine Person einladen',
+    email: 'E-Mail-Adresse',
+    language: 'Sprache der Einladung',
+    invite: 'Einladung senden',
+    invited:
+      'Einladung an {{email}} gesendet: Die Person wählt ein Passwort und richtet einen zweiten Faktor ein.',
+    invitedAgain: '{{email}} war bereits eingeladen: Eine neue Aktivierungs-E-Mail ist unterwegs.',
+    machineHeading: 'Maschinen-Betreiber erstellen',
+    machineHint:
+      'Ein Client des Betreibermandanten für Skripte und Pipelines: Er erhält Tokens mit dem Client-Credentials-Grant unter /oidc/token auf diesem Host.',
+    clientId: 'Client-ID',
+    createMachine: 'Maschinen-Betreiber erstellen',
+    machineCreated: 'Maschinen-Betreiber {{clientId}} wurde erstellt.',
   },
   audit: {
     heading: 'Audit-Protokoll',
