@@ -95,6 +95,11 @@ export function OperatorsPage() {
             : t('operators.person', { id: operator.subject })));
     return operator.id === me?.operator.id ? t('operators.you', { name }) : name;
   };
+  /** Closes a card's form; focus goes back to the button that opened it. */
+  const stopEditing = (id: string) => {
+    setEditing(null);
+    requestAnimationFrame(() => document.getElementById(`edit-${id}`)?.focus());
+  };
   const replace = (changed: Operator) =>
     setOperators((current) => (current ?? []).map((o) => (o.id === changed.id ? changed : o)));
 
@@ -176,7 +181,7 @@ export function OperatorsPage() {
                     name={nameOf(operator)}
                     tenants={tenants}
                     busy={result.busy}
-                    onCancel={() => setEditing(null)}
+                    onCancel={() => stopEditing(operator.id)}
                     onSave={(role, scope) =>
                       result.run(async () => {
                         const answer = await callApi(`/operators/${operator.id}`, adminOperatorResponse, {
@@ -184,7 +189,7 @@ export function OperatorsPage() {
                           body: { role, tenants: scopeFor(role, scope) },
                         });
                         replace(answer.operator);
-                        setEditing(null);
+                        stopEditing(operator.id);
                         return t('operators.saved', { name: nameOf(operator), role: t(`roles.${role}`) });
                       })
                     }
@@ -193,6 +198,7 @@ export function OperatorsPage() {
                   <div className="actions">
                     <button
                       type="button"
+                      id={`edit-${operator.id}`}
                       className="button-secondary"
                       aria-label={t('operators.editFor', { name: nameOf(operator) })}
                       onClick={() => setEditing(operator.id)}

@@ -67,6 +67,13 @@ export function TenantCreatePage() {
     secrets: { clientId: string; secret: string }[];
   } | null>(null);
   const form = useRef<HTMLFormElement>(null);
+  // After a refusal, the first field to fix takes focus once the form is enabled again.
+  const [focusInvalid, setFocusInvalid] = useState(false);
+  useEffect(() => {
+    if (!focusInvalid || result.busy) return;
+    form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    setFocusInvalid(false);
+  }, [focusInvalid, result.busy]);
   useEffect(() => {
     document.title = `${t('newTenant.heading')} | ${t('app.title')}`;
   }, [t]);
@@ -126,8 +133,7 @@ export function TenantCreatePage() {
     if (error.code === 'admin.tenant_exists') named.add('code');
     if (error.code === 'admin.domain_taken' && named.size === 0) named.add('loginDomain');
     setInvalid(named);
-    // Focus the first field to fix, once React has marked it.
-    requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+    setFocusInvalid(named.size > 0);
   };
 
   const input = (field: Field, options: { required?: boolean; multiline?: boolean; hint?: TextKey } = {}) => {
