@@ -131,6 +131,7 @@ export function OperatorsPage() {
       {secret && (
         <div ref={secretBox} tabIndex={-1}>
           <SecretOnce
+            level={2}
             owner={secret.clientId}
             secret={secret.secret}
             onDone={() => {

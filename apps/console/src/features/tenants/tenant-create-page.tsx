@@ -47,7 +47,7 @@ const lines = (text: string) =>
 
 export function TenantCreatePage() {
   const { t } = useTranslation();
-  const { can } = useSession();
+  const { me, can } = useSession();
   const navigate = useNavigate();
   const result = useResult();
   const [values, setValues] = useState<Record<Field, string>>({
@@ -186,6 +186,7 @@ export function TenantCreatePage() {
         <Result result={result} />
         {created.secrets.map((secret) => (
           <SecretOnce
+            level={2}
             key={secret.clientId}
             owner={secret.clientId}
             secret={secret.secret}
@@ -206,7 +207,7 @@ export function TenantCreatePage() {
         <Link to={consolePaths.home}>{t('app.backHome')}</Link>
       </p>
       <p>{t('newTenant.intro')}</p>
-      {!can('tenants.create') && <p className="hint">{t('common.readOnly')}</p>}
+      {me && !can('tenants.create') && <p className="hint">{t('common.readOnly')}</p>}
       <form
         ref={form}
         onSubmit={(event) => {
