@@ -13,6 +13,7 @@ let passed = 0;
 let failed = 0;
 let ok = true;
 const failures: string[] = [];
+const failedSteps: string[] = [];
 
 function step(title: string, command: string, args: string[]): boolean {
   console.log(`\n▶ ${title}`);
@@ -22,6 +23,7 @@ function step(title: string, command: string, args: string[]): boolean {
   });
   if (result.status !== 0) {
     console.error(`✖ ${title} failed`);
+    failedSteps.push(title);
     ok = false;
     return false;
   }
@@ -70,6 +72,7 @@ async function finishVitest(run: VitestRun): Promise<void> {
   process.stdout.write(readFileSync(run.log, 'utf8'));
   if (code !== 0) {
     console.error(`✖ ${run.title} failed`);
+    failedSteps.push(run.title);
     ok = false;
   }
   try {
@@ -116,5 +119,6 @@ console.log(`\ntests took ${Math.round((Date.now() - started) / 1000)} s`);
 
 // The failures again at the very end, where a log's tail shows them.
 if (failures.length > 0) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
+if (failedSteps.length > 0) console.log(`\nfailed steps: ${failedSteps.join('; ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(ok && failed === 0 ? 0 : 1);

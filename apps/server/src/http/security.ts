@@ -199,7 +199,10 @@ export function installSecurity(app: FastifyInstance, config: Config): void {
       const styleNonce = /(?:^|;)\s*style-src [^;]*'nonce-([\w+/=-]+)'/.exec(
         String(reply.getHeader('content-security-policy') ?? ''),
       )?.[1];
-      reply.header('content-security-policy', styleNonce ? cspWithStyleNonce(previewCsp, styleNonce) : previewCsp);
+      reply.header(
+        'content-security-policy',
+        styleNonce ? cspWithStyleNonce(previewCsp, styleNonce) : previewCsp,
+      );
     }
     return payload;
   });
