@@ -1,22 +1,24 @@
 import { operatorTenantCode } from '@keycard/contract/admin';
 import { apiErrorSchema } from '@keycard/contract/error-catalogue';
-import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { en } from '@keycard/texts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en as consoleEn } from '../apps/console/src/texts/en.ts';
-import { runCli } from '../apps/server/src/cli.ts';
 import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
+import {
+  adminOrigin,
+  createOwner,
+  type OperatorLogin,
+  runKeycardCli,
+  signInFirstTime,
+} from './support/console.ts';
 import { type Keycard, startKeycard } from './support/keycard.ts';
-import { continueAfterRecoveryCodes, expectHeading, registerTotp } from './support/mfa.ts';
+import { expectHeading } from './support/mfa.ts';
 
 const first = { email: 'first@ops.example', password: 'Operator-first-77' };
 const second = { email: 'second@ops.example', password: 'Operator-second-77' };
 /** Low, so the test can fill the address's failed-token allowance in a few requests. */
 const failedTokensPerMinute = 10;
-
-const fill = (text: string, values: Record<string, string | number>) =>
-  text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
 
 /**
  * Who may use the console, in Chromium: sign-out leaves no draft for the next operator in the
@@ -34,54 +36,8 @@ describe('console access (Chromium)', () => {
   let authorizations = 0;
   const meStatuses: number[] = [];
 
-  const cli = async (args: string[]) => {
-    const out: string[] = [];
-    const code = await runCli(args, {
-      out: (line) => out.push(line),
-      err: () => undefined,
-      database: keycard.services.database,
-      config: keycard.services.config,
-      now: () => keycard.clock.now(),
-    });
-    return { code, out: out.join('\n') };
-  };
-
-  async function createOwner(email: string, password: string): Promise<void> {
-    const created = await cli(['operators', 'create-owner', '--email', email]);
-    expect(created.code).toBe(0);
-    const link = new URL(created.out.trim());
-    const activation = await loopbackFetch(`${admin}/api/user/activate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: admin },
-      body: JSON.stringify({
-        token: link.searchParams.get('token'),
-        password,
-        secretQuestion: 'first-pet-name',
-        secretAnswer: 'Rex',
-      }),
-    });
-    expect(activation.status).toBe(200);
-  }
-
-  /** The first sign-in of an operator: password, then a new authenticator app (the tenant requires MFA). */
-  async function firstSignIn(operator: { email: string; password: string }): Promise<void> {
-    await page.waitForURL(/\/login\?iid=/);
-    await page.getByLabel(en.login.email.label, { exact: true }).fill(operator.email);
-    await page.getByRole('button', { name: en.login.email.submit }).click();
-    await page.getByLabel(en.login.password.label, { exact: true }).fill(operator.password);
-    await page.getByRole('button', { name: en.login.password.submit }).click();
-    await registerTotp(page, keycard);
-    await continueAfterRecoveryCodes(page);
-    await page.waitForURL(`${admin}/console/`);
-    await signedInAs(operator.email);
-  }
-
-  const signedInAs = (email: string) =>
-    expect
-      .poll(() =>
-        page.getByText(fill(consoleEn.app.signedInAs, { name: email, role: consoleEn.roles.owner })).count(),
-      )
-      .toBe(1);
+  const cli = (args: string[]) => runKeycardCli(keycard, args);
+  const firstSignIn = (operator: OperatorLogin) => signInFirstTime(page, keycard, operator);
 
   const consoleStorageKeys = () =>
     page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('keycard-console:')));
@@ -103,9 +59,9 @@ describe('console access (Chromium)', () => {
       },
     });
     browser = await launchBrowser();
-    admin = `http://admin.localhost:${keycard.port}`;
-    await createOwner(first.email, first.password);
-    await createOwner(second.email, second.password);
+    admin = adminOrigin(keycard);
+    await createOwner(keycard, first);
+    await createOwner(keycard, second);
     await keycard.services.tenants.refresh();
     page = await (await newContext(browser)).newPage();
     await page.setViewportSize({ width: 1280, height: 900 });

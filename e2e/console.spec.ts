@@ -4,15 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { adminTenantSchema, auditEntrySchema } from '@keycard/contract/admin';
 import { contrastRatio } from '@keycard/contract/contrast';
-import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { en } from '@keycard/texts';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en as consoleEn } from '../apps/console/src/texts/en.ts';
-import { runCli } from '../apps/server/src/cli.ts';
 import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
+import { adminOrigin, createOwner, fillText as fill, signInFirstTime } from './support/console.ts';
 import { type Keycard, startKeycard } from './support/keycard.ts';
-import { continueAfterRecoveryCodes, createTestUser, expectHeading, registerTotp } from './support/mfa.ts';
+import { createTestUser, expectHeading } from './support/mfa.ts';
 
 const ownerEmail = 'owner@ops.example';
 const ownerPassword = 'Operator-owner-77';
@@ -24,9 +23,6 @@ function rgb(hex: string): string {
   const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
   return `rgb(${r}, ${g}, ${b})`;
 }
-
-const fill = (text: string, values: Record<string, string | number>) =>
-  text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
 
 /**
  * The admin console end to end, in Chromium: an owner created on the command line signs in
@@ -45,29 +41,8 @@ describe('admin console (Chromium)', () => {
     mkdirSync(shots, { recursive: true });
     keycard = await startKeycard({ env: { LOGIN_IP_LIMIT_PER_MINUTE: '1000' } });
     browser = await launchBrowser();
-    admin = `http://admin.localhost:${keycard.port}`;
-    const out: string[] = [];
-    const code = await runCli(['operators', 'create-owner', '--email', ownerEmail], {
-      out: (line) => out.push(line),
-      err: () => undefined,
-      database: keycard.services.database,
-      config: keycard.services.config,
-      now: () => keycard.clock.now(),
-    });
-    expect(code).toBe(0);
-    const link = new URL(out.join('\n').trim());
-    expect(link.origin).toBe(admin);
-    const activation = await loopbackFetch(`${admin}/api/user/activate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: admin },
-      body: JSON.stringify({
-        token: link.searchParams.get('token'),
-        password: ownerPassword,
-        secretQuestion: 'first-pet-name',
-        secretAnswer: 'Rex',
-      }),
-    });
-    expect(activation.status).toBe(200);
+    admin = adminOrigin(keycard);
+    await createOwner(keycard, { email: ownerEmail, password: ownerPassword });
     await keycard.services.tenants.refresh();
     page = await (await newContext(browser)).newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -94,24 +69,10 @@ describe('admin console (Chromium)', () => {
 
   it('signs an owner in through the operator tenant with a password and an authenticator app', async () => {
     await page.goto(`${admin}/console/`);
-    await page.waitForURL(/\/login\?iid=/);
-    await page.getByLabel(en.login.email.label, { exact: true }).fill(ownerEmail);
-    await page.getByRole('button', { name: en.login.email.submit }).click();
-    await page.getByLabel(en.login.password.label, { exact: true }).fill(ownerPassword);
-    await page.getByRole('button', { name: en.login.password.submit }).click();
-    // The operator tenant requires MFA: the console gets no token before it.
-    await registerTotp(page, keycard);
-    await continueAfterRecoveryCodes(page);
-    await page.waitForURL(`${admin}/console/`);
+    // The operator tenant requires MFA: the console gets no token before it. Who am I: GET
+    // /me names the owner.
+    await signInFirstTime(page, keycard, { email: ownerEmail, password: ownerPassword });
     await consoleHeading(consoleEn.tenants.heading);
-    // Who am I: GET /me names the owner.
-    await expect
-      .poll(() =>
-        page
-          .getByText(fill(consoleEn.app.signedInAs, { name: ownerEmail, role: consoleEn.roles.owner }))
-          .count(),
-      )
-      .toBe(1);
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
     await page.getByRole('link', { name: 'grand-hotel' }).waitFor();
     await page.getByLabel(consoleEn.tenants.search).fill('summit');
