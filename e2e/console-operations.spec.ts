@@ -116,6 +116,10 @@ describe('console operations (Chromium)', () => {
       .getByRole('heading', { name: fill(consoleEn.clients.secretHeading, { clientId: 'lakeside-app' }) })
       .waitFor();
     expect(await status(fill(consoleEn.newTenant.created, { code: 'lakeside' })).count()).toBe(1);
+    // Focus moved from the form's button, now gone, to the secret.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent ?? ''))
+      .toContain(fill(consoleEn.clients.secretHeading, { clientId: 'lakeside-app' }));
     const secret = await page.getByLabel(consoleEn.clients.secretLabel).inputValue();
     expect(secret.length).toBeGreaterThanOrEqual(32);
     await checkWidths('tenant-new-secret');

@@ -67,6 +67,11 @@ export function TenantCreatePage() {
     secrets: { clientId: string; secret: string }[];
   } | null>(null);
   const form = useRef<HTMLFormElement>(null);
+  // The form (and its button, which had focus) gives way to the secret: focus goes there.
+  const secretBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (created) secretBox.current?.focus();
+  }, [created]);
   // After a refusal, the first field to fix takes focus once the form is enabled again.
   const [focusInvalid, setFocusInvalid] = useState(false);
   useEffect(() => {
@@ -184,15 +189,17 @@ export function TenantCreatePage() {
       <>
         <h1 tabIndex={-1}>{t('newTenant.heading')}</h1>
         <Result result={result} />
-        {created.secrets.map((secret) => (
-          <SecretOnce
-            level={2}
-            key={secret.clientId}
-            owner={secret.clientId}
-            secret={secret.secret}
-            onDone={() => navigate(tenantPath(created.code))}
-          />
-        ))}
+        <div ref={secretBox} tabIndex={-1}>
+          {created.secrets.map((secret) => (
+            <SecretOnce
+              level={2}
+              key={secret.clientId}
+              owner={secret.clientId}
+              secret={secret.secret}
+              onDone={() => navigate(tenantPath(created.code))}
+            />
+          ))}
+        </div>
         <p>
           <Link to={tenantPath(created.code)}>{t('newTenant.open', { code: created.code })}</Link>
         </p>
