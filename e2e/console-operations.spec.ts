@@ -282,9 +282,7 @@ describe('console operations (Chromium)', () => {
     expect(await card.innerText()).toContain('grand-hotel');
 
     // A new role.
-    await card
-      .getByRole('button', { name: fill(consoleEn.operators.editFor, { name: 'e2e-deploy' }) })
-      .click();
+    await card.getByRole('button', { name: `${consoleEn.operators.edit}: e2e-deploy` }).click();
     const edit = page.getByRole('form', { name: fill(consoleEn.operators.editFor, { name: 'e2e-deploy' }) });
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('SELECT');
     await edit.getByLabel(consoleEn.operators.role).selectOption('auditor');
@@ -302,9 +300,7 @@ describe('console operations (Chromium)', () => {
     expect(await me()).toMatchObject({ operator: { role: 'auditor', tenants: null } });
 
     // Removed, after a question that names it: its tokens fail at once.
-    await card
-      .getByRole('button', { name: fill(consoleEn.operators.removeFor, { name: 'e2e-deploy' }) })
-      .click();
+    await card.getByRole('button', { name: `${consoleEn.operators.remove}: e2e-deploy` }).click();
     const dialog = page.getByRole('dialog');
     expect(await dialog.innerText()).toContain(
       fill(consoleEn.operators.removeQuestion, { name: 'e2e-deploy' }),
@@ -339,7 +335,7 @@ describe('console operations (Chromium)', () => {
   it('says in words that the last owner can neither step down nor be removed', async () => {
     const self = fill(consoleEn.operators.you, { name: owner.email });
     const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: self }) });
-    await card.getByRole('button', { name: fill(consoleEn.operators.editFor, { name: self }) }).click();
+    await card.getByRole('button', { name: `${consoleEn.operators.edit}: ${self}` }).click();
     const edit = page.getByRole('form', { name: fill(consoleEn.operators.editFor, { name: self }) });
     await edit.getByLabel(consoleEn.operators.role).selectOption('auditor');
     await edit.getByRole('button', { name: consoleEn.operators.save }).click();
@@ -347,7 +343,7 @@ describe('console operations (Chromium)', () => {
     await edit.getByRole('button', { name: consoleEn.common.cancel }).click();
     expect(await card.innerText()).toContain(consoleEn.roles.owner);
 
-    await card.getByRole('button', { name: fill(consoleEn.operators.removeFor, { name: self }) }).click();
+    await card.getByRole('button', { name: `${consoleEn.operators.remove}: ${self}` }).click();
     await page
       .getByRole('dialog')
       .getByRole('button', { name: fill(consoleEn.operators.removeFor, { name: self }) })
@@ -355,6 +351,14 @@ describe('console operations (Chromium)', () => {
     await expect.poll(() => alert(consoleEn.errors.admin.last_owner).count()).toBe(1);
     expect(await card.count()).toBe(1);
     await checkWidths('operators-last-owner');
+
+    // In German, whose longer labels must fit too.
+    await page.locator('.language select').selectOption('de');
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('de');
+    await expect.poll(heading).not.toBe(consoleEn.operators.heading);
+    await checkWidths('operators-de');
+    await page.locator('.language select').selectOption('en');
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
   });
 
   it('offers a tenant admin no new tenant, no deletion and no operators', async () => {

@@ -201,13 +201,13 @@ export function OperatorsPage() {
                       type="button"
                       id={`edit-${operator.id}`}
                       className="button-secondary"
-                      aria-label={t('operators.editFor', { name: nameOf(operator) })}
+                      aria-label={`${t('operators.edit')}: ${nameOf(operator)}`}
                       onClick={() => setEditing(operator.id)}
                     >
                       {t('operators.edit')}
                     </button>
                     <ConfirmButton
-                      label={t('operators.removeFor', { name: nameOf(operator) })}
+                      label={`${t('operators.remove')}: ${nameOf(operator)}`}
                       question={t('operators.removeQuestion', { name: nameOf(operator) })}
                       confirmLabel={t('operators.removeFor', { name: nameOf(operator) })}
                       onConfirm={() => void remove(operator)}
