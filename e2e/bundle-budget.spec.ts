@@ -16,7 +16,9 @@ function loginRouteFiles(): string[] {
 }
 
 describe('login route bundle budget', () => {
-  it('keeps the JavaScript and CSS needed for the login page under 100 kB gzipped', () => {
+  // Issue 11 set 100 kB; on Preact (docs/architecture.md) the route is 24 kB. The budget sits just
+  // above that, so React (69 kB) coming back, or a library slipping in, fails here.
+  it('keeps the JavaScript and CSS needed for the login page under 30 kB gzipped', () => {
     const files = loginRouteFiles();
     expect(files.some((f) => f.endsWith('.js'))).toBe(true);
     const sizes = files.map((file) => {
@@ -24,7 +26,7 @@ describe('login route bundle budget', () => {
       return { file, raw: statSync(path.join(dist, file)).size, gzip: gzipSync(bytes, { level: 9 }).length };
     });
     const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
-    expect(total, JSON.stringify(sizes, null, 1)).toBeLessThan(100 * 1024);
+    expect(total, JSON.stringify(sizes, null, 1)).toBeLessThan(30 * 1024);
   });
 
   it('keeps zod and the other flows out of the login route', () => {

@@ -62,7 +62,13 @@ export function CodeField({
         maxLength={recovery ? 32 : undefined}
         required
         value={value}
-        onChange={(event) => onChange(recovery ? event.target.value : codeDigits(event.target.value))}
+        onChange={(event) => {
+          const code = recovery ? event.target.value : codeDigits(event.target.value);
+          // A refused character (a letter, a seventh digit) leaves the state as it was, and
+          // Preact, unlike React, draws nothing again then: the field is put back by hand.
+          if (event.target.value !== code) event.target.value = code;
+          onChange(code);
+        }}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${hintId} ${errorId}` : hintId}
       />
