@@ -44,7 +44,7 @@ export function Page({
       <main className="kc-main" id="main">
         <section className="kc-card" aria-labelledby="kc-heading" ref={cardRef}>
           <header className="kc-card-brand">
-            {branding ? (
+            {branding?.theme.images.logo ? (
               <img
                 className="kc-logo"
                 src={branding.theme.images.logo}
@@ -52,7 +52,8 @@ export function Page({
                 height={40}
               />
             ) : (
-              <span className="kc-logo-text">{t('common.appName')}</span>
+              // A theme without a logo shows its name (never a broken image).
+              <span className="kc-logo-text">{branding?.theme.name ?? t('common.appName')}</span>
             )}
           </header>
           <h1 id="kc-heading" ref={headingRef} tabIndex={-1}>

@@ -259,6 +259,33 @@ describe.each(engines)('the branded first paint on %s', (engine) => {
     }
   });
 
+  it("names the tenant in the card's band when its theme has no logo, never a broken image", async () => {
+    const row = await t.services.db
+      .selectFrom('tenants')
+      .select('theme')
+      .where('code', '=', 'seaside')
+      .executeTakeFirstOrThrow();
+    const theme = JSON.parse(row.theme) as Theme;
+    const setTheme = async (next: Theme) => {
+      await t.services.db
+        .updateTable('tenants')
+        .set((eb) => ({ theme: JSON.stringify(next), version: eb('version', '+', 1) }))
+        .where('code', '=', 'seaside')
+        .execute();
+      t.services.tenants.invalidate('seaside');
+    };
+    await setTheme({ ...theme, name: 'Seaside <Resorts>', images: { ...theme.images, logo: '' } });
+    try {
+      const html = await (await page('seaside', '/login')).text();
+      expect(html).toContain(
+        '<header class="kc-card-brand"><span class="kc-logo-text">Seaside &lt;Resorts&gt;</span></header>',
+      );
+      expect(html).not.toContain('class="kc-logo"');
+    } finally {
+      await setTheme(theme);
+    }
+  });
+
   it('answers an unknown host with the plain page: no theme, no form, the portal shows its error', async () => {
     const response = await new Browser().fetch(
       `${origin('grand-hotel').replace('grand-hotel.', 'nobody.')}/login`,

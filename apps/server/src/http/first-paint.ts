@@ -130,11 +130,12 @@ export function pageShell(
   heading: string,
   body: string,
 ): string {
-  const logo = theme
+  // A theme without a logo shows its name in the band (never a broken image).
+  const logo = theme?.images.logo
     ? `<img class="kc-logo" src="${escapeHtml(theme.images.logo)}" alt="${escapeHtml(
         texts.common.logoAlt.replace('{{name}}', theme.name),
       )}" height="40">`
-    : `<span class="kc-logo-text">${escapeHtml(texts.common.appName)}</span>`;
+    : `<span class="kc-logo-text">${escapeHtml(theme?.name ?? texts.common.appName)}</span>`;
   const options = locales
     .map(
       (code) =>

@@ -1,4 +1,5 @@
 import { type Locale, locales, type Theme } from '@keycard/contract';
+import { contrastRatio } from '@keycard/contract/contrast';
 import { format, loadTexts } from '@keycard/texts';
 import { describe, expect, it } from 'vitest';
 import { demoTenants } from '../seed/demo.ts';
@@ -66,5 +67,25 @@ describe('account mail safety', () => {
       link,
     });
     expect(mail.html).toContain('src="https://cdn.example/logo.png"');
+  });
+
+  it('names the tenant in place of a logo it does not have, legibly on its colour', async () => {
+    const mail = await renderAccountMail({
+      kind: 'activation',
+      locale: 'en',
+      theme: {
+        ...theme,
+        name: 'Lakeside <Lodges>',
+        images: { ...theme.images, logo: '' },
+        colours: { ...theme.colours, primaryBackground: '#0b5d3b', primaryForeground: '#1a4d33' },
+      },
+      origin,
+      link,
+    });
+    expect(mail.html).not.toMatch(/<img /);
+    const band = /<p style="margin:0;font-size:20px;[^"]*color:(#[0-9a-f]{6});">([^<]*)<\/p>/.exec(mail.html);
+    expect(band?.[2]).toBe('Lakeside &lt;Lodges&gt;');
+    // The foreground the theme gives does not read on its primary colour: a passing one does.
+    expect(contrastRatio(band?.[1] ?? '#0b5d3b', '#0b5d3b')).toBeGreaterThanOrEqual(4.5);
   });
 });

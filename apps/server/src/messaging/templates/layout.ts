@@ -1,4 +1,5 @@
 import type { Locale, Theme } from '@keycard/contract';
+import { nearestPassing, textContrast } from '@keycard/contract/contrast';
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(
@@ -56,7 +57,11 @@ export function renderMailHtml(input: MailLayoutInput): string {
 <tr><td align="center" style="padding:24px 12px;">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px;background:#ffffff;border-radius:8px;overflow:hidden;font-family:${fontStack};color:#1a1a1a;">
 <tr><td style="background:${escapeHtml(colours.primaryBackground)};padding:16px 24px;">
-<img src="${escapeHtml(logo)}" alt="${escapeHtml(name)}" height="40" style="display:block;height:40px;border:0;color:${escapeHtml(colours.primaryForeground)};">
+${
+  images.logo
+    ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(name)}" height="40" style="display:block;height:40px;border:0;color:${escapeHtml(colours.primaryForeground)};">`
+    : `<p style="margin:0;font-size:20px;line-height:40px;font-weight:700;color:${escapeHtml(nearestPassing(colours.primaryForeground, colours.primaryBackground, textContrast))};">${escapeHtml(name)}</p>`
+}
 </td></tr>
 <tr><td style="padding:32px 24px 8px;">
 <h1 style="margin:0 0 16px;font-size:22px;line-height:30px;">${escapeHtml(input.heading)}</h1>
