@@ -3,8 +3,8 @@ import {
   type InputHTMLAttributes,
   type ReactNode,
   type Ref,
-  useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
 } from 'react';
@@ -252,7 +252,10 @@ export function ConfirmDialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
-  useEffect(() => {
+  // A layout effect: the dialog opens and closes with the render that asks for it. (Preact runs
+  // plain effects after the next frame, which left a closed dialog on screen, and its
+  // buttons in the way, until then.)
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) dialog.showModal();
