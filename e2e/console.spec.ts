@@ -313,7 +313,7 @@ describe('admin console (Chromium)', () => {
     expect(await dialog.innerText()).toContain(fill(consoleEn.users.questions.disable, { email }));
     await expectAccessible(page, 'confirm disable');
     await dialog.getByRole('button', { name: consoleEn.users.actions.disable }).click();
-    const done = fill(consoleEn.users.done, { action: consoleEn.users.actions.disable, email });
+    const done = fill(consoleEn.users.done.disable, { email });
     await expect.poll(() => page.getByRole('status').filter({ hasText: done }).count()).toBe(1);
     await expect.poll(() => card.innerText()).toContain(consoleEn.users.statuses.disabled);
     const user = await keycard.services.db

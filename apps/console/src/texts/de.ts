@@ -353,7 +353,15 @@ export const de = {
       delete:
         'Das Konto {{email}} und alle dazu gespeicherten Daten löschen? Dies kann nicht rückgängig gemacht werden.',
     },
-    done: '{{action}}: für {{email}} erledigt.',
+    done: {
+      resendActivation: 'Eine neue Aktivierungs-E-Mail an {{email}} ist unterwegs.',
+      disable: '{{email}} ist deaktiviert: Alle Sitzungen, Berechtigungen und Tokens wurden beendet.',
+      enable: '{{email}} kann sich wieder anmelden.',
+      unlock: 'Die Anmeldesperre für {{email}} ist aufgehoben.',
+      resetMfa:
+        'Alle zweiten Faktoren von {{email}} wurden entfernt; bei der nächsten Anmeldung wird ein neuer eingerichtet.',
+      endSessions: 'Alle Sitzungen, Berechtigungen und Tokens von {{email}} wurden beendet.',
+    },
     unchanged: '{{action}}: für {{email}} gab es nichts zu ändern.',
     deleted: 'Das Konto {{email}} wurde gelöscht.',
   },

@@ -346,7 +346,15 @@ export const es = {
       delete:
         '¿Eliminar la cuenta {{email}} y todo lo que se guarda de ella? Esta acción no se puede deshacer.',
     },
-    done: '{{action}}: hecho para {{email}}.',
+    done: {
+      resendActivation: 'Se ha enviado un nuevo correo de activación a {{email}}.',
+      disable: '{{email}} está desactivada: todas sus sesiones, autorizaciones y tokens han terminado.',
+      enable: '{{email}} puede volver a iniciar sesión.',
+      unlock: '{{email}} ya no está bloqueada.',
+      resetMfa:
+        'Se han eliminado todos los segundos factores de {{email}}; configurará uno nuevo en su próximo inicio de sesión.',
+      endSessions: 'Todas las sesiones, autorizaciones y tokens de {{email}} han terminado.',
+    },
     unchanged: '{{action}}: no había nada que cambiar para {{email}}.',
     deleted: 'Se eliminó la cuenta {{email}}.',
   },

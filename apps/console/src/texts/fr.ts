@@ -352,7 +352,15 @@ export const fr = {
       delete:
         'Supprimer le compte {{email}} et tout ce qui est conservé pour lui ? Cette action est irréversible.',
     },
-    done: '{{action}} : effectué pour {{email}}.',
+    done: {
+      resendActivation: 'Un nouvel e-mail d’activation est en route vers {{email}}.',
+      disable: '{{email}} est désactivé : toutes ses sessions, autorisations et jetons ont pris fin.',
+      enable: '{{email}} peut de nouveau se connecter.',
+      unlock: '{{email}} n’est plus bloqué.',
+      resetMfa:
+        'Tous les seconds facteurs de {{email}} ont été supprimés ; un nouveau sera configuré à la prochaine connexion.',
+      endSessions: 'Toutes les sessions, autorisations et jetons de {{email}} ont pris fin.',
+    },
     unchanged: '{{action}} : rien à changer pour {{email}}.',
     deleted: 'Le compte {{email}} a été supprimé.',
   },

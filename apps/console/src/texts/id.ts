@@ -347,7 +347,14 @@ export const id = {
       delete:
         'Hapus akun {{email}} beserta semua data yang disimpan untuknya? Tindakan ini tidak dapat dibatalkan.',
     },
-    done: '{{action}}: selesai untuk {{email}}.',
+    done: {
+      resendActivation: 'Email aktivasi baru sedang dikirim ke {{email}}.',
+      disable: '{{email}} dinonaktifkan: semua sesi, izin, dan token telah diakhiri.',
+      enable: '{{email}} dapat masuk kembali.',
+      unlock: '{{email}} tidak lagi terkunci.',
+      resetMfa: 'Semua faktor kedua {{email}} telah dihapus; faktor baru disiapkan saat masuk berikutnya.',
+      endSessions: 'Semua sesi, izin, dan token {{email}} telah diakhiri.',
+    },
     unchanged: '{{action}}: tidak ada yang perlu diubah untuk {{email}}.',
     deleted: 'Akun {{email}} telah dihapus.',
   },

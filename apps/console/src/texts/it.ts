@@ -349,7 +349,15 @@ export const it = {
       delete:
         'Eliminare l’account {{email}} e tutto ciò che è conservato per esso? L’operazione non può essere annullata.',
     },
-    done: '{{action}}: eseguito per {{email}}.',
+    done: {
+      resendActivation: 'Una nuova e-mail di attivazione è in arrivo a {{email}}.',
+      disable: '{{email}} è disattivato: tutte le sessioni, le autorizzazioni e i token sono terminati.',
+      enable: '{{email}} può di nuovo accedere.',
+      unlock: '{{email}} non è più bloccato.',
+      resetMfa:
+        'Tutti i secondi fattori di {{email}} sono stati rimossi; al prossimo accesso ne verrà configurato uno nuovo.',
+      endSessions: 'Tutte le sessioni, le autorizzazioni e i token di {{email}} sono terminati.',
+    },
     unchanged: '{{action}}: nulla da modificare per {{email}}.',
     deleted: 'L’account {{email}} è stato eliminato.',
   },

@@ -345,7 +345,15 @@ export const pt = {
       delete:
         'Eliminar a conta {{email}} e tudo o que está guardado para ela? Esta ação não pode ser anulada.',
     },
-    done: '{{action}}: concluído para {{email}}.',
+    done: {
+      resendActivation: 'Um novo e-mail de ativação está a caminho de {{email}}.',
+      disable: '{{email}} está desativada: todas as sessões, autorizações e tokens terminaram.',
+      enable: '{{email}} pode voltar a iniciar sessão.',
+      unlock: '{{email}} já não está bloqueada.',
+      resetMfa:
+        'Todos os segundos fatores de {{email}} foram removidos; será configurado um novo no próximo início de sessão.',
+      endSessions: 'Todas as sessões, autorizações e tokens de {{email}} terminaram.',
+    },
     unchanged: '{{action}}: nada a alterar para {{email}}.',
     deleted: 'A conta {{email}} foi eliminada.',
   },

@@ -51,8 +51,9 @@ export function UsersSection({ tenant }: SectionProps) {
         method: 'POST',
       });
       replace(answer.user, user.id);
-      const values = { action: t(`users.actions.${action}`), email: user.email };
-      return answer.outcome === 'done' ? t('users.done', values) : t('users.unchanged', values);
+      return answer.outcome === 'done'
+        ? t(`users.done.${action}`, { email: user.email })
+        : t('users.unchanged', { action: t(`users.actions.${action}`), email: user.email });
     });
   const remove = (user: AdminUser) =>
     result.run(async () => {
