@@ -41,6 +41,7 @@ import {
   runPartnerCommand,
 } from './partners/partner.cli.ts';
 import type { Partner } from './partners/partner.repository.ts';
+import { assertOutboundAddresses } from './security/outbound.ts';
 import { SqlRateLimiter } from './security/rate-limiter.ts';
 import { RedisRateLimiter } from './security/redis-rate-limiter.ts';
 import { AppError } from './shared/errors.ts';
@@ -228,6 +229,23 @@ function settingsPatch(pairs: string[]): Record<string, unknown> {
   return patch;
 }
 
+/**
+ * Why a settings patch is refused when it names an address inside Keycard's network for its
+ * servers to fetch (the captcha verifier), as the admin API and `keycard apply` refuse it; null if not.
+ */
+function outboundRefusal(patch: Record<string, unknown>, allowPrivate: boolean): string | null {
+  try {
+    assertOutboundAddresses({ settings: patch as { captcha?: { verifyUrl?: string | null } } }, allowPrivate);
+    return null;
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const problems = Object.entries(error.fields ?? {}).map(
+      ([field, problem]) => `  ${field.replace(/^settings\./, '')}: ${problem}`,
+    );
+    return `The settings were not saved:\n${problems.join('\n')}`;
+  }
+}
+
 /** The settings an operator sees: the secret never printed in full. */
 function printableSettings(settings: TenantSettings): string {
   const {
@@ -379,6 +397,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const now = io.now?.() ?? Date.now();
     const deps = { db: kysely, config };
     if (command === 'tenant-settings') {
+      const refused = outboundRefusal(patch, config.allowPrivateOutbound);
+      if (refused) {
+        io.err(refused);
+        return 1;
+      }
       if (Object.keys(patch).length > 0) {
         const before = Object.fromEntries(
           Object.keys(patch).map((key) => [

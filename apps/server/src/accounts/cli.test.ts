@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli.ts';
 import { openDatabase } from '../db/database.ts';
 import { seedDemo } from '../seed/demo.ts';
 import { buildTestApp, call, engines, type TestApp } from '../test/helper.ts';
@@ -29,6 +30,18 @@ describe.each(engines)('operator CLI on %s', (engine) => {
   afterAll(() => t.close());
 
   const run = (...argv: string[]) => runCliOn(t, ...argv);
+  /** As run, with private outbound addresses (ALLOW_PRIVATE_OUTBOUND) allowed or not. */
+  const runWith = async (allowPrivateOutbound: boolean, ...argv: string[]) => {
+    const err: string[] = [];
+    const code = await runCli(argv, {
+      out: () => {},
+      err: (line) => err.push(line),
+      database: t.services.database,
+      config: { ...t.config, allowPrivateOutbound },
+      now: () => t.clock.now(),
+    });
+    return { code, err: err.join('\n') };
+  };
 
   it('invites: a pending account of the given type and language, and its activation mail queued', async () => {
     const email = uniqueEmail('cli');
@@ -287,6 +300,72 @@ describe.each(engines)('operator CLI on %s', (engine) => {
     const result = await run('tenant-settings', '--tenant', 'seaside', '--set', pair);
     expect(result.code).toBe(2);
     expect(result.err).toContain(message);
+  });
+
+  it.each(['http://10.0.0.5/verify', 'http://[::1]/x', 'http://localhost/x'])(
+    'refuses %s as the captcha verifier unless private outbound addresses are allowed',
+    async (address) => {
+      const verifyUrl = async () => {
+        t.services.tenants.invalidate();
+        return (await t.services.tenants.byCode('seaside'))!.settings.captcha.verifyUrl;
+      };
+      const auditEntries = async () =>
+        (
+          await t.services.db
+            .selectFrom('audit_log')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('tenant_code', '=', 'seaside')
+            .executeTakeFirstOrThrow()
+        ).n;
+      const pair = `captcha.verifyUrl=${address}`;
+      try {
+        const entriesBefore = Number(await auditEntries());
+        const refused = await runWith(
+          false,
+          'tenant-settings',
+          '--tenant',
+          'seaside',
+          '--set',
+          'captcha.siteKey=kept-out',
+          '--set',
+          pair,
+        );
+        expect(refused.code).toBe(1);
+        expect(refused.err).toBe(
+          'The settings were not saved:\n  captcha.verifyUrl: a private, loopback or link-local address; the server does not fetch it',
+        );
+        // Nothing of the change is stored, nor audited.
+        expect(await verifyUrl()).toBeNull();
+        expect((await t.services.tenants.byCode('seaside'))!.settings.captcha.siteKey).toBeNull();
+        expect(Number(await auditEntries())).toBe(entriesBefore);
+
+        const allowed = await runWith(true, 'tenant-settings', '--tenant', 'seaside', '--set', pair);
+        expect(allowed.code).toBe(0);
+        expect(await verifyUrl()).toBe(address);
+      } finally {
+        await setTenantSettings(t, {}, 'seaside');
+      }
+    },
+  );
+
+  it('takes a public captcha verifier with private outbound addresses not allowed', async () => {
+    try {
+      const taken = await runWith(
+        false,
+        'tenant-settings',
+        '--tenant',
+        'seaside',
+        '--set',
+        'captcha.verifyUrl=https://verify.example/check',
+      );
+      expect(taken).toEqual({ code: 0, err: 'Updated the settings of seaside.' });
+      t.services.tenants.invalidate();
+      expect((await t.services.tenants.byCode('seaside'))!.settings.captcha.verifyUrl).toBe(
+        'https://verify.example/check',
+      );
+    } finally {
+      await setTenantSettings(t, {}, 'seaside');
+    }
   });
 
   it('refuses an unknown tenant and an unregistered redirect (exit 1)', async () => {

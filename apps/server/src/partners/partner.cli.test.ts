@@ -4,6 +4,7 @@ import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliOn } from '../accounts/test-support.ts';
+import { runCli } from '../cli.ts';
 import { buildTestApp, engines, type TestApp } from '../test/helper.ts';
 import { findPartner, listPartners } from './partner.repository.ts';
 
@@ -176,6 +177,48 @@ describe.each(engines)('keycard partners on %s', (engine) => {
     expect((await run('rename', '--tenant', 'seaside')).code).toBe(2);
     expect((await run('show', '--tenant', 'seaside')).code).toBe(2);
   });
+
+  it.each(['http://10.0.0.5/jwks', 'http://[::1]/x', 'http://localhost/x'])(
+    'refuses %s as a key set address unless private outbound addresses are allowed, saving nothing',
+    async (address) => {
+      /** As run, with private outbound addresses (ALLOW_PRIVATE_OUTBOUND) allowed or not. */
+      const runWith = async (allowPrivateOutbound: boolean, ...argv: string[]) => {
+        const err: string[] = [];
+        const code = await runCli(['partners', ...argv], {
+          out: () => {},
+          err: (line) => err.push(line),
+          database: t.services.database,
+          config: { ...t.config, allowPrivateOutbound },
+          now: () => t.clock.now(),
+        });
+        return { code, err: err.join('\n') };
+      };
+      const refusal =
+        'The partner was not saved:\n  jwksUri: a private, loopback or link-local address; the server does not fetch it';
+      const add = [
+        'add',
+        '--tenant',
+        'seaside',
+        '--partner',
+        'inside-co',
+        '--issuer',
+        'https://inside.example',
+      ];
+      try {
+        expect(await runWith(false, ...add, '--jwks-uri', address)).toEqual({ code: 1, err: refusal });
+        expect(await findPartner(t.services.db, 'seaside', 'inside-co')).toBeNull();
+        const before = await findPartner(t.services.db, 'seaside', 'booking-co');
+        const update = ['update', '--tenant', 'seaside', '--partner', 'booking-co', '--jwks-uri', address];
+        expect(await runWith(false, ...update)).toEqual({ code: 1, err: refusal });
+        expect(await findPartner(t.services.db, 'seaside', 'booking-co')).toEqual(before);
+
+        expect((await runWith(true, ...add, '--jwks-uri', address)).code).toBe(0);
+        expect((await findPartner(t.services.db, 'seaside', 'inside-co'))?.jwksUri).toBe(address);
+      } finally {
+        await run('remove', '--tenant', 'seaside', '--partner', 'inside-co');
+      }
+    },
+  );
 
   it('removes a partner', async () => {
     const removed = await run('remove', '--tenant', 'seaside', '--partner', 'booking-co');
