@@ -244,6 +244,12 @@ describe('console operations (Chromium)', () => {
       .filter({ has: page.getByRole('heading', { name: 'helper@ops.example' }) });
     expect(await person.innerText()).toContain(consoleEn.roles.help_desk);
     expect(await person.innerText()).toContain(consoleEn.operators.kinds.human);
+    // The address comes from the list the API answers, not from what this page remembered.
+    await page.getByRole('link', { name: consoleEn.app.nav.audit }).click();
+    await expect.poll(heading).toBe(consoleEn.audit.heading);
+    await page.getByRole('link', { name: consoleEn.app.nav.operators }).click();
+    await expect.poll(heading).toBe(consoleEn.operators.heading);
+    await expect.poll(() => person.getByRole('heading', { name: 'helper@ops.example' }).count()).toBe(1);
 
     const machine = page.getByRole('form', { name: consoleEn.operators.machineHeading });
     await machine.getByLabel(consoleEn.operators.clientId).fill('e2e-deploy');

@@ -244,6 +244,8 @@ export const adminOperatorSchema = z.strictObject({
   /** The tenants a non-owner may act on; null: every customer tenant (never the operator tenant). */
   tenants: z.array(z.string()).nullable(),
   createdAt: z.number().int(),
+  /** A person's current e-mail address (the operator tenant's account); null for a machine. */
+  email: z.string().nullable(),
 });
 export const adminOperatorListResponse = z.strictObject({ operators: z.array(adminOperatorSchema) });
 export const adminMachineClientRequest = z.strictObject({

@@ -3,6 +3,9 @@ import {
   type AdminRole,
   adminErrors,
   adminMeResponse,
+  adminOperatorInviteResponse,
+  adminOperatorListResponse,
+  adminOperatorResponse,
   adminRoles,
   apiErrorSchema,
   auditSearchResponse,
@@ -698,8 +701,13 @@ describe.each(engines)('admin API on %s', (engine) => {
       body: { email: 'helper@ops.example', role: 'help_desk', tenants: ['grand-hotel'] },
     });
     expect(invited.statusCode).toBe(201);
-    const person = invited.json().operator;
-    expect(person).toMatchObject({ kind: 'human', role: 'help_desk', tenants: ['grand-hotel'] });
+    const person = adminOperatorInviteResponse.parse(invited.json()).operator;
+    expect(person).toMatchObject({
+      kind: 'human',
+      role: 'help_desk',
+      tenants: ['grand-hotel'],
+      email: 'helper@ops.example',
+    });
     const mail = await t.services.db
       .selectFrom('outbox')
       .select('payload')
@@ -711,17 +719,21 @@ describe.each(engines)('admin API on %s', (engine) => {
       token: owner,
       body: { role: 'tenant_admin' },
     });
-    expect(promoted.json().operator).toMatchObject({ role: 'tenant_admin', tenants: ['grand-hotel'] });
+    expect(adminOperatorResponse.parse(promoted.json()).operator).toMatchObject({
+      role: 'tenant_admin',
+      tenants: ['grand-hotel'],
+      email: 'helper@ops.example',
+    });
 
     const machineToken = await operatorToken(t, 'short-lived-bot', 'auditor');
     expect((await adminCall(t.app, 'GET', '/tenants', { token: machineToken })).statusCode).toBe(200);
-    const operators = (await adminCall(t.app, 'GET', '/operators', { token: owner })).json()
-      .operators as Array<{
-      id: string;
-      subject: string;
-      role: string;
-    }>;
+    const { operators } = adminOperatorListResponse.parse(
+      (await adminCall(t.app, 'GET', '/operators', { token: owner })).json(),
+    );
+    // A person by the account's address, a machine by its client id alone.
+    expect(operators.find((each) => each.id === person.id)).toMatchObject({ email: 'helper@ops.example' });
     const bot = operators.find((each) => each.subject === 'short-lived-bot')!;
+    expect(bot).toMatchObject({ kind: 'client', email: null });
     const removed = await adminCall(t.app, 'DELETE', `/operators/${bot.id}`, { token: owner });
     expect(removed.statusCode).toBe(200);
     // Its client went with it: the token it holds fails at once.

@@ -38,6 +38,8 @@ export interface Operator {
   /** Null: every tenant (always for an owner). */
   tenants: string[] | null;
   createdAt: number;
+  /** A person's current address (the operator tenant's account); null for a machine. */
+  email: string | null;
 }
 
 export const consoleClientId = 'keycard-console';
@@ -48,7 +50,7 @@ export function adminResource(config: Config): string {
   return `${publicOrigin(config, config.adminDomain)}/admin/api`;
 }
 
-function operatorOf(row: Database['operators']): Operator {
+function operatorOf(row: Database['operators'] & { email: string | null }): Operator {
   return {
     id: row.id,
     kind: row.kind as Operator['kind'],
@@ -56,7 +58,22 @@ function operatorOf(row: Database['operators']): Operator {
     role: row.role as AdminRole,
     tenants: row.tenants ? (JSON.parse(row.tenants) as string[]) : null,
     createdAt: Number(row.created_at),
+    email: row.kind === 'human' ? row.email : null,
   };
+}
+
+/** Operators with a person's address, read from the operator tenant's account in the same query. */
+function selectOperators(db: Kysely<Database>) {
+  return db
+    .selectFrom('operators')
+    .leftJoin('users', (join) =>
+      join
+        .onRef('users.id', '=', 'operators.subject')
+        .on('users.tenant_code', '=', operatorTenantCode)
+        .on('operators.kind', '=', 'human'),
+    )
+    .selectAll('operators')
+    .select('users.email');
 }
 
 export async function findOperator(
@@ -64,11 +81,9 @@ export async function findOperator(
   kind: Operator['kind'],
   subject: string,
 ): Promise<Operator | null> {
-  const row = await db
-    .selectFrom('operators')
-    .selectAll()
-    .where('kind', '=', kind)
-    .where('subject', '=', subject)
+  const row = await selectOperators(db)
+    .where('operators.kind', '=', kind)
+    .where('operators.subject', '=', subject)
     .executeTakeFirst();
   return row ? operatorOf(row) : null;
 }
@@ -77,24 +92,17 @@ export async function findOperator(
  * GET /me: the operator, the e-mail address of a person's account (null for a machine) and
  * what its role permits, so the console offers only what the API will allow.
  */
-export async function describeOperator(
-  db: Kysely<Database>,
-  operator: Operator,
-): Promise<{ operator: Operator; email: string | null; permissions: AdminPermission[] }> {
-  const account =
-    operator.kind === 'human'
-      ? await db
-          .selectFrom('users')
-          .select('email')
-          .where('tenant_code', '=', operatorTenantCode)
-          .where('id', '=', operator.subject)
-          .executeTakeFirst()
-      : undefined;
-  return { operator, email: account?.email ?? null, permissions: [...rolePermissions[operator.role]] };
+export function describeOperator(operator: Operator): {
+  operator: Operator;
+  email: string | null;
+  permissions: AdminPermission[];
+} {
+  return { operator, email: operator.email, permissions: [...rolePermissions[operator.role]] };
 }
 
+/** Every operator, people with their address: one query, however many there are. */
 export async function listOperators(db: Kysely<Database>): Promise<Operator[]> {
-  const rows = await db.selectFrom('operators').selectAll().orderBy('created_at').orderBy('id').execute();
+  const rows = await selectOperators(db).orderBy('operators.created_at').orderBy('operators.id').execute();
   return rows.map(operatorOf);
 }
 
@@ -298,7 +306,7 @@ export async function createOwner(
       await insertOperator(
         trx,
         deps.actor,
-        { kind: 'human', subject: user.id, role: 'owner', tenants: null },
+        { kind: 'human', subject: user.id, role: 'owner', tenants: null, email: user.email },
         now,
       );
     }
@@ -320,7 +328,13 @@ export async function createOwner(
 async function insertOperator(
   db: Kysely<Database>,
   actor: AuditActor,
-  input: { kind: Operator['kind']; subject: string; role: AdminRole; tenants: string[] | null },
+  input: {
+    kind: Operator['kind'];
+    subject: string;
+    role: AdminRole;
+    tenants: string[] | null;
+    email: string | null;
+  },
   now: number,
 ): Promise<Operator> {
   const row = {
@@ -343,7 +357,7 @@ async function insertOperator(
     },
     now,
   );
-  return operatorOf(row);
+  return operatorOf({ ...row, email: input.email });
 }
 
 /**
@@ -397,7 +411,7 @@ export async function createMachineClient(
       const operator = await insertOperator(
         trx,
         deps.actor,
-        { kind: 'client', subject: input.clientId, ...input },
+        { kind: 'client', subject: input.clientId, ...input, email: null },
         now,
       );
       return { operator, secret };
@@ -444,7 +458,7 @@ export async function inviteOperator(
         insertOperator(
           trx,
           deps.actor,
-          { kind: 'human', subject: user.id, role: input.role, tenants: input.tenants },
+          { kind: 'human', subject: user.id, role: input.role, tenants: input.tenants, email: user.email },
           now,
         ),
       );
@@ -456,7 +470,7 @@ export async function inviteOperator(
 }
 
 async function operatorById(db: Kysely<Database>, id: string): Promise<Operator> {
-  const row = await db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await selectOperators(db).where('operators.id', '=', id).executeTakeFirst();
   if (!row) throw new AppError(adminErrors.operatorNotFound);
   return operatorOf(row);
 }

@@ -54,8 +54,6 @@ export function OperatorsPage() {
   const { run } = result;
   const [operators, setOperators] = useState<Operator[] | null>(null);
   const [tenants, setTenants] = useState<string[]>([]);
-  /** Addresses of the people invited from this page: the list names people by account id only. */
-  const [emails, setEmails] = useState<Record<string, string>>({});
   const [secret, setSecret] = useState<{ clientId: string; secret: string } | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const listHeading = useRef<HTMLHeadingElement>(null);
@@ -89,10 +87,7 @@ export function OperatorsPage() {
     const name =
       operator.kind === 'client'
         ? operator.subject
-        : (emails[operator.id] ??
-          (operator.id === me?.operator.id && me.email
-            ? me.email
-            : t('operators.person', { id: operator.subject })));
+        : (operator.email ?? t('operators.person', { id: operator.subject }));
     return operator.id === me?.operator.id ? t('operators.you', { name }) : name;
   };
   /** Closes a card's form; focus goes back to the button that opened it. */
@@ -230,7 +225,6 @@ export function OperatorsPage() {
               method: 'POST',
               body: { email, role, tenants: scopeFor(role, scope), locale },
             });
-            setEmails((current) => ({ ...current, [answer.operator.id]: email }));
             setOperators((current) => [
               ...(current ?? []).filter((o) => o.id !== answer.operator.id),
               answer.operator,
