@@ -9,13 +9,14 @@ import {
   adminTenantListResponse,
   operatorTenantCode,
 } from '@keycard/contract/admin';
-import { type Locale, locales } from '@keycard/contract/user-state';
+import type { Locale } from '@keycard/contract/user-state';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { callApi } from '../../lib/api.ts';
-import { languageNames, useTranslation } from '../../lib/i18n.tsx';
+import { useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { ConfirmButton } from '../../ui/confirm-button.tsx';
+import { LanguageField } from '../../ui/language-field.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
 import { SecretOnce } from '../../ui/secret-once.tsx';
 import { scopeFor, type TenantScope, TenantScopeField } from './tenant-scope-field.tsx';
@@ -339,20 +340,12 @@ function InvitePerson({
         </div>
         <RoleSelect id="operator-invite-role" value={role} onChange={setRole} />
         <TenantScopeField role={role} scope={scope} tenants={tenants} onChange={setScope} />
-        <div className="field">
-          <label htmlFor="operator-locale">{t('operators.language')}</label>
-          <select
-            id="operator-locale"
-            value={locale}
-            onChange={(event) => setLocale(event.target.value as Locale)}
-          >
-            {locales.map((code) => (
-              <option key={code} value={code} lang={code}>
-                {languageNames[code]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <LanguageField
+          id="operator-locale"
+          label={t('operators.language')}
+          value={locale}
+          onChange={setLocale}
+        />
         <button type="submit" disabled={missing}>
           {t('operators.invite')}
         </button>

@@ -7,10 +7,11 @@ import {
   type PreviewScreen,
   previewScreens,
 } from '@keycard/contract/preview';
-import { type Locale, locales } from '@keycard/contract/user-state';
+import type { Locale } from '@keycard/contract/user-state';
 import { generatePath } from '@keycard/web/router';
 import { useEffect, useRef, useState } from 'react';
 import { languageNames, useTranslation } from '../../lib/i18n.tsx';
+import { LanguageField } from '../../ui/language-field.tsx';
 
 const widths = { mobile: 375, desktop: 1280 } as const;
 type Width = keyof typeof widths;
@@ -103,20 +104,12 @@ export function PreviewFrame({ theme, tenantCode }: { theme: Theme; tenantCode: 
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="preview-language">{t('preview.language')}</label>
-          <select
-            id="preview-language"
-            value={locale}
-            onChange={(event) => setLocale(event.target.value as Locale)}
-          >
-            {locales.map((code) => (
-              <option key={code} value={code} lang={code}>
-                {languageNames[code]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <LanguageField
+          id="preview-language"
+          label={t('preview.language')}
+          value={locale}
+          onChange={setLocale}
+        />
         <fieldset className="segmented">
           <legend>{t('preview.width')}</legend>
           {(Object.keys(widths) as Width[]).map((name) => (

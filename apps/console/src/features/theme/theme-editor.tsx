@@ -6,13 +6,14 @@ import {
   type OverridableTextKey,
   overridableTextKeys,
 } from '@keycard/contract/theme-texts';
-import { type Locale, locales } from '@keycard/contract/user-state';
+import type { Locale } from '@keycard/contract/user-state';
 import { useEffect, useRef, useState } from 'react';
 import { callApi } from '../../lib/api.ts';
 import { languageNames, useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { ColourInput, colourFields } from '../../ui/colour-input.tsx';
 import { ConfirmButton } from '../../ui/confirm-button.tsx';
+import { LanguageField } from '../../ui/language-field.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
 import type { SectionProps } from '../tenants/tenant-page.tsx';
 import { ContrastPanel } from './contrast-panel.tsx';
@@ -96,20 +97,12 @@ function TextOverrides({
     <>
       <legend>{t('theme.textsHeading')}</legend>
       <p className="hint">{t('theme.textsHint')}</p>
-      <div className="field">
-        <label htmlFor="texts-language">{t('theme.textsLanguage')}</label>
-        <select
-          id="texts-language"
-          value={language}
-          onChange={(event) => setLanguage(event.target.value as Locale)}
-        >
-          {locales.map((code) => (
-            <option key={code} value={code} lang={code}>
-              {languageNames[code]}
-            </option>
-          ))}
-        </select>
-      </div>
+      <LanguageField
+        id="texts-language"
+        label={t('theme.textsLanguage')}
+        value={language}
+        onChange={setLanguage}
+      />
       <fieldset lang={language}>
         <legend>{t('theme.textsFor', { language: languageNames[language] })}</legend>
         {overridableTextKeys.map((key) => (

@@ -4,12 +4,13 @@ import {
   adminUserActionResponse,
   adminUserListResponse,
 } from '@keycard/contract/admin';
-import { type Locale, locales, userTypes } from '@keycard/contract/user-state';
+import { type Locale, userTypes } from '@keycard/contract/user-state';
 import { useState } from 'react';
 import { callApi } from '../../lib/api.ts';
 import { languageNames, useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { ConfirmButton } from '../../ui/confirm-button.tsx';
+import { LanguageField } from '../../ui/language-field.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
 import type { SectionProps } from '../tenants/tenant-page.tsx';
 
@@ -210,20 +211,7 @@ export function UsersSection({ tenant }: SectionProps) {
                 ))}
               </select>
             </div>
-            <div className="field">
-              <label htmlFor="invite-locale">{t('users.locale')}</label>
-              <select
-                id="invite-locale"
-                value={locale}
-                onChange={(event) => setLocale(event.target.value as Locale)}
-              >
-                {locales.map((code) => (
-                  <option key={code} value={code} lang={code}>
-                    {languageNames[code]}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <LanguageField id="invite-locale" label={t('users.locale')} value={locale} onChange={setLocale} />
             <button type="submit">{t('users.invite')}</button>
           </fieldset>
         </form>
