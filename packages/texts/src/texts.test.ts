@@ -1,5 +1,6 @@
 import { type Locale, locales, overridableTextKeys } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
+import { compareKeys, leaves, placeholders, strayBraces } from './catalogue-checks.ts';
 import { de } from './de.ts';
 import { en, type Texts } from './en.ts';
 import { es } from './es.ts';
@@ -38,44 +39,6 @@ const sameAsEnglish: Record<Exclude<Locale, 'en'>, readonly string[]> = {
   pt: ['Keycard', 'E-mail'],
   th: ['Keycard'],
 };
-
-/** Flattens a catalogue into dotted key path → leaf value (leaves are whatever isn't a plain object). */
-function leaves(node: unknown, prefix = ''): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
-    for (const [key, value] of Object.entries(node)) {
-      const path = prefix ? `${prefix}.${key}` : key;
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-        const nested = leaves(value, path);
-        // An empty group has no leaves; keep it visible as a path of its own.
-        if (nested.size === 0) out.set(path, value);
-        for (const [p, v] of nested) out.set(p, v);
-      } else {
-        out.set(path, value);
-      }
-    }
-  }
-  return out;
-}
-
-/** The {{name}} placeholder names in a text, sorted and de-duplicated (same pattern as `format`). */
-function placeholders(text: string): string[] {
-  return [...new Set([...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1] ?? ''))].sort();
-}
-
-/** Anything brace-like that is not a well-formed {{name}} placeholder, e.g. `{name}` or `{{ name }}`. */
-function strayBraces(text: string): boolean {
-  return /[{}]/.test(text.replace(/\{\{\w+\}\}/g, ''));
-}
-
-function compareKeys(expected: unknown, actual: unknown): { missing: string[]; extra: string[] } {
-  const want = [...leaves(expected).keys()];
-  const have = new Set(leaves(actual).keys());
-  return {
-    missing: want.filter((path) => !have.has(path)),
-    extra: [...have].filter((path) => !want.includes(path)),
-  };
-}
 
 const english = leaves(en);
 

@@ -1,4 +1,5 @@
 import type { Locale } from '@keycard/contract/user-state';
+import { compareKeys, leaves, placeholders, strayBraces } from '@keycard/texts/catalogue-checks';
 import { describe, expect, it } from 'vitest';
 import type { ConsoleCatalogue } from '../lib/i18n.tsx';
 import { de } from './de.ts';
@@ -33,44 +34,6 @@ const translations: Record<Exclude<Locale, 'en'>, ConsoleCatalogue> = {
 const maxIdenticalShare = 0.15;
 /** A text identical to English may be a name or a term, never a sentence. */
 const maxIdenticalWords = 3;
-
-/** Flattens a catalogue into dotted key path → leaf value (leaves are whatever isn't a plain object). */
-function leaves(node: unknown, prefix = ''): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
-    for (const [key, value] of Object.entries(node)) {
-      const path = prefix ? `${prefix}.${key}` : key;
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-        const nested = leaves(value, path);
-        // An empty group has no leaves; keep it visible as a path of its own.
-        if (nested.size === 0) out.set(path, value);
-        for (const [p, v] of nested) out.set(p, v);
-      } else {
-        out.set(path, value);
-      }
-    }
-  }
-  return out;
-}
-
-/** The {{name}} placeholder names in a text, sorted and de-duplicated (the pattern i18n.tsx fills). */
-function placeholders(text: string): string[] {
-  return [...new Set([...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1] ?? ''))].sort();
-}
-
-/** Anything brace-like that is not a well-formed {{name}} placeholder, e.g. `{name}` or `{{ name }}`. */
-function strayBraces(text: string): boolean {
-  return /[{}]/.test(text.replace(/\{\{\w+\}\}/g, ''));
-}
-
-function compareKeys(expected: unknown, actual: unknown): { missing: string[]; extra: string[] } {
-  const want = [...leaves(expected).keys()];
-  const have = new Set(leaves(actual).keys());
-  return {
-    missing: want.filter((path) => !have.has(path)),
-    extra: [...have].filter((path) => !want.includes(path)),
-  };
-}
 
 /** The texts of a catalogue that are the same as English, as `path: "text"`. */
 function identicalToEnglish(texts: unknown): string[] {
