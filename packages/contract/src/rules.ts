@@ -15,7 +15,34 @@ export function isValidPassword(password: string): boolean {
 // A pragmatic address check (RFC 5321 lengths, one @, a dotted domain, no spaces); the real
 // proof of an address is the mail we send to it.
 const emailPattern = /^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/;
+const printableAscii = /^[\x21-\x7e]*$/;
+// Controls, format characters (zero-width joiners, bidi marks), unassigned and private-use code
+// points: invisible, or with case and normalisation rules a later Unicode version may give them.
+const otherCharacter = /\p{C}/u;
 
+/** True when Unicode lower-casing and case folding leave the character alone. */
+function isStableCharacter(character: string): boolean {
+  return character.toLowerCase() === character && character.toUpperCase().toLowerCase() === character;
+}
+
+/**
+ * The one canonical form of an e-mail address, used by every path that takes one (sign-in,
+ * invitation, registration, partners, the admin API, `keycard apply`, the CLI): trimmed, with
+ * ASCII A–Z lower-cased and nothing else changed. An address that Unicode would fold or
+ * normalise into another one is refused (undefined), never folded: U+212A KELVIN SIGN
+ * lower-cases to ASCII `k`, U+017F `ſ` upper-cases to `S`, `İ` lower-cases to two characters,
+ * fullwidth letters and ligatures normalise (NFKC) to ASCII, and a combining accent composes
+ * with its letter, so each would otherwise name someone else's account.
+ */
+export function canonicalEmail(value: string): string | undefined {
+  const email = value.trim().replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+  if (email.length > emailMaxLength || !emailPattern.test(email)) return undefined;
+  if (printableAscii.test(email)) return email;
+  if (otherCharacter.test(email) || email.normalize('NFKC') !== email) return undefined;
+  return Array.from(email).every(isStableCharacter) ? email : undefined;
+}
+
+/** An address as typed (without surrounding spaces) that has a canonical form. */
 export function isValidEmail(value: string): boolean {
-  return value.length <= emailMaxLength && emailPattern.test(value);
+  return value === value.trim() && canonicalEmail(value) !== undefined;
 }
