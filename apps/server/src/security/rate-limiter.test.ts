@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.ts';
 import { buildTestApp, engines, type TestApp } from '../test/helper.ts';
-import { type LimitRule, type RateLimiter, SqlRateLimiter } from './rate-limiter.ts';
+import { drainPerMs, type LimitRule, type RateLimiter, SqlRateLimiter } from './rate-limiter.ts';
 import { RedisRateLimiter } from './redis-rate-limiter.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -80,10 +80,15 @@ describe.each(stores)('attempt limiter on %s', (store) => {
     }
     const lockedAt = start + 10_000;
     expect((await one.reserve(k, lockout, lockedAt)).allowed).toBe(true);
-    expect(await one.fail(k, lockout, lockedAt)).toEqual({ locked: true });
+    expect(await one.fail(k, lockout, lockedAt)).toEqual({ locked: true, retryAfterMs: 15 * minute });
+    // Another failure during the lock is told the lock's own end, not a new full period.
+    expect(await one.fail(k, lockout, lockedAt + minute)).toEqual({
+      locked: true,
+      retryAfterMs: 14 * minute,
+    });
     // Attempts during the lock are refused with the time left, and do not push it further.
     const during = await one.reserve(k, lockout, lockedAt + 14 * minute);
-    expect(during).toEqual({ allowed: false, retryAfterMs: minute });
+    expect(during).toEqual({ allowed: false, retryAfterMs: minute, locked: true });
     expect((await one.reserve(k, lockout, lockedAt + 15 * minute - 1)).allowed).toBe(false);
     // The bucket drained while locked: a full burst again once the lock ends.
     expect((await one.reserve(k, lockout, lockedAt + 15 * minute)).allowed).toBe(true);
@@ -109,6 +114,53 @@ describe.each(stores)('attempt limiter on %s', (store) => {
       Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? one : two).reserve(k, lockout, now)),
     );
     expect(answers.filter((a) => a.allowed)).toHaveLength(5);
+  });
+
+  it('never moves a bucket back in time: an attempt older than its last write drains nothing twice', async () => {
+    const k = key();
+    // Three per minute, one drained every 20 s. Instance two's request began 20 s after instance
+    // one's older requests but commits first: the older ones must not re-open those 20 s.
+    const rule = { limit: 3, windowMs: minute, lockMs: 0 };
+    const start = Date.now();
+    const later = start + 20_000;
+    const answers = [
+      await one.reserve(k, rule, start),
+      await one.reserve(k, rule, start),
+      await two.reserve(k, rule, later), // drains one: level 2 at `later`
+      await one.reserve(k, rule, start), // older: drains nothing, level 3, time stays `later`
+      await two.reserve(k, rule, later), // nothing drained since `later`: full
+    ];
+    expect(answers.map((answer) => answer.allowed)).toEqual([true, true, true, true, false]);
+    // The wait counts from the bucket's own time, not from the older request's.
+    expect(await one.reserve(k, rule, start)).toEqual({
+      allowed: false,
+      retryAfterMs: 40_000,
+      locked: false,
+    });
+    expect((await two.reserve(k, rule, later + 20_000 - 1)).allowed).toBe(false);
+    expect((await two.reserve(k, rule, later + 20_000)).allowed).toBe(true);
+  });
+
+  it('holds limit + rate × elapsed + 1 under 700 parallel reservations from two instances whose clocks disagree', async () => {
+    const k = key();
+    // The admin API's per-operator shape, scaled: 100 a minute, one drained every 600 ms.
+    const rule = { limit: 100, windowMs: minute, lockMs: 0 };
+    // Instance two's clock runs 20 s behind instance one's: requests alternate between them,
+    // so commits come in every order of their times.
+    const skew = 20_000;
+    const clocks = [() => Date.now(), () => Date.now() - skew];
+    const stamps: number[] = [];
+    const answers = await Promise.all(
+      Array.from({ length: 700 }, async (_, i) => {
+        const now = clocks[i % 2]!();
+        stamps.push(now);
+        return (i % 2 === 0 ? one : two).reserve(k, rule, now);
+      }),
+    );
+    const elapsed = Math.max(...stamps) - Math.min(...stamps);
+    const allowed = answers.filter((answer) => answer.allowed).length;
+    expect(allowed).toBeGreaterThanOrEqual(rule.limit);
+    expect(allowed).toBeLessThanOrEqual(rule.limit + Math.floor(elapsed * drainPerMs(rule)) + 1);
   });
 
   it('takes keys of any length (they embed e-mail addresses) and keeps long keys apart', async () => {

@@ -15,24 +15,37 @@ export interface LimitRule {
   lockMs: number;
 }
 
-export type Reservation = { allowed: true } | { allowed: false; retryAfterMs: number };
+/**
+ * A refusal says how long until an attempt may pass, and whether the key is locked. A full
+ * bucket that is not locked holds attempts still in flight (a success gives its count back):
+ * its wait is the drain time, an upper bound, not a promise that nothing passes sooner.
+ */
+export type Reservation = { allowed: true } | { allowed: false; retryAfterMs: number; locked: boolean };
 
 /**
  * Attempt limits shared by every instance (ARCHITECTURE: no state only in one process's
  * memory). Invariant 7: an attempt is counted atomically *before* its secret is checked
  * (`reserve`), so a burst of concurrent guesses cannot all slip past a check of the count.
+ *
+ * Buckets are monotonic: `now` comes from each instance's clock when its request began, and
+ * requests commit in any order, so a write never moves a bucket's time back (GREATEST of the
+ * stored time and now). An attempt older than the bucket drains nothing; were its older time
+ * stored, the next attempt would drain the same interval a second time (issue 16: 700
+ * requests over two instances got up to 700 answers where about 615 may).
  */
 export interface RateLimiter {
   /** Counts one attempt on key, now. Refused (and not counted) while locked or full. */
   reserve(key: string, rule: LimitRule, now: number): Promise<Reservation>;
   /** The reserved attempt succeeded: its own count is given back, nothing else is forgiven. */
   release(key: string, rule: LimitRule, now: number): Promise<void>;
-  /** The reserved attempt failed: answers whether the key is locked now (bucket full). */
-  fail(key: string, rule: LimitRule, now: number): Promise<{ locked: boolean }>;
+  /** The reserved attempt failed: answers whether the key is locked now (bucket full), and until when. */
+  fail(key: string, rule: LimitRule, now: number): Promise<Failure>;
   /** Forgets the key: its attempts and any lock (the owner proved control of the mailbox). */
   clear(key: string): Promise<void>;
   close(): Promise<void>;
 }
+
+export type Failure = { locked: false } | { locked: true; retryAfterMs: number };
 
 /** Room left for float error in level arithmetic: a bucket is full above limit - 1 + ε. */
 export const levelTolerance = 1e-6;
@@ -44,10 +57,35 @@ export function drainedLevel(level: number, updatedAt: number, rule: LimitRule, 
   return Math.max(0, level - Math.max(0, now - updatedAt) * drainPerMs(rule));
 }
 
-/** How long until a bucket at `level` takes one more attempt. */
-export function retryAfterMs(level: number, lockedUntil: number, rule: LimitRule, now: number): number {
+/**
+ * How long until a bucket at `level` (drained to `now`) takes one more attempt. A bucket
+ * written later than `now` (by an instance whose request began later) drains only from its
+ * own time, so the wait counts from there.
+ */
+export function retryAfterMs(
+  level: number,
+  updatedAt: number,
+  lockedUntil: number,
+  rule: LimitRule,
+  now: number,
+): number {
   if (lockedUntil > now) return lockedUntil - now;
-  return Math.max(1, Math.ceil((level + 1 - rule.limit) / drainPerMs(rule)));
+  const ahead = Math.max(0, updatedAt - now);
+  return Math.max(1, ahead + Math.ceil((level + 1 - rule.limit) / drainPerMs(rule)));
+}
+
+/** The refusal of a bucket as its store returned it (level and time as last written). */
+export function refusal(
+  stored: { level: number; updatedAt: number; lockedUntil: number },
+  rule: LimitRule,
+  now: number,
+): Reservation {
+  const level = drainedLevel(stored.level, stored.updatedAt, rule, now);
+  return {
+    allowed: false,
+    retryAfterMs: retryAfterMs(level, stored.updatedAt, stored.lockedUntil, rule, now),
+    locked: stored.lockedUntil > now,
+  };
 }
 
 /**
@@ -80,6 +118,10 @@ export class SqlRateLimiter implements RateLimiter {
     const nonce = randomUUID();
     const drained = sql<number>`(case when attempt_buckets.level - (case when ${int(now)} > attempt_buckets.updated_at then ${int(now)} - attempt_buckets.updated_at else 0 end) * ${real(drainPerMs(rule))} > 0 then attempt_buckets.level - (case when ${int(now)} > attempt_buckets.updated_at then ${int(now)} - attempt_buckets.updated_at else 0 end) * ${real(drainPerMs(rule))} else 0 end)`;
     const refused = sql<boolean>`(attempt_buckets.locked_until > ${int(now)} or ${drained} + 1 > ${real(rule.limit + levelTolerance)})`;
+    // GREATEST(updated_at, now), written as CASE for both engines: the bucket's time never goes back.
+    const latest = sql<number>`(case when ${int(now)} > attempt_buckets.updated_at then ${int(now)} else attempt_buckets.updated_at end)`;
+    // Drained a window after its latest attempt, or when its lock ends; never sooner than before.
+    const expires = sql<number>`(case when attempt_buckets.expires_at > ${latest} + ${int(rule.windowMs)} and attempt_buckets.expires_at > attempt_buckets.locked_until then attempt_buckets.expires_at when attempt_buckets.locked_until > ${latest} + ${int(rule.windowMs)} then attempt_buckets.locked_until else ${latest} + ${int(rule.windowMs)} end)`;
     const row = await this.#db
       .insertInto('attempt_buckets')
       .values({
@@ -93,16 +135,20 @@ export class SqlRateLimiter implements RateLimiter {
       .onConflict((oc) =>
         oc.column('key').doUpdateSet({
           level: sql<number>`case when ${refused} then attempt_buckets.level else ${drained} + 1 end`,
-          updated_at: sql<number>`case when ${refused} then attempt_buckets.updated_at else ${int(now)} end`,
+          updated_at: sql<number>`case when ${refused} then attempt_buckets.updated_at else ${latest} end`,
           reservation: sql<string>`case when ${refused} then attempt_buckets.reservation else ${nonce} end`,
-          expires_at: sql<number>`case when ${refused} then attempt_buckets.expires_at when attempt_buckets.locked_until > ${int(now + rule.windowMs)} then attempt_buckets.locked_until else ${int(now + rule.windowMs)} end`,
+          expires_at: sql<number>`case when ${refused} then attempt_buckets.expires_at else ${expires} end`,
         }),
       )
       .returning(['level', 'updated_at', 'locked_until', 'reservation'])
       .executeTakeFirstOrThrow();
     if (row.reservation === nonce) return { allowed: true };
-    const level = drainedLevel(Number(row.level), Number(row.updated_at), rule, now);
-    return { allowed: false, retryAfterMs: retryAfterMs(level, Number(row.locked_until), rule, now) };
+    const stored = {
+      level: Number(row.level),
+      updatedAt: Number(row.updated_at),
+      lockedUntil: Number(row.locked_until),
+    };
+    return refusal(stored, rule, now);
   }
 
   async release(rawKey: string, rule: LimitRule, now: number): Promise<void> {
@@ -117,7 +163,7 @@ export class SqlRateLimiter implements RateLimiter {
       .execute();
   }
 
-  async fail(rawKey: string, rule: LimitRule, now: number): Promise<{ locked: boolean }> {
+  async fail(rawKey: string, rule: LimitRule, now: number): Promise<Failure> {
     const key = storageKey(rawKey);
     if (rule.lockMs <= 0) return { locked: false };
     const drained = sql<number>`(attempt_buckets.level - (case when ${int(now)} > attempt_buckets.updated_at then ${int(now)} - attempt_buckets.updated_at else 0 end) * ${real(drainPerMs(rule))})`;
@@ -133,13 +179,15 @@ export class SqlRateLimiter implements RateLimiter {
       .where('locked_until', '<=', now)
       .where(sql<boolean>`${drained} + 1 > ${real(rule.limit + levelTolerance)}`)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) > 0) return { locked: true };
+    if (Number(result.numUpdatedRows) > 0) return { locked: true, retryAfterMs: rule.lockMs };
     const row = await this.#db
       .selectFrom('attempt_buckets')
       .select('locked_until')
       .where('key', '=', key)
       .executeTakeFirst();
-    return { locked: Number(row?.locked_until ?? 0) > now };
+    // A lock another failure set runs until its own end, not lockMs from now.
+    const until = Number(row?.locked_until ?? 0);
+    return until > now ? { locked: true, retryAfterMs: until - now } : { locked: false };
   }
 
   async clear(rawKey: string): Promise<void> {

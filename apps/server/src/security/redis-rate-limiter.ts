@@ -1,19 +1,21 @@
 import { Redis } from 'ioredis';
 import {
-  drainedLevel,
   drainPerMs,
+  type Failure,
   type LimitRule,
   levelTolerance,
   type RateLimiter,
   type Reservation,
-  retryAfterMs,
+  refusal,
   storageKey,
 } from './rate-limiter.ts';
 
 // The same leaky buckets as SqlRateLimiter, one hash per key (level, updated_at, locked_until).
 // Each operation is one Lua script: Redis runs it atomically, so concurrent reservations on
 // every instance are serialised without a lock or a retry loop. Keys expire on their own
-// once drained and unlocked, so nothing ever scans the keyspace.
+// once drained and unlocked, so nothing ever scans the keyspace. As in SQL, a bucket's time
+// never goes back (math.max of the stored time and now): an attempt from a request that began
+// before the bucket's last write drains nothing, and no interval is drained twice.
 const drain = `
 local function drained(level, updated, now, rate)
   local elapsed = now - updated
@@ -39,11 +41,12 @@ local current = drained(level, updated, now, rate)
 if locked > now or current + 1 > full then
   return {0, tostring(level), tostring(updated), tostring(locked)}
 end
-redis.call('HSET', KEYS[1], 'level', tostring(current + 1), 'updated_at', tostring(now), 'locked_until', tostring(locked))
-local ttl = window
+local latest = math.max(updated, now)
+redis.call('HSET', KEYS[1], 'level', tostring(current + 1), 'updated_at', tostring(latest), 'locked_until', tostring(locked))
+local ttl = latest - now + window
 if locked - now > ttl then ttl = locked - now end
-redis.call('PEXPIRE', KEYS[1], math.ceil(ttl))
-return {1, tostring(current + 1), tostring(now), tostring(locked)}
+if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], math.ceil(ttl)) end
+return {1, tostring(current + 1), tostring(latest), tostring(locked)}
 `;
 
 // KEYS[1] bucket; ARGV now, drain per ms.
@@ -60,7 +63,8 @@ redis.call('HSET', KEYS[1], 'level', tostring(level), 'updated_at', tostring(upd
 return 1
 `;
 
-// KEYS[1] bucket; ARGV now, drain per ms, limit + tolerance, lock ms. Returns 1 when locked.
+// KEYS[1] bucket; ARGV now, drain per ms, limit + tolerance, lock ms. Returns the lock's end
+// when locked (a lock already running keeps its own end), else 0.
 const failScript = `${drain}
 local now = tonumber(ARGV[1])
 local rate = tonumber(ARGV[2])
@@ -69,20 +73,20 @@ local lock = tonumber(ARGV[4])
 local state = redis.call('HMGET', KEYS[1], 'level', 'updated_at', 'locked_until')
 if not state[1] then return 0 end
 local locked = tonumber(state[3]) or 0
-if locked > now then return 1 end
+if locked > now then return tostring(locked) end
 if drained(tonumber(state[1]), tonumber(state[2]), now, rate) + 1 > full then
   redis.call('HSET', KEYS[1], 'locked_until', tostring(now + lock))
   local ttl = redis.call('PTTL', KEYS[1])
   if ttl < lock then redis.call('PEXPIRE', KEYS[1], lock) end
-  return 1
+  return tostring(now + lock)
 end
-return 0
+return '0'
 `;
 
 type Scripted = Redis & {
   keycardReserve(key: string, ...args: string[]): Promise<[number, string, string, string]>;
   keycardRelease(key: string, ...args: string[]): Promise<number>;
-  keycardFail(key: string, ...args: string[]): Promise<number>;
+  keycardFail(key: string, ...args: string[]): Promise<string>;
 };
 
 /** The buckets in Redis, for deployments that would rather not write a row per attempt. */
@@ -122,24 +126,28 @@ export class RedisRateLimiter implements RateLimiter {
       String(rule.windowMs),
     );
     if (allowed === 1) return { allowed: true };
-    const current = drainedLevel(Number(level), Number(updated), rule, now);
-    return { allowed: false, retryAfterMs: retryAfterMs(current, Number(locked), rule, now) };
+    return refusal(
+      { level: Number(level), updatedAt: Number(updated), lockedUntil: Number(locked) },
+      rule,
+      now,
+    );
   }
 
   async release(key: string, rule: LimitRule, now: number): Promise<void> {
     await this.#redis.keycardRelease(this.#key(key), String(now), String(drainPerMs(rule)));
   }
 
-  async fail(key: string, rule: LimitRule, now: number): Promise<{ locked: boolean }> {
+  async fail(key: string, rule: LimitRule, now: number): Promise<Failure> {
     if (rule.lockMs <= 0) return { locked: false };
-    const locked = await this.#redis.keycardFail(
+    const lockedUntil = await this.#redis.keycardFail(
       this.#key(key),
       String(now),
       String(drainPerMs(rule)),
       String(rule.limit + levelTolerance),
       String(rule.lockMs),
     );
-    return { locked: locked === 1 };
+    const until = Number(lockedUntil);
+    return until > now ? { locked: true, retryAfterMs: until - now } : { locked: false };
   }
 
   async clear(key: string): Promise<void> {
