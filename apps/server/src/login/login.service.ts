@@ -10,7 +10,7 @@ import {
 import { findUserByEmail, type UserRow, upgradePasswordHash } from '../accounts/user.repository.ts';
 import type { Database } from '../db/schema.ts';
 import { findTrustedDeviceId } from '../mfa/device.service.ts';
-import type { LimitRule, RateLimiter } from '../security/rate-limiter.ts';
+import { type LimitRule, type RateLimiter, reserveSettled } from '../security/rate-limiter.ts';
 import { findKnownBrowserId } from '../sessions/known-browser.ts';
 import type { Clock } from '../shared/clock.ts';
 import { issueToken } from '../shared/one-time-token.ts';
@@ -107,9 +107,10 @@ export async function passwordLogin(
   const user = await findUserByEmail(db, tenant.code, input.email);
   const key = await lockoutKey(db, tenant, input, user, now);
   const rule = lockoutRule(policy);
-  const reservation = await limiter.reserve(key.name, rule, now);
-  // Refused attempts are answered at once: the lock is keyed by address, not by account, so
-  // answering faster reveals nothing, and a burst costs no password hashing.
+  // A bucket full of attempts still being checked waits for them to settle, so the wait told
+  // is the one that applies (the lock's, or none). Refused attempts cost no password hashing,
+  // and the lock is keyed by address, not by account: answering sooner reveals nothing.
+  const reservation = await reserveSettled(limiter, key.name, rule, () => clock.now());
   if (!reservation.allowed) {
     return {
       ok: false,
@@ -122,9 +123,9 @@ export async function passwordLogin(
   const passwordOk = await checkPassword(user, input.password);
   if (!passwordOk || !user) {
     // The lock runs from this failure, not from when the request came in.
-    const { locked } = await limiter.fail(key.name, rule, clock.now());
-    return locked
-      ? { ok: false, code: errorCodes.tooManyAttempts, limit: 'account', retryAfterMs: rule.lockMs }
+    const failure = await limiter.fail(key.name, rule, clock.now());
+    return failure.locked
+      ? { ok: false, code: errorCodes.tooManyAttempts, limit: 'account', retryAfterMs: failure.retryAfterMs }
       : { ok: false, code: errorCodes.invalidCredentials };
   }
   await limiter.release(key.name, rule, now);

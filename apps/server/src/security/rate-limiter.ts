@@ -88,6 +88,34 @@ export function refusal(
   };
 }
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `reserve` for a key whose attempts are settled afterwards (a success gives its count back, a
+ * failure may lock). A full bucket that is not locked holds attempts still being checked: no
+ * one knows yet whether they will give their count back (then a retry passes at once) or lock
+ * the key (then the wait is the lock's), so any wait told now would be untrue (issue 16:
+ * twenty simultaneous right passwords were told 180 s while an immediate retry worked). Such a
+ * refusal waits, up to `settleMs`, for those attempts to settle and asks again; it costs no
+ * secret check, and a burst of guesses still gets no more than the allowance checked.
+ */
+export async function reserveSettled(
+  limiter: RateLimiter,
+  key: string,
+  rule: LimitRule,
+  now: () => number,
+  settleMs = 5000,
+): Promise<Reservation> {
+  const deadline = Date.now() + settleMs;
+  for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
+    const reservation = await limiter.reserve(key, rule, now());
+    if (reservation.allowed || reservation.locked || rule.lockMs <= 0 || Date.now() + wait > deadline) {
+      return reservation;
+    }
+    await pause(wait);
+  }
+}
+
 /**
  * Keys embed user input (an e-mail address can be 254 characters): a long key is stored as
  * its readable prefix plus a SHA-256 of the whole, so every key fits the column (255).
