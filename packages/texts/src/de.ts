@@ -126,6 +126,8 @@ export const de: Texts = {
           'Die Anwendung hat eine Antwortart angefordert, die dieser Dienst nicht anbietet.',
         server_error:
           'Der Anmeldedienst konnte die Anfrage nicht abschließen. Versuchen Sie es gleich noch einmal.',
+        temporarily_unavailable:
+          'Der Anmeldedienst ist kurzzeitig nicht erreichbar. Versuchen Sie es gleich noch einmal.',
         other: 'Die Anfrage der Anwendung konnte nicht abgeschlossen werden.',
       },
     },

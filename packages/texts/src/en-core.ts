@@ -129,6 +129,7 @@ export const enCore = {
         invalid_scope: 'The application asked for access that this service does not grant.',
         unsupported_response_type: 'The application asked for a kind of answer this service does not give.',
         server_error: 'The sign-in service could not complete the request. Try again in a moment.',
+        temporarily_unavailable: 'The sign-in service is briefly unavailable. Try again in a moment.',
         other: 'The application’s request could not be completed.',
       },
     },

@@ -125,6 +125,8 @@ export const es: Texts = {
         unsupported_response_type: 'La aplicación solicitó un tipo de respuesta que este servicio no ofrece.',
         server_error:
           'El servicio de inicio de sesión no pudo completar la solicitud. Inténtelo de nuevo en un momento.',
+        temporarily_unavailable:
+          'El servicio de inicio de sesión no está disponible por un momento. Inténtelo de nuevo en unos instantes.',
         other: 'No se pudo completar la solicitud de la aplicación.',
       },
     },

@@ -125,6 +125,8 @@ export const fr: Texts = {
         unsupported_response_type:
           'L’application a demandé un type de réponse que ce service ne fournit pas.',
         server_error: 'Le service de connexion n’a pas pu traiter la demande. Réessayez dans un instant.',
+        temporarily_unavailable:
+          'Le service de connexion est momentanément indisponible. Réessayez dans un instant.',
         other: 'La demande de l’application n’a pas pu aboutir.',
       },
     },

@@ -123,6 +123,8 @@ export const id: Texts = {
         invalid_scope: 'Aplikasi meminta akses yang tidak diberikan oleh layanan ini.',
         unsupported_response_type: 'Aplikasi meminta jenis jawaban yang tidak disediakan oleh layanan ini.',
         server_error: 'Layanan masuk tidak dapat menyelesaikan permintaan ini. Coba lagi sebentar lagi.',
+        temporarily_unavailable:
+          'Layanan masuk sedang tidak tersedia untuk sementara. Coba lagi sebentar lagi.',
         other: 'Permintaan dari aplikasi tidak dapat diselesaikan.',
       },
     },

@@ -126,6 +126,8 @@ export const it: Texts = {
           'L’applicazione ha richiesto un tipo di risposta che questo servizio non fornisce.',
         server_error:
           'Il servizio di accesso non è riuscito a completare la richiesta. Riprovi tra qualche istante.',
+        temporarily_unavailable:
+          'Il servizio di accesso è momentaneamente non disponibile. Riprovi tra qualche istante.',
         other: 'Non è stato possibile completare la richiesta dell’applicazione.',
       },
     },

@@ -125,6 +125,8 @@ export const pt: Texts = {
         unsupported_response_type: 'A aplicação solicitou um tipo de resposta que este serviço não oferece.',
         server_error:
           'O serviço de início de sessão não conseguiu concluir a solicitação. Tente novamente em instantes.',
+        temporarily_unavailable:
+          'O serviço de início de sessão está momentaneamente indisponível. Tente novamente em instantes.',
         other: 'Não foi possível concluir a solicitação da aplicação.',
       },
     },

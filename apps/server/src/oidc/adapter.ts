@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import type { Database } from '../db/schema.ts';
+import { providerStoreWork } from './provider-outage.ts';
 
 /**
  * Revokes a grant and everything issued from it (access and refresh tokens, codes) on one
@@ -37,10 +38,11 @@ export async function revokeUserGrants(
 /**
  * oidc-provider's persistence (sessions, codes, grants, tokens, interactions) in our
  * database, scoped by tenant: one provider's artifacts are invisible to another's, and a
- * restart logs nobody out.
+ * restart logs nobody out. Every method meets an outage as OAuth's temporarily_unavailable
+ * (provider-outage.ts), so the provider answers 503, never 500.
  */
 export function createAdapterClass(db: Kysely<Database>, tenantCode: string) {
-  return class KyselyAdapter implements Adapter {
+  class KyselyAdapter implements Adapter {
     readonly model: string;
 
     constructor(model: string) {
@@ -134,5 +136,16 @@ export function createAdapterClass(db: Kysely<Database>, tenantCode: string) {
       const payload = JSON.parse(row.payload) as AdapterPayload;
       return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at / 1000) } : payload;
     }
-  };
+  }
+  // Each method's store work, as the provider sees it: an outage is temporarily_unavailable.
+  const methods = ['upsert', 'find', 'findByUid', 'findByUserCode', 'consume', 'destroy', 'revokeByGrantId'];
+  for (const method of methods as Array<keyof Adapter>) {
+    const work = KyselyAdapter.prototype[method] as (...args: unknown[]) => Promise<unknown>;
+    Object.defineProperty(KyselyAdapter.prototype, method, {
+      value(this: KyselyAdapter, ...args: unknown[]) {
+        return providerStoreWork(() => work.apply(this, args));
+      },
+    });
+  }
+  return KyselyAdapter;
 }

@@ -184,6 +184,7 @@ describe.each(engines)('provider mount on %s: malformed requests and failures', 
 
       const statuses: number[] = [];
       const bodies: string[] = [];
+      let authorizeLocation: string | undefined;
       const printed = await stderrDuring(async () => {
         // The provider's error handler catches this one (saving the interaction fails)…
         const authorize = await call(broken.app, 'GET', `/oidc/auth?${authorizationQuery()}`, {
@@ -191,12 +192,19 @@ describe.each(engines)('provider mount on %s: malformed requests and failures', 
         });
         // …but not this one: the provider saves its session after its handler has answered.
         const logout = await call(broken.app, 'GET', '/oidc/session/end', { origin: null });
+        authorizeLocation = authorize.headers.location as string | undefined;
         for (const response of [authorize, logout]) {
           statuses.push(response.statusCode);
           bodies.push(response.body);
         }
       });
-      expect(statuses.every((status) => status >= 500)).toBe(true);
+      // A closed database is an outage (issue 16): OAuth's temporarily_unavailable, never a 500 —
+      // back to the app where the client and redirect_uri were checked, else the tenant's page.
+      expect(statuses).toEqual([303, 503]);
+      const back = new URL(authorizeLocation!);
+      expect(`${back.origin}${back.pathname}`).toBe('http://localhost:3001/callback');
+      expect(back.searchParams.get('error')).toBe('temporarily_unavailable');
+      expect(bodies[1]).toContain('temporarily_unavailable');
       for (const body of bodies) {
         expect(body).not.toContain('destroyed');
         expect(body).not.toMatch(/\bat .+\.(js|ts):\d+/);

@@ -1,9 +1,11 @@
-import { errorCodes } from '@keycard/contract';
+import { errorCodes, storageKeys } from '@keycard/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../http/context.ts';
 import { errorAnswer } from '../http/errors.ts';
 import { AppError } from '../shared/errors.ts';
+import { isOutage } from '../shared/outage.ts';
 import { logoutScript, providerCss } from './pages.ts';
+import { isBrowserRoute, unavailableBody, unavailableCode, unavailableHeaders } from './provider-outage.ts';
 
 /**
  * Mounts each tenant's provider under /oidc. The provider reads its own request bodies, so
@@ -13,6 +15,31 @@ import { logoutScript, providerCss } from './pages.ts';
 export async function oidcRoutes(app: FastifyInstance, { providers, config }: Services): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  // An outage before the provider is reached (the tenant or its provider cannot be loaded)
+  // answers as the provider itself would (provider-outage.ts): never a redirect, since no
+  // client or redirect_uri could be checked.
+  app.setErrorHandler(async (error, request, reply) => {
+    if (!isOutage(error)) {
+      const { status, body } = errorAnswer(error);
+      if (status >= 500) request.log.error({ err: error, code: body.code }, 'request failed');
+      return reply.status(status).send(body);
+    }
+    request.log.error({ err: error, tenant: request.tenant?.code }, 'provider request failed');
+    reply.status(503).headers(unavailableHeaders);
+    const path = request.url.split('?')[0]!.slice('/oidc'.length);
+    if (!isBrowserRoute(path)) return reply.send(unavailableBody);
+    const { html, csp } = await providers.pages.errorPageOutside({
+      tenant: request.tenant,
+      code: unavailableCode,
+      path,
+      query: request.query as Record<string, unknown>,
+      chosenLocale: request.cookies[storageKeys.languageCookie],
+      acceptLanguage: request.headers['accept-language'],
+      csp: reply.raw.getHeader('content-security-policy')?.toString(),
+    });
+    if (csp) reply.header('content-security-policy', csp);
+    return reply.type('text/html; charset=utf-8').send(html);
+  });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.tenant) {

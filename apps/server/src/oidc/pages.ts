@@ -82,14 +82,52 @@ export class ProviderPages {
     tenant: TenantContext,
     out: { error?: string; error_description?: string },
   ): Promise<void> {
-    const locale = localeOf(ctx);
+    const page = await this.#errorPage(localeOf(ctx), tenant, out.error, ctx.path);
+    this.#send(ctx, page);
+  }
+
+  /**
+   * The same page for a request the provider never saw: an outage before it could be reached
+   * (the tenant or its provider could not be loaded). In the tenant's branding when the tenant
+   * is known, else plain. `path` is inside the provider (/auth, /session/end). Answers the page
+   * and the content security policy it needs, widened from `csp`.
+   */
+  async errorPageOutside(input: {
+    tenant: TenantContext | null;
+    code: string;
+    path: string;
+    query: Record<string, unknown>;
+    chosenLocale: string | undefined;
+    acceptLanguage: string | undefined;
+    csp: string | undefined;
+  }): Promise<{ html: string; csp: string | undefined }> {
+    const locale = choosePageLocale({
+      langCode: single(input.query.langCode) ?? null,
+      chosen: input.chosenLocale,
+      uiLocales: single(input.query.ui_locales),
+      acceptLanguage: input.acceptLanguage,
+    });
+    const page = await this.#errorPage(locale, input.tenant, input.code, input.path);
+    const nonce = createNonce();
+    return {
+      html: composePage(this.#template, page, nonce),
+      csp: input.csp ? cspWithStyleNonce(input.csp, nonce) : undefined,
+    };
+  }
+
+  async #errorPage(
+    locale: Locale,
+    tenant: TenantContext | null,
+    error: unknown,
+    path: string,
+  ): Promise<RenderedPage> {
     const texts = locale === 'en' ? en : await loadTexts(locale);
     // The code is stable and safe to show. The description is not shown: it is English, and
     // some repeat what the request carried (a path, a parameter), text an attacker chooses.
-    const code = displayedErrorCode(out.error);
-    const request = ctx.path.startsWith('/session') ? 'log-out' : 'sign-in';
+    const code = displayedErrorCode(error);
+    const request = path.startsWith('/session') ? 'log-out' : 'sign-in';
     const heading = request === 'log-out' ? texts.titles.logoutRefused : texts.titles.requestRefused;
-    const support = tenant.theme.links.contactSupportUrl;
+    const support = tenant?.theme.links.contactSupportUrl;
     const body =
       `<p>${escapeHtml(reasonFor(texts, code))}</p>` +
       `<p>${escapeHtml(texts.errors.provider.next)}</p>` +
@@ -98,13 +136,13 @@ export class ProviderPages {
         ? `<div class="kc-links"><a class="kc-link" href="${escapeHtml(support)}" target="_blank" rel="noopener noreferrer">${escapeHtml(texts.common.contactSupport)}</a></div>`
         : '');
     const data: ProviderPageData = { kind: 'error', code, request };
-    this.#send(ctx, {
+    return {
       locale,
       tenant,
-      title: `${heading} | ${tenant.theme.name}`,
-      root: pageShell(texts, tenant.theme, locale, heading, body),
+      title: `${heading} | ${tenant?.theme.name ?? texts.common.appName}`,
+      root: pageShell(texts, tenant?.theme ?? null, locale, heading, body),
       data: { [providerPageElementId]: data },
-    });
+    };
   }
 
   /**

@@ -16,6 +16,7 @@ import { createAdapterClass } from './adapter.ts';
 import { clientSecretMatches } from './client-secret.ts';
 import { loadSigningKeys } from './keys.ts';
 import { ProviderPages } from './pages.ts';
+import { answerOutages, providerStoreWork } from './provider-outage.ts';
 import { registerTokenExchange } from './token-exchange.ts';
 
 export interface ProviderDeps {
@@ -51,8 +52,12 @@ export class ProviderRegistry {
   readonly #deps: ProviderDeps;
   readonly #entries = new Map<string, Promise<Entry>>();
 
+  /** The provider's error and logout pages (also shown when no provider could be built). */
+  readonly pages: ProviderPages;
+
   constructor(deps: ProviderDeps) {
     this.#deps = deps;
+    this.pages = deps.pages ?? new ProviderPages(undefined);
     deps.tenants.onChange((code) => this.invalidate(code));
   }
 
@@ -77,7 +82,7 @@ export class ProviderRegistry {
     const tenant = (await tenants.byCode(requested.code)) ?? requested;
     const clients = await tenants.clients(tenant.code);
     const keys = await loadSigningKeys(db, secrets.encryptionKey, tenant.code);
-    const pages = this.#deps.pages ?? new ProviderPages(undefined);
+    const { pages } = this;
 
     const policy = interactionPolicy.base();
     // Invariant 1: the provider's own session is not enough. Every authorization also needs
@@ -90,15 +95,16 @@ export class ProviderRegistry {
         'keycard_session',
         'a complete Keycard session is required',
         'login_required',
-        async (ctx: KoaContextWithOIDC) => {
-          const current = await tenants.byCode(tenant.code);
-          const token = ctx.cookies.get(storageKeys.sessionCookie, { signed: false });
-          const signIn = current ? await loadSignIn(db, current, token, clock.now()) : null;
-          if (!signIn?.complete) return interactionPolicy.Check.REQUEST_PROMPT;
-          return signIn.user.id === ctx.oidc.session?.accountId
-            ? interactionPolicy.Check.NO_NEED_TO_PROMPT
-            : interactionPolicy.Check.REQUEST_PROMPT;
-        },
+        (ctx: KoaContextWithOIDC) =>
+          providerStoreWork(async () => {
+            const current = await tenants.byCode(tenant.code);
+            const token = ctx.cookies.get(storageKeys.sessionCookie, { signed: false });
+            const signIn = current ? await loadSignIn(db, current, token, clock.now()) : null;
+            if (!signIn?.complete) return interactionPolicy.Check.REQUEST_PROMPT;
+            return signIn.user.id === ctx.oidc.session?.accountId
+              ? interactionPolicy.Check.NO_NEED_TO_PROMPT
+              : interactionPolicy.Check.REQUEST_PROMPT;
+          }),
       ),
     );
 
@@ -146,8 +152,10 @@ export class ProviderRegistry {
       },
       findAccount: async (_ctx, sub, token) => {
         // A disabled or deleted account gets nothing more: no token, no userinfo, no refresh.
-        const current = (await tenants.byCode(tenant.code)) ?? tenant;
-        const account = await loadAccount(db, current, sub);
+        const { current, account } = await providerStoreWork(async () => {
+          const current = (await tenants.byCode(tenant.code)) ?? tenant;
+          return { current, account: await loadAccount(db, current, sub) };
+        });
         if (!account) return undefined;
         // A refresh mints new tokens: only while the way the user signed in still satisfies
         // the tenant's current settings (MFA required since, a password expired since).
@@ -200,6 +208,8 @@ export class ProviderRegistry {
     provider.on('server_error', (ctx: KoaContextWithOIDC, error: Error) =>
       log.error({ err: error, tenant: tenant.code, path: ctx.path }, 'provider request failed'),
     );
+    // A database outage answers as OAuth says (503 temporarily_unavailable), never 500.
+    provider.use(answerOutages(pages, tenant, log));
     const koa: EventEmitter = provider;
     koa.on('error', (error: Error, ctx?: KoaContextWithOIDC) =>
       log.error({ err: error, tenant: tenant.code, path: ctx?.path }, 'provider request failed'),

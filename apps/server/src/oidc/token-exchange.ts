@@ -9,6 +9,7 @@ import type { Clock } from '../shared/clock.ts';
 import { isGrantSufficient, loadAccount, signInMethodOfAmr } from '../sign-in/sign-in-state.ts';
 import type { TenantDirectory } from '../tenants/tenant.service.ts';
 import { revokeGrant } from './adapter.ts';
+import { providerStoreWork } from './provider-outage.ts';
 
 /** What a hand-off redemption grants: the claims the partner app needs, nothing offline. */
 const handoffScope = 'openid email profile';
@@ -43,7 +44,7 @@ export interface TokenExchangeDeps {
 export function registerTokenExchange(provider: Provider, tenantCode: string, deps: TokenExchangeDeps): void {
   provider.registerGrantType(
     tokenExchange.grantType,
-    (ctx: TokenEndpointGrantContext) => exchangeHandoffCode(ctx, tenantCode, deps),
+    (ctx: TokenEndpointGrantContext) => providerStoreWork(() => exchangeHandoffCode(ctx, tenantCode, deps)),
     parameters,
     ['audience', 'resource'],
   );

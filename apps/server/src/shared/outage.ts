@@ -36,3 +36,9 @@ export function isOutage(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * What an answer during an outage asks a client to wait (Retry-After, in seconds): about as
+ * long as a database restart or failover takes, so clients neither hammer nor give up.
+ */
+export const outageRetryAfterSeconds = 10;
