@@ -37,12 +37,16 @@ export const adminPermissions = [
   'users.write',
   'audit.read',
   'operators.manage',
+  'partners.write',
 ] as const;
 export type AdminPermission = (typeof adminPermissions)[number];
 
 /**
  * Who may do what. Every role but owner may be limited to some tenants (an operator's
  * `tenants`); a tenant admin cannot create tenants (a new tenant is in nobody's scope yet).
+ * `partners.write` is an owner's alone: a partner's keys, linking and skipMfa decide whom
+ * Keycard accepts as a user, so a scoped operator who could write them could sign in as any
+ * account of its tenant (docs/security.md, roles and capabilities).
  */
 export const rolePermissions: { readonly [R in AdminRole]: readonly AdminPermission[] } = {
   owner: adminPermissions,

@@ -316,6 +316,8 @@ export const de = {
     removeQuestion:
       'Partner {{code}} und seine Kontoverknüpfungen entfernen? Die über ihn begonnenen Anmeldungen enden.',
     removed: 'Partner {{code}} wurde entfernt.',
+    ownersOnly:
+      'Nur Inhaber fügen Partner hinzu, ändern oder entfernen sie: Die Schlüssel und die Verknüpfung eines Partners entscheiden, wen Keycard anmeldet.',
   },
   users: {
     heading: 'Benutzer',

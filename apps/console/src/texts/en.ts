@@ -302,6 +302,8 @@ export const en = {
     remove: 'Remove',
     removeQuestion: 'Remove partner {{code}} and its account links? The sign-ins it opened end.',
     removed: 'Partner {{code}} removed.',
+    ownersOnly:
+      'Only owners add, change or remove partners: a partner’s keys and linking decide whom Keycard signs in.',
   },
   users: {
     heading: 'Users',

@@ -309,6 +309,8 @@ export const es = {
     removeQuestion:
       '¿Quitar el socio {{code}} y sus vínculos de cuenta? Las sesiones que se iniciaron a través de él finalizan.',
     removed: 'Socio {{code}} quitado.',
+    ownersOnly:
+      'Solo los propietarios añaden, cambian o quitan socios: las claves y la vinculación de un socio deciden a quién inicia sesión Keycard.',
   },
   users: {
     heading: 'Usuarios',

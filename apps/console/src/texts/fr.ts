@@ -315,6 +315,8 @@ export const fr = {
     removeQuestion:
       'Supprimer le partenaire {{code}} et ses liens de compte ? Les sessions ouvertes par son intermédiaire prennent fin.',
     removed: 'Partenaire {{code}} supprimé.',
+    ownersOnly:
+      'Seuls les propriétaires ajoutent, modifient ou suppriment des partenaires : les clés et la liaison d’un partenaire décident qui Keycard connecte.',
   },
   users: {
     heading: 'Utilisateurs',

@@ -310,6 +310,8 @@ export const id = {
     removeQuestion:
       'Hapus mitra {{code}} beserta tautan akunnya? Sesi masuk yang dibuka melalui mitra ini akan berakhir.',
     removed: 'Mitra {{code}} telah dihapus.',
+    ownersOnly:
+      'Hanya pemilik yang dapat menambah, mengubah, atau menghapus mitra: kunci dan penautan mitra menentukan siapa yang dimasukkan oleh Keycard.',
   },
   users: {
     heading: 'Pengguna',

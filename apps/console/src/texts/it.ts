@@ -312,6 +312,8 @@ export const it = {
     removeQuestion:
       'Rimuovere il partner {{code}} e i suoi collegamenti agli account? Gli accessi avviati tramite questo partner terminano.',
     removed: 'Partner {{code}} rimosso.',
+    ownersOnly:
+      'Solo i proprietari aggiungono, modificano o rimuovono i partner: le chiavi e il collegamento di un partner decidono chi Keycard fa accedere.',
   },
   users: {
     heading: 'Utenti',

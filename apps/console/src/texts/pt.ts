@@ -308,6 +308,8 @@ export const pt = {
     remove: 'Remover',
     removeQuestion: 'Remover o parceiro {{code}} e as suas ligações a contas? As sessões que abriu terminam.',
     removed: 'Parceiro {{code}} removido.',
+    ownersOnly:
+      'Só os proprietários adicionam, alteram ou removem parceiros: as chaves e a vinculação de um parceiro decidem quem o Keycard faz entrar.',
   },
   users: {
     heading: 'Utilizadores',

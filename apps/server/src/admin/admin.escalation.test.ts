@@ -181,12 +181,14 @@ describe.each(engines)('admin API against escalation on %s', (engine) => {
       body: { ...partner, jwksUri: 'https://partner.example/jwks.json' },
     });
     expect(byOwner.statusCode).toBe(200);
-    // The address an owner set stays usable by the tenant admin for the partner's other fields.
+    // A partner decides whom Keycard signs in: none of its fields is a tenant admin's to change
+    // (admin.partner-roles.test.ts tries each field and the sign-in it would open).
     const renamed = await adminCall(t.app, 'PUT', '/tenants/seaside/partners/esc-partner', {
       token: tenantAdmin,
       body: { ...partner, jwksUri: 'https://partner.example/jwks.json', displayName: 'Partner' },
     });
-    expect(renamed.statusCode).toBe(200);
+    expect(renamed.statusCode).toBe(403);
+    expect(code(renamed)).toBe(adminErrors.forbidden);
     // And a domain claim, which has no proof of ownership yet, is an owner's.
     const domain = await adminCall(t.app, 'PUT', '/tenants/seaside/domains', {
       token: tenantAdmin,

@@ -26,7 +26,8 @@ const template = (code: string) =>
 export function PartnersSection({ tenant }: SectionProps) {
   const { t } = useTranslation();
   const { can } = useSession();
-  const writable = can('tenants.write');
+  // Owners only: a partner decides whom Keycard accepts as a user (docs/admin-api.md, Roles).
+  const writable = can('partners.write');
   const result = useResult();
   const { run } = result;
   const [partners, setPartners] = useState<Partner[] | null>(null);
@@ -64,6 +65,7 @@ export function PartnersSection({ tenant }: SectionProps) {
     <section aria-labelledby="partners-heading">
       <h2 id="partners-heading">{t('partners.heading')}</h2>
       <Result result={result} />
+      {!writable && <p className="hint">{t('partners.ownersOnly')}</p>}
       {partners === null ? (
         <p>{t('app.loading')}</p>
       ) : partners.length === 0 ? (
