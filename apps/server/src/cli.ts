@@ -16,6 +16,7 @@ import {
 import { deleteAccount, disableAccount, enableAccount } from './accounts/account-status.service.ts';
 import { applyVerificationPolicy } from './accounts/email-verification.service.ts';
 import { createRegistrationLink, inviteUser } from './accounts/invitation.service.ts';
+import { AuditUsageError, auditUsage, runAuditCommand, runDbCommand } from './admin/audit.cli.ts';
 import { cliActor, recordAudit } from './admin/audit.service.ts';
 import {
   OperatorsUsageError,
@@ -88,6 +89,7 @@ const usage = `Keycard operator commands
 ${partnersUsage}
 ${configurationUsage}
 ${operatorsUsage}
+${auditUsage}
 The database is the server's: DATABASE_URL, or the SQLite file in DATA_DIR (default ./data).
 Queued mail is delivered by the running Keycard server (SMTP_URL, or the local outbox page).
 `;
@@ -333,6 +335,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       });
       return code;
     }
+    if (command === 'audit' || command === 'db') {
+      const config = io.config ?? loadConfig();
+      const auditIo = { out: io.out, err: io.err, ...(io.database ? { database: io.database } : {}) };
+      return command === 'audit'
+        ? await runAuditCommand(rest, config, auditIo)
+        : await runDbCommand(rest, config, auditIo);
+    }
     if (command === 'operators') {
       const parsed = parseOperatorsArgs(rest);
       const config = io.config ?? loadConfig();
@@ -475,6 +484,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       error instanceof PartnerUsageError ||
       error instanceof ConfigurationUsageError ||
       error instanceof OperatorsUsageError ||
+      error instanceof AuditUsageError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
       io.err(`${(error as Error).message}\n\n${usage}`);

@@ -47,6 +47,17 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL; leave unset for the embedded SQLite file')
     .optional(),
+  /** The owner role that runs migrations (docs/operations.md#database-roles); default DATABASE_URL. */
+  MIGRATION_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  /** strict: refuse to serve on a role that can alter the audit log; demo: only warn. */
+  AUDIT_LOG_PROTECTION: z.enum(['strict', 'demo']).default('strict'),
+  /** Where audit entries are copied as JSON lines as they commit (admin/audit-sink.ts). */
+  AUDIT_SINK_FILE: z.string().min(1).optional(),
+  AUDIT_SINK_URL: z.url().optional(),
+  AUDIT_SINK_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   PUBLIC_SCHEME: z.enum(['http', 'https']).optional(),
   PUBLIC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -152,6 +163,10 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** The role migrations run as (the audit log's owner); DATABASE_URL unless set apart. */
+  migrationDatabaseUrl: string | undefined;
+  auditLogProtection: 'strict' | 'demo';
+  auditSink: { file: string | undefined; url: string | undefined; token: string | undefined };
   publicScheme: 'http' | 'https';
   /** Port shown in public URLs (issuers, mail links); undefined for the scheme's default. */
   publicPort: number | undefined;
@@ -233,6 +248,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    migrationDatabaseUrl: e.MIGRATION_DATABASE_URL ?? e.DATABASE_URL,
+    auditLogProtection: e.AUDIT_LOG_PROTECTION,
+    auditSink: {
+      file: e.AUDIT_SINK_FILE ? path.resolve(e.AUDIT_SINK_FILE) : undefined,
+      url: e.AUDIT_SINK_URL,
+      token: e.AUDIT_SINK_TOKEN,
+    },
     publicScheme: e.PUBLIC_SCHEME ?? (production ? 'https' : 'http'),
     publicPort: e.PUBLIC_PORT ?? (production ? undefined : e.PORT),
     cookieSecret: e.COOKIE_SECRET,
@@ -289,6 +311,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (twilioSet > 0 && twilioSet < 3) {
     throw new ConfigError(
       'Invalid configuration: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together',
+    );
+  }
+  if (e.MIGRATION_DATABASE_URL && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration: MIGRATION_DATABASE_URL needs DATABASE_URL (the role the server runs as)',
     );
   }
   if (production) {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuditActorKind, AuditEntry } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { appendChained } from './audit-chain.ts';
 
 /**
  * The audit log (docs/admin-api.md#audit-log): every change made by an operator, a machine
@@ -11,7 +12,9 @@ import type { Database } from '../db/schema.ts';
  * id, not address, so erasing an account leaves no address behind in the log.
  *
  * Append-only: this module only inserts and reads, and the database refuses UPDATE and DELETE
- * on the table (migration 8001).
+ * on the table (migration 8001). Tamper-evident: every entry is a link of a hash chain
+ * (audit-chain.ts, `keycard audit verify`), and a copy can be shipped out of the database as
+ * entries commit (audit-sink.ts).
  */
 
 export interface AuditActor {
@@ -73,7 +76,11 @@ function entryId(now: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** Appends one entry; run it inside the transaction of the change, so both happen or neither. */
+/**
+ * Appends one entry at the head of the hash chain (audit-chain.ts); run it inside the
+ * transaction of the change, so both happen or neither. Given no transaction, it makes one
+ * for the entry alone: the chain head must stay locked until the entry is written.
+ */
 export async function recordAudit(
   db: Kysely<Database>,
   actor: AuditActor,
@@ -82,21 +89,20 @@ export async function recordAudit(
 ): Promise<void> {
   const json = (value: Record<string, unknown> | null | undefined) =>
     value ? JSON.stringify(withoutSecrets(value)) : null;
-  await db
-    .insertInto('audit_log')
-    .values({
-      id: entryId(now),
-      at: now,
-      actor_kind: actor.kind,
-      actor_id: actor.id,
-      tenant_code: record.tenant,
-      action: record.action,
-      target_kind: record.target.kind,
-      target_id: record.target.id,
-      before: json(record.before),
-      after: json(record.after),
-    })
-    .execute();
+  const entry = {
+    id: entryId(now),
+    at: now,
+    actor_kind: actor.kind,
+    actor_id: actor.id,
+    tenant_code: record.tenant,
+    action: record.action,
+    target_kind: record.target.kind,
+    target_id: record.target.id,
+    before: json(record.before),
+    after: json(record.after),
+  };
+  if (db.isTransaction) await appendChained(db, entry);
+  else await db.transaction().execute((trx) => appendChained(trx, entry));
 }
 
 /** A plan's field changes as before/after objects (the planner already hides secret values). */

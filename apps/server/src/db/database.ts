@@ -2,10 +2,13 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest } from './migrations.ts';
+import { AuditLogProtectionError, auditLogAlterations, currentRole, grantAppRole } from './database-roles.ts';
+import { migrateToLatest, pendingMigrations } from './migrations.ts';
 import { openSqlite } from './node-sqlite.ts';
 import { preparingPool } from './prepared-pool.ts';
 import type { Database } from './schema.ts';
+
+export { AuditLogProtectionError } from './database-roles.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -23,6 +26,8 @@ export interface DbOptions {
   databaseUrl?: string | undefined;
   sqliteFile?: string;
   onIdleError?: (error: Error) => void;
+  /** Apply pending migrations on open (default); false for a role that may not (the app role). */
+  migrate?: boolean;
 }
 
 export async function openDatabase(options: DbOptions): Promise<Db> {
@@ -46,6 +51,71 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     const { database } = openSqlite(file);
     kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   }
-  await migrateToLatest(kysely);
+  if (options.migrate !== false) await migrateToLatest(kysely);
   return { kysely, engine, close: () => kysely.destroy() };
+}
+
+/** What the server (main.ts) and the CLI open the database with. */
+export interface ServerDbOptions {
+  databaseUrl: string | undefined;
+  /** The owner role; the same as databaseUrl in the simple case. */
+  migrationDatabaseUrl: string | undefined;
+  auditLogProtection: 'strict' | 'demo';
+  sqliteFile: string;
+  onIdleError?: (error: Error) => void;
+  /** Told when the role can alter the audit log and the set-up is declared a demo. */
+  warn?: (message: string) => void;
+}
+
+/**
+ * Opens the database as the server runs on it. On PostgreSQL the migrations run as the owner
+ * role (MIGRATION_DATABASE_URL), which then grants the application role (DATABASE_URL) what
+ * it needs — the audit log only read and appended to; the server's own pool is the
+ * application role's, and it refuses to serve on a role that can alter the audit log
+ * (db/database-roles.ts) unless the set-up is declared a demo. SQLite has no roles: whoever
+ * can write its file can do anything, and the hash chain and the sink are its protection.
+ */
+export async function openServerDatabase(options: ServerDbOptions): Promise<Db> {
+  const { databaseUrl, migrationDatabaseUrl } = options;
+  const separateOwner = Boolean(databaseUrl && migrationDatabaseUrl && migrationDatabaseUrl !== databaseUrl);
+  if (separateOwner) {
+    const owner = await openDatabase({ databaseUrl: migrationDatabaseUrl });
+    try {
+      const app = await openDatabase({ databaseUrl, migrate: false });
+      try {
+        await grantAppRole(owner.kysely, await currentRole(app.kysely));
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await owner.close();
+    }
+  }
+  const db = await openDatabase({
+    databaseUrl,
+    sqliteFile: options.sqliteFile,
+    ...(options.onIdleError ? { onIdleError: options.onIdleError } : {}),
+    migrate: !separateOwner,
+  });
+  if (db.engine !== 'postgres') return db;
+  try {
+    const pending = await pendingMigrations(db.kysely);
+    if (pending.length > 0) {
+      throw new Error(`database migrations not applied: ${pending.join(', ')} (run keycard db migrate)`);
+    }
+    const reasons = await auditLogAlterations(db.kysely);
+    if (reasons.length > 0) {
+      const message = `the database role can alter the audit log: ${reasons.join('; ')}`;
+      if (options.auditLogProtection !== 'demo') {
+        throw new AuditLogProtectionError(
+          `Refusing to start: ${message}. Run the server as an application role (docs/operations.md#database-roles), or set AUDIT_LOG_PROTECTION=demo for a demo.`,
+        );
+      }
+      options.warn?.(`${message} (AUDIT_LOG_PROTECTION=demo)`);
+    }
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
 }

@@ -162,7 +162,8 @@ const foundation: Record<string, Migration> = {
 };
 
 // Kysely applies migrations in name order: 0xxx foundation, 1xxx lifecycle, 2xxx MFA, 3xxx sign-in,
-// 4xxx partners, 5xxx mobile-app MFA, 6xxx idempotency keys, 8xxx admin API (audit log, operators).
+// 4xxx partners, 5xxx mobile-app MFA, 6xxx idempotency keys, 8xxx admin API (audit log, operators),
+// 91xx the audit log's hash chain and sinks.
 const migrations: Record<string, Migration> = {
   ...foundation,
   ...lifecycleMigrations,
@@ -181,6 +182,22 @@ export async function migrateToLatest(db: AnyDb): Promise<void> {
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
   }
+}
+
+/** Applies the migrations up to and including name (tests of a migration's data step). */
+export async function migrateTo(db: AnyDb, name: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw new Error(`database migration to ${name} failed`, { cause: error });
+}
+
+/** Migrations this code knows that the database has not applied (read without writing). */
+export async function pendingMigrations(db: AnyDb): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const applied = new Set(rows.map((row) => row.name));
+  return Object.keys(migrations)
+    .filter((name) => !applied.has(name))
+    .sort();
 }
 
 export { sql };

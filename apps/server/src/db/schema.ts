@@ -17,6 +17,8 @@ export interface Database {
   disabled_clients: DisabledClientsTable;
   tenant_assets: TenantAssetsTable;
   tenant_change_leases: TenantChangeLeasesTable;
+  audit_chain_head: AuditChainHeadTable;
+  audit_sink_cursors: AuditSinkCursorsTable;
 }
 
 export interface TenantsTable {
@@ -164,6 +166,25 @@ export interface AuditLogTable {
   target_id: string;
   before: string | null;
   after: string | null;
+  /** The hash chain (admin/audit-chain.ts): position, the previous entry's hash, this one's. */
+  seq: number;
+  prev_hash: string;
+  hash: string;
+}
+
+/** One row (id 1): the last position and hash of the audit chain, locked by each append. */
+export interface AuditChainHeadTable {
+  id: number;
+  seq: number;
+  hash: string;
+}
+
+/** How far each audit sink has shipped (admin/audit-sink.ts), and who holds its lease. */
+export interface AuditSinkCursorsTable {
+  sink: string;
+  seq: number;
+  holder: string | null;
+  lease_until: number;
 }
 
 export interface OperatorsTable {

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { usePasswordHashing } from '../accounts/password.service.ts';
 import { createApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
-import { type Engine, openDatabase } from '../db/database.ts';
+import { type Engine, openServerDatabase } from '../db/database.ts';
 import type { Services } from '../http/context.ts';
 import { seedDemo } from '../seed/demo.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -122,12 +122,17 @@ export async function buildTestApp(
     COOKIE_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     ...(database.url ? { DATABASE_URL: database.url } : {}),
+    // Tests connect as the postgres superuser: a demo set-up, as far as the audit log goes
+    // (the two roles are proven in admin/audit.roles.test.ts).
+    AUDIT_LOG_PROTECTION: 'demo',
     ...testPasswordHashingEnv,
     ...options.env,
   });
   usePasswordHashing(config.passwordHashing);
-  const db = await openDatabase({
+  const db = await openServerDatabase({
     databaseUrl: config.databaseUrl,
+    migrationDatabaseUrl: config.migrationDatabaseUrl,
+    auditLogProtection: config.auditLogProtection,
     sqliteFile: path.join(database.dir, 'test.sqlite'),
   });
   if (options.seed !== false) await seedDemo(db.kysely);

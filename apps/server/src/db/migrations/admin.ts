@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
+import { type ChainedContent, entryHash, genesisHash } from '../../admin/audit-chain.ts';
 import { hashClientSecret, isHashedClientSecret } from '../../oidc/client-secret.ts';
 
 // Migrations describe the schema as it was at their time, not today's types.
@@ -156,6 +157,73 @@ export const adminMigrations: Record<string, Migration> = {
             .execute();
         }
       }
+    },
+  },
+  /**
+   * The audit log's hash chain (admin/audit-chain.ts): each entry's position, the previous
+   * entry's hash and its own, and a one-row head that appends lock in turn. The entries that
+   * exist are chained in the order they were written (time, then id); the append-only
+   * triggers are set aside for that one update, by the owner, inside this migration.
+   */
+  '9101_audit_chain': {
+    async up(db: AnyDb) {
+      const postgres = await isPostgres(db);
+      await db.schema.alterTable('audit_log').addColumn('seq', 'bigint').execute();
+      await db.schema.alterTable('audit_log').addColumn('prev_hash', 'varchar(64)').execute();
+      await db.schema.alterTable('audit_log').addColumn('hash', 'varchar(64)').execute();
+      await db.schema
+        .createTable('audit_chain_head')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .addColumn('hash', 'varchar(64)', (c) => c.notNull())
+        .execute();
+      if (postgres) {
+        await sql`alter table audit_log disable trigger audit_log_append_only`.execute(db);
+      } else {
+        await sql`drop trigger audit_log_no_update`.execute(db);
+      }
+      const rows = (await db
+        .selectFrom('audit_log')
+        .selectAll()
+        .orderBy('at')
+        .orderBy('id')
+        .execute()) as ChainedContent[];
+      let seq = 0;
+      let hash = genesisHash;
+      for (const row of rows) {
+        seq += 1;
+        const next = entryHash(hash, row);
+        await db
+          .updateTable('audit_log')
+          .set({ seq, prev_hash: hash, hash: next })
+          .where('id', '=', row.id)
+          .execute();
+        hash = next;
+      }
+      if (postgres) {
+        await sql`alter table audit_log enable trigger audit_log_append_only`.execute(db);
+      } else {
+        await sql`
+          create trigger audit_log_no_update before update on audit_log
+          begin select raise(abort, 'audit_log is append-only'); end`.execute(db);
+      }
+      await db.insertInto('audit_chain_head').values({ id: 1, seq, hash }).execute();
+      await db.schema.createIndex('audit_log_seq').on('audit_log').column('seq').unique().execute();
+    },
+  },
+  /**
+   * Audit sinks (admin/audit-sink.ts): how far each has shipped, and a lease so that one
+   * instance at a time ships to it.
+   */
+  '9102_audit_sink_cursors': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('audit_sink_cursors')
+        .addColumn('sink', 'varchar(16)', (c) => c.primaryKey())
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .addColumn('holder', 'varchar(36)')
+        .addColumn('lease_until', 'bigint', (c) => c.notNull())
+        .execute();
     },
   },
 };
