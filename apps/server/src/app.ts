@@ -167,7 +167,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
       clock,
       log: app.log,
       pages: new ProviderPages(loadPortalTemplate(options.portalDist ?? defaultPortalDist)),
-      configure: adminProviderConfiguration(config),
+      configure: adminProviderConfiguration(config, clock),
     }),
     limiter,
     clock,

@@ -7,6 +7,7 @@ import {
 } from '@keycard/contract';
 import type { Services } from '../http/context.ts';
 import { AppError } from '../shared/errors.ts';
+import { mfaFreshUntilClaim } from './admin-provider.ts';
 import type { AuditActor } from './audit.service.ts';
 import { adminResource, consoleClientId, findOperator, type Operator } from './operators.service.ts';
 
@@ -57,14 +58,16 @@ export async function authenticateCaller(
   }
   const person = machine ? undefined : await provider.AccessToken.find(value);
   // A person's token counts only when the console asked for it: another client of the operator
-  // tenant (an app someone registered there) must not get a token that works here.
+  // tenant (an app someone registered there) must not get a token that works here; and only
+  // while the sign-in behind it is within the operator tenant's MFA freshness.
   if (
     person &&
     !person.isExpired &&
     person.accountId &&
     person.clientId === consoleClientId &&
     audienceOf(person).includes(resource) &&
-    hasAdminScope(person)
+    hasAdminScope(person) &&
+    isMfaFresh(person, services.clock.now())
   ) {
     const user = await services.db
       .selectFrom('users')
@@ -78,6 +81,12 @@ export async function authenticateCaller(
     return { operator, actor: { kind: 'operator', id: operator.id } };
   }
   throw new AppError(adminErrors.unauthenticated);
+}
+
+/** A token issued before its freshness was recorded, or past it, is refused (admin-provider.ts). */
+function isMfaFresh(token: { extra?: Record<string, unknown> | undefined }, now: number): boolean {
+  const until = token.extra?.[mfaFreshUntilClaim];
+  return typeof until === 'number' && until * 1000 > now;
 }
 
 function hasAdminScope(token: { scope?: string | undefined }): boolean {

@@ -1,11 +1,18 @@
 import { adminScope, operatorTenantCode } from '@keycard/contract';
-import { type Configuration, errors } from 'oidc-provider';
+import { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.ts';
+import { type Clock, DAY } from '../shared/clock.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { adminResource, consoleClientId } from './operators.service.ts';
 
 /** Access tokens for the admin API live ten minutes; a machine asks again (client credentials). */
 export const adminTokenTtlSeconds = 600;
+
+/**
+ * The end of the operator's MFA freshness (epoch seconds), kept with each person's admin
+ * access token: the admin API refuses the token from then on, whatever its expiry says.
+ */
+export const mfaFreshUntilClaim = 'mfa_fresh_until';
 
 /**
  * The operator tenant's provider issues access tokens for one resource, the admin API
@@ -18,12 +25,96 @@ function mayUseAdminApi(client: { clientId: string; grantTypes?: readonly string
   return client.clientId === consoleClientId || (client.grantTypes ?? []).includes('client_credentials');
 }
 
-export function adminProviderConfiguration(config: Config) {
+type Source = { authTime?: number | undefined } | undefined;
+
+/** The sign-in (its password step, epoch seconds) a token request rests on, if any. */
+function authTimeOf(ctx: KoaContextWithOIDC | undefined): number | undefined {
+  const entities = ctx?.oidc?.entities as { AuthorizationCode?: Source; RefreshToken?: Source } | undefined;
+  return entities?.AuthorizationCode?.authTime ?? entities?.RefreshToken?.authTime;
+}
+
+/**
+ * The operator tenant's MFA freshness: a person's sign-in, with the second factor it required,
+ * counts for the tenant's trusted-device period (`mfa.trustedDeviceDays`, one day as Keycard
+ * creates the tenant) from its password step, which the MFA step follows. No admin token
+ * outlives it: an authorization on an older sign-in asks for the sign-in again (the portal
+ * then asks for the password, and the factor unless the browser is trusted), an access token's
+ * lifetime ends with it, the admin API refuses the token once it has passed, and no refresh
+ * token is issued to a public client or honoured past it (docs/admin-api.md, Access tokens).
+ */
+export function adminProviderConfiguration(config: Config, clock: Clock) {
   const resource = adminResource(config);
   return (tenant: TenantContext, configuration: Configuration): void => {
     if (tenant.code !== operatorTenantCode) return;
+    const freshSeconds = Math.floor((tenant.settings.mfa.trustedDeviceDays * DAY) / 1000);
+    const nowSeconds = () => Math.floor(clock.now() / 1000);
+    const freshUntil = (authTime: number) => authTime + freshSeconds;
+
     configuration.scopes = [...(configuration.scopes ?? []), adminScope];
-    configuration.ttl = { ...configuration.ttl, ClientCredentials: adminTokenTtlSeconds };
+    // A request without max_age asks for a sign-in within the freshness period
+    // (OpenID Connect Registration's default_max_age): the portal asks for the password again
+    // on an older session instead of handing it on.
+    configuration.clientDefaults = { ...configuration.clientDefaults, default_max_age: freshSeconds };
+    const policy = configuration.interactions?.policy as interactionPolicy.DefaultPolicy | undefined;
+    policy?.get('login')?.checks.add(
+      new interactionPolicy.Check(
+        'operator_mfa_stale',
+        "the operator's sign-in is older than the operator tenant's MFA freshness",
+        'login_required',
+        (ctx: KoaContextWithOIDC) => {
+          // A request asking for a longer max_age gets the period: the portal then asks for a
+          // fresh sign-in rather than handing on one the provider will not take.
+          const params = ctx.oidc.params as { max_age?: string | number | undefined };
+          const asked = Number(params.max_age);
+          if (params.max_age === undefined || !Number.isFinite(asked) || asked > freshSeconds) {
+            params.max_age = String(freshSeconds);
+          }
+          const { session } = ctx.oidc;
+          const authTime = session?.accountId ? session.authTime() : undefined;
+          if (authTime === undefined) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+          return freshUntil(authTime) > nowSeconds()
+            ? interactionPolicy.Check.NO_NEED_TO_PROMPT
+            : interactionPolicy.Check.REQUEST_PROMPT;
+        },
+      ),
+    );
+    // Public clients (the console) get no refresh token: one would mint admin tokens without a
+    // secret and without the operator tenant's MFA, for as long as it lived.
+    configuration.issueRefreshToken = (_ctx, client, source) =>
+      client.clientAuthMethod !== 'none' &&
+      client.grantTypeAllowed('refresh_token') &&
+      source.scopes.has('offline_access');
+    const findAccount = configuration.findAccount;
+    if (findAccount) {
+      configuration.findAccount = async (ctx, sub, token) => {
+        // A confidential client's refresh past the freshness gets nothing (invalid_grant).
+        const refresh = token as { kind?: string; authTime?: number } | undefined;
+        if (
+          refresh?.kind === 'RefreshToken' &&
+          (refresh.authTime === undefined || freshUntil(refresh.authTime) <= nowSeconds())
+        ) {
+          return undefined;
+        }
+        return findAccount(ctx, sub, token);
+      };
+    }
+    const baseTtl = typeof configuration.ttl?.AccessToken === 'number' ? configuration.ttl.AccessToken : 3600;
+    configuration.ttl = {
+      ...configuration.ttl,
+      ClientCredentials: adminTokenTtlSeconds,
+      // A person's token ends with the freshness (at least one second: the provider takes no
+      // less; the admin API refuses it past the freshness in any case).
+      AccessToken: (ctx, token) => {
+        const base = token.resourceServer?.accessTokenTTL ?? baseTtl;
+        const authTime = authTimeOf(ctx);
+        if (authTime === undefined) return base;
+        return Math.max(1, Math.min(base, freshUntil(authTime) - nowSeconds()));
+      },
+    };
+    configuration.extraTokenClaims = (ctx, token) => {
+      const authTime = token.kind === 'AccessToken' ? authTimeOf(ctx) : undefined;
+      return authTime === undefined ? undefined : { [mfaFreshUntilClaim]: freshUntil(authTime) };
+    };
     configuration.features = {
       ...configuration.features,
       clientCredentials: { enabled: true },

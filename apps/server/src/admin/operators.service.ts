@@ -254,7 +254,8 @@ export async function ensureOperatorTenant(
               clientId: consoleClientId,
               redirectUris: [addresses.callback],
               postLogoutRedirectUris: [addresses.home],
-              grantTypes: ['authorization_code', 'refresh_token'],
+              // No refresh token for a public client: it would outlive the operators' MFA.
+              grantTypes: ['authorization_code'],
               authMethod: 'none',
             },
           ],
