@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
+  canonicalEmail,
   errorCodes,
   type Locale,
   lifecycleErrors,
@@ -132,10 +133,9 @@ function localeOf(value: string | undefined): Locale {
 }
 
 function emailOf(value: string): string {
-  const email = value.trim().toLowerCase();
-  if (!/^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/.test(email) || email.length > 254) {
-    throw new UsageError(`--email ${value} is not an e-mail address`);
-  }
+  const email = canonicalEmail(value);
+  if (email === undefined)
+    throw new UsageError(`--email ${value} is not an e-mail address (no look-alike Unicode)`);
   return email;
 }
 

@@ -9,6 +9,7 @@ import {
 } from './configuration.ts';
 import { partnerConfigSchema } from './partners.ts';
 import { locales, userTypes } from './user-state.ts';
+import { emailSchema, emailTextSchema } from './validation.ts';
 
 /**
  * The admin API (docs/admin-api.md): served on the operator host (ADMIN_DOMAIN) only, with a
@@ -181,13 +182,13 @@ export const adminUserSchema = z.strictObject({
 export type AdminUser = z.infer<typeof adminUserSchema>;
 export const adminUserSearchQuery = z.strictObject({
   /** The start of the address (case-insensitive); left out lists the first accounts. */
-  email: z.string().max(254).optional(),
+  email: emailTextSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export const adminUserListResponse = z.strictObject({ users: z.array(adminUserSchema) });
 export const adminUserResponse = z.strictObject({ user: adminUserSchema });
 export const adminInviteRequest = z.strictObject({
-  email: z.email().max(254),
+  email: emailSchema,
   type: z.enum(userTypes),
   locale: z.enum(locales).default('en'),
 });
@@ -266,7 +267,7 @@ export const adminMachineClientResponse = z.strictObject({
 
 /** POST /operators/people: a person, invited to the operator tenant (activation mail). */
 export const adminOperatorInviteRequest = z.strictObject({
-  email: z.email().max(254),
+  email: emailSchema,
   role: z.enum(adminRoles),
   tenants: operatorScope.nullable().default(null),
   locale: z.enum(locales).default('en'),

@@ -4,6 +4,7 @@ import { messengerProviders } from './messenger.ts';
 import { mfaDeliveryTypes } from './mfa.ts';
 import { partnerAlgorithms, partnerConfigSchema, tokenExchange } from './partners.ts';
 import { locales, userTypes } from './user-state.ts';
+import { emailSchema } from './validation.ts';
 
 /**
  * The configuration file of `keycard apply -f` and `keycard export` (docs/configuration.md):
@@ -167,7 +168,8 @@ export const partnerFileSchema = z
   });
 
 export const invitationConfigSchema = z.strictObject({
-  email: z.email().max(254),
+  /** Canonical (validation.ts): a look-alike address is refused, never folded into another. */
+  email: emailSchema,
   type: z.enum(userTypes),
   locale: z.enum(locales).default('en'),
 });
@@ -223,7 +225,7 @@ export const tenantConfigSchema = z
       'the partner',
     );
     unique(
-      tenant.invitations.map((invitation) => invitation.email.toLowerCase()),
+      tenant.invitations.map((invitation) => invitation.email),
       'invitations',
       'the address',
     );

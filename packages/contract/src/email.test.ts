@@ -50,7 +50,10 @@ describe('the canonical e-mail address', () => {
   });
 
   it('keeps the shape rules: one @, a dotted domain, no spaces, at most 254 characters', () => {
-    for (const address of ['alice', 'alice@example', 'a b@example.com', 'a@b@example.com', '@example.com']) {
+    const malformed = ['alice', 'alice@example', 'a b@example.com', 'a@b@example.com', '@example.com'];
+    // A mailer reads `,` `;` `<>` as address-list syntax: one account must not mail two boxes.
+    const listSyntax = ['a,eve@example.com', 'a;eve@example.com', '<eve@example.com>', '"a"@example.com'];
+    for (const address of [...malformed, ...listSyntax, 'alice@exa_mple.com']) {
       expect(canonicalEmail(address)).toBeUndefined();
     }
     expect(canonicalEmail(`${'a'.repeat(64)}@${'b'.repeat(185)}.com`)).toHaveLength(254);

@@ -12,9 +12,12 @@ export function isValidPassword(password: string): boolean {
   );
 }
 
-// A pragmatic address check (RFC 5321 lengths, one @, a dotted domain, no spaces); the real
-// proof of an address is the mail we send to it.
-const emailPattern = /^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/;
+// A pragmatic address check (RFC 5321 lengths, one @, a dotted domain): the local part takes
+// RFC 5322 dot-atom characters, a domain label letters, digits and dashes, both any Unicode
+// letter or digit. No quoted local parts and none of `,;<>"()[]\:` or spaces, which a mailer
+// would read as a second recipient. The real proof of an address is the mail we send to it.
+const emailPattern =
+  /^[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~.-]{1,64}@[\p{L}\p{M}\p{N}-]+(\.[\p{L}\p{M}\p{N}-]+)+$/u;
 const printableAscii = /^[\x21-\x7e]*$/;
 // Controls, format characters (zero-width joiners, bidi marks), unassigned and private-use code
 // points: invisible, or with case and normalisation rules a later Unicode version may give them.
@@ -35,14 +38,25 @@ function isStableCharacter(character: string): boolean {
  * with its letter, so each would otherwise name someone else's account.
  */
 export function canonicalEmail(value: string): string | undefined {
-  const email = value.trim().replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
-  if (email.length > emailMaxLength || !emailPattern.test(email)) return undefined;
-  if (printableAscii.test(email)) return email;
-  if (otherCharacter.test(email) || email.normalize('NFKC') !== email) return undefined;
-  return Array.from(email).every(isStableCharacter) ? email : undefined;
+  const email = canonicalEmailText(value);
+  return email !== undefined && email.length <= emailMaxLength && emailPattern.test(email)
+    ? email
+    : undefined;
+}
+
+/**
+ * The character rule of `canonicalEmail` without the address's shape, for what is part of an
+ * address (the admin search's prefix): the same folding, so a prefix finds what it names.
+ */
+export function canonicalEmailText(value: string): string | undefined {
+  const text = value.trim().replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+  if (printableAscii.test(text)) return text;
+  if (otherCharacter.test(text) || text.normalize('NFKC') !== text) return undefined;
+  return Array.from(text).every(isStableCharacter) ? text : undefined;
 }
 
 /** An address as typed (without surrounding spaces) that has a canonical form. */
 export function isValidEmail(value: string): boolean {
   return value === value.trim() && canonicalEmail(value) !== undefined;
 }
+

@@ -1,4 +1,5 @@
 import {
+  canonicalEmail,
   errorCodes,
   type Locale,
   lifecycleErrors,
@@ -64,7 +65,9 @@ export async function inviteUser(
   /** Runs in the invitation's transaction (the admin API's audit entry). */
   alongside?: (trx: Kysely<Database>, user: UserRow) => Promise<void>,
 ): Promise<{ user: UserRow; created: boolean; messageId: string }> {
-  const email = input.email.trim().toLowerCase();
+  const email = canonicalEmail(input.email);
+  if (email === undefined)
+    throw new AppError(errorCodes.validationFailed, { fields: { email: 'invalid e-mail' } });
   return deps.db.transaction().execute(async (trx) => {
     const existing = await findUserByEmail(trx, tenant.code, email);
     if (existing && existing.status !== 'pending') {
@@ -107,7 +110,9 @@ export async function createRegistrationLink(
   input: RegistrationGrant & { redirectUri?: string | undefined; ttlDays?: number | undefined },
   now: number,
 ): Promise<{ link: string; expiresAt: number }> {
-  const email = input.email.trim().toLowerCase();
+  const email = canonicalEmail(input.email);
+  if (email === undefined)
+    throw new AppError(errorCodes.validationFailed, { fields: { email: 'invalid e-mail' } });
   if (input.redirectUri && !isAllowedRedirect(tenant, input.redirectUri)) {
     throw new AppError(errorCodes.redirectNotAllowed);
   }

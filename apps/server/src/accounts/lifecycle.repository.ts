@@ -24,7 +24,7 @@ export async function insertUser(
   const row: UserRow = {
     id: randomUUID(),
     tenant_code: input.tenantCode,
-    email: input.email.toLowerCase(),
+    email: input.email,
     type: input.type,
     locale: input.locale,
     status: input.status,

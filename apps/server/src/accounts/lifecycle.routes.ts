@@ -152,17 +152,11 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
     const tenant = requireTenant(request);
     const { email } = parseInput(userEmailParams, request.params);
     const body = parseInput(resetRequestBody, request.body);
-    return idempotent(
-      services,
-      request,
-      reply,
-      { tenantCode: tenant.code, subject: email.toLowerCase() },
-      async () => {
-        await verifyCaptcha(tenant, body.recaptchaToken, action, request.ip, outbound);
-        await limitMailRequests(limiter, tenant, request.ip, clock.now());
-        return send(tenant, email);
-      },
-    );
+    return idempotent(services, request, reply, { tenantCode: tenant.code, subject: email }, async () => {
+      await verifyCaptcha(tenant, body.recaptchaToken, action, request.ip, outbound);
+      await limitMailRequests(limiter, tenant, request.ip, clock.now());
+      return send(tenant, email);
+    });
   }
 
   app.post(

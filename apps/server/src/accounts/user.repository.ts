@@ -11,7 +11,7 @@ export function findUserByEmail(db: Kysely<Database>, tenantCode: string, email:
     .selectFrom('users')
     .selectAll()
     .where('tenant_code', '=', tenantCode)
-    .where('email', '=', email.toLowerCase())
+    .where('email', '=', email)
     .executeTakeFirst();
 }
 
@@ -40,7 +40,7 @@ export async function createUser(db: Kysely<Database>, input: NewUser, now = Dat
   const row: UserRow = {
     id: randomUUID(),
     tenant_code: input.tenantCode,
-    email: input.email.toLowerCase(),
+    email: input.email,
     type: input.type,
     locale: input.locale,
     status: input.status,

@@ -578,10 +578,7 @@ export async function searchUsers(deps: AdminDeps, code: string, email: string |
   const tenant = await tenantContext(deps, code);
   let query = deps.db.selectFrom('users').selectAll().where('tenant_code', '=', tenant.code);
   if (email) {
-    const prefix = email
-      .trim()
-      .toLowerCase()
-      .replace(/[\\%_]/g, (c) => `\\${c}`);
+    const prefix = email.replace(/[\\%_]/g, (c) => `\\${c}`);
     query = query.where(sql<boolean>`email like ${`${prefix}%`} escape '\\'`);
   }
   const rows = await query.orderBy('email').limit(limit).execute();

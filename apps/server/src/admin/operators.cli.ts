@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { type AdminRole, adminRoles, operatorTenantCode } from '@keycard/contract';
+import { type AdminRole, adminRoles, canonicalEmail, operatorTenantCode } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
@@ -59,10 +59,9 @@ export function parseOperatorsArgs(args: string[]): OperatorsCommand {
     strict: true,
   });
   if (command === 'create-owner') {
-    const email = (values.email ?? '').trim().toLowerCase();
-    if (!/^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/.test(email) || email.length > 254) {
-      throw new OperatorsUsageError('--email must be an e-mail address');
-    }
+    const email = canonicalEmail(values.email ?? '');
+    if (email === undefined)
+      throw new OperatorsUsageError('--email must be an e-mail address (no look-alike Unicode)');
     return { command, email };
   }
   const roleAndTenants = () => {

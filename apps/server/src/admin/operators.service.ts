@@ -3,6 +3,8 @@ import {
   type AdminPermission,
   type AdminRole,
   adminErrors,
+  canonicalEmail,
+  errorCodes,
   type Locale,
   operatorTenantCode,
   rolePermissions,
@@ -284,7 +286,9 @@ export async function createOwner(
   const tenantCreated = await ensureOperatorTenant(deps, now);
   const tenant = await new TenantDirectory(db).byCode(operatorTenantCode);
   if (!tenant) throw new Error('the operator tenant is missing');
-  const address = email.trim().toLowerCase();
+  const address = canonicalEmail(email);
+  if (address === undefined)
+    throw new AppError(errorCodes.validationFailed, { fields: { email: 'invalid e-mail' } });
   return db.transaction().execute(async (trx) => {
     const existing = await findUserByEmail(trx, tenant.code, address);
     if (existing && existing.status !== 'pending') throw new AppError(adminErrors.operatorExists);
@@ -442,7 +446,7 @@ export async function inviteOperator(
   await ensureOperatorTenant(deps, now);
   const tenant = await new TenantDirectory(deps.db).byCode(operatorTenantCode);
   if (!tenant) throw new Error('the operator tenant is missing');
-  const existing = await findUserByEmail(deps.db, operatorTenantCode, input.email.trim().toLowerCase());
+  const existing = await findUserByEmail(deps.db, operatorTenantCode, input.email);
   if (existing && existing.status !== 'pending') throw new AppError(adminErrors.operatorExists);
   const { user } = await inviteUser(
     { db: deps.db, config: deps.config },

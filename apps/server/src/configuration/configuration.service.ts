@@ -509,7 +509,7 @@ async function planInvitations(context: TenantPlanContext, tenantExists: boolean
   const objects: PlannedObject[] = [];
   const changed: TenantConfig['invitations'] = [];
   for (const invitation of tenant.invitations) {
-    const email = invitation.email.trim().toLowerCase();
+    const { email } = invitation;
     const user = tenantExists
       ? await db
           .selectFrom('users')
