@@ -9,7 +9,7 @@ import {
 } from './configuration.ts';
 import { partnerConfigSchema } from './partners.ts';
 import { locales, userTypes } from './user-state.ts';
-import { emailSchema, emailTextSchema } from './validation.ts';
+import { checkClientRedirects, emailSchema, emailTextSchema, redirectUriSchema } from './validation.ts';
 
 /**
  * The admin API (docs/admin-api.md): served on the operator host (ADMIN_DOMAIN) only, with a
@@ -112,13 +112,15 @@ export const adminTenantSchema = z.strictObject({
 export type AdminTenant = z.infer<typeof adminTenantSchema>;
 
 /** POST /tenants/{code}/clients: a confidential client gets a generated secret, shown once. */
-export const adminClientCreateRequest = z.strictObject({
-  clientId: clientIdSchema,
-  redirectUris: z.array(tenantConfigSchema.shape.defaultRedirectUri).max(50),
-  postLogoutRedirectUris: z.array(tenantConfigSchema.shape.defaultRedirectUri).max(50).default([]),
-  grantTypes: z.array(z.enum(clientGrantTypes)).min(1).default(['authorization_code', 'refresh_token']),
-  authMethod: z.enum(clientAuthMethods).default('client_secret_basic'),
-});
+export const adminClientCreateRequest = z
+  .strictObject({
+    clientId: clientIdSchema,
+    redirectUris: z.array(redirectUriSchema).max(50),
+    postLogoutRedirectUris: z.array(redirectUriSchema).max(50).default([]),
+    grantTypes: z.array(z.enum(clientGrantTypes)).min(1).default(['authorization_code', 'refresh_token']),
+    authMethod: z.enum(clientAuthMethods).default('client_secret_basic'),
+  })
+  .check(checkClientRedirects);
 
 /** POST /tenants: a new tenant with its login client (and any other clients). */
 export const adminTenantCreateRequest = z.strictObject({

@@ -4,7 +4,7 @@ import { messengerProviders } from './messenger.ts';
 import { mfaDeliveryTypes } from './mfa.ts';
 import { partnerAlgorithms, partnerConfigSchema, tokenExchange } from './partners.ts';
 import { locales, userTypes } from './user-state.ts';
-import { emailSchema } from './validation.ts';
+import { checkClientRedirects, emailSchema, redirectUriSchema } from './validation.ts';
 
 /**
  * The configuration file of `keycard apply -f` and `keycard export` (docs/configuration.md):
@@ -26,14 +26,6 @@ const hostname = z
     /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,
     'a lower-case host name without scheme or port, such as login.example.com',
   );
-/** Redirect URIs are matched exactly (invariant 2), so they must be absolute and carry no fragment. */
-const absoluteUri = z
-  .string()
-  .max(2048)
-  .refine((value) => /^[a-z][a-z0-9+.-]*:\/\/[^/]/i.test(value) && URL.canParse(value), {
-    message: 'an absolute URI such as https://app.example.com/callback',
-  })
-  .refine((value) => !value.includes('#'), { message: 'no fragment (#) in a redirect URI' });
 const clientId = z
   .string()
   .min(1)
@@ -57,8 +49,8 @@ export const clientAuthMethods = ['client_secret_basic', 'client_secret_post', '
 export const clientConfigSchema = z
   .strictObject({
     clientId,
-    redirectUris: z.array(absoluteUri).max(50),
-    postLogoutRedirectUris: z.array(absoluteUri).max(50).default([]),
+    redirectUris: z.array(redirectUriSchema).max(50),
+    postLogoutRedirectUris: z.array(redirectUriSchema).max(50).default([]),
     grantTypes: z.array(z.enum(clientGrantTypes)).min(1).default(['authorization_code', 'refresh_token']),
     authMethod: z.enum(clientAuthMethods).default('client_secret_basic'),
     /**
@@ -76,7 +68,8 @@ export const clientConfigSchema = z
   .refine((client) => !(client.authMethod === 'none' && client.secretEnv), {
     message: 'a public client (authMethod none) has no secret',
     path: ['secretEnv'],
-  });
+  })
+  .check(checkClientRedirects);
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
 
 const days = (min: number, max: number) => z.int().min(min).max(max);
@@ -181,7 +174,7 @@ export const tenantConfigSchema = z
     loginDomain: hostname,
     aliasDomains: z.array(hostname).max(50).default([]),
     /** Where a user goes after signing in with no app request of its own. */
-    defaultRedirectUri: absoluteUri,
+    defaultRedirectUri: redirectUriSchema,
     /** The client the portal's own sign-in (without an app request) is made for. */
     loginClientId: clientId,
     theme: themeConfigSchema,

@@ -4,7 +4,9 @@ import {
   canonicalEmailText,
   emailMaxLength,
   isValidPassword,
+  nativeClientProblem,
   passwordRules,
+  redirectTargetProblem,
 } from './rules.ts';
 
 function canonical(fold: (value: string) => string | undefined, message: string) {
@@ -40,3 +42,29 @@ export const loginPasswordSchema = z.string().min(1).max(passwordRules.maxLength
 
 export const newPasswordSchema = z.string().refine(isValidPassword, 'password format');
 
+/**
+ * A redirect target: a client's redirect or post-logout URI, a tenant's default redirect
+ * (rules.ts `redirectTargetProblem`). Matched exactly, so absolute, without fragment; https,
+ * http on localhost, or a native app's reverse-DNS scheme; never javascript:, data: and the like.
+ * The server refuses http on `localhost` names in production on top (http/redirects.ts).
+ */
+export const redirectUriSchema = z
+  .string()
+  .max(2048)
+  .check((ctx) => {
+    const problem = redirectTargetProblem(ctx.value, { production: false });
+    if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: problem });
+  });
+
+/**
+ * A client's redirect and post-logout URIs suit one application type: with an app scheme it is
+ * a native client (rules.ts `nativeClientProblem`). For the client object's `.check`.
+ */
+export function checkClientRedirects(ctx: {
+  value: { redirectUris: string[]; postLogoutRedirectUris: string[] };
+  issues: unknown[];
+}): void {
+  const problem = nativeClientProblem([...ctx.value.redirectUris, ...ctx.value.postLogoutRedirectUris]);
+  if (problem)
+    ctx.issues.push({ code: 'custom', input: ctx.value, path: ['redirectUris'], message: problem });
+}

@@ -1,4 +1,11 @@
-import { isThemeImageUrl, isThemeLinkUrl, type Theme, themeSchema } from '@keycard/contract';
+import {
+  clientApplicationType,
+  isThemeImageUrl,
+  isThemeLinkUrl,
+  redirectTargetProblem,
+  type Theme,
+  themeSchema,
+} from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import {
@@ -36,6 +43,26 @@ export function parseStoredTheme(json: string): Theme {
       contactSupportUrl: safeLink(links.contactSupportUrl),
     },
   });
+}
+
+/**
+ * Redirect targets stored before the rule (contract `redirectTargetProblem`: no javascript:,
+ * data: and the like) read as none: the portal is never handed one and the provider never
+ * accepts one. A client with an app scheme is given to the provider as a native client.
+ */
+function isRedirectTarget(uri: unknown): uri is string {
+  return typeof uri === 'string' && redirectTargetProblem(uri, { production: false }) === undefined;
+}
+
+function withRedirectTargets(client: ClientMetadata): ClientMetadata {
+  const redirectUris = (client.redirect_uris ?? []).filter(isRedirectTarget);
+  const postLogoutRedirectUris = (client.post_logout_redirect_uris ?? []).filter(isRedirectTarget);
+  return {
+    ...client,
+    redirect_uris: redirectUris,
+    post_logout_redirect_uris: postLogoutRedirectUris,
+    application_type: clientApplicationType([...redirectUris, ...postLogoutRedirectUris]),
+  };
 }
 
 /** How often each instance looks for tenants changed elsewhere (another instance, the CLI). */
@@ -120,7 +147,7 @@ export class TenantDirectory {
       .select('metadata')
       .where('tenant_code', '=', code)
       .execute();
-    return rows.map((row) => JSON.parse(row.metadata) as ClientMetadata);
+    return rows.map((row) => withRedirectTargets(JSON.parse(row.metadata) as ClientMetadata));
   }
 
   async all(): Promise<TenantContext[]> {
@@ -194,7 +221,8 @@ export class TenantDirectory {
     if (!row) return null;
     this.#loaded.set(code, Number(row.version));
     const clients = await this.clients(code);
-    const allowedRedirects = new Set<string>([row.default_redirect_uri]);
+    const defaultRedirectUri = isRedirectTarget(row.default_redirect_uri) ? row.default_redirect_uri : '';
+    const allowedRedirects = new Set<string>(defaultRedirectUri ? [defaultRedirectUri] : []);
     for (const client of clients) {
       for (const uri of client.redirect_uris) allowedRedirects.add(uri);
       for (const uri of client.post_logout_redirect_uris ?? []) allowedRedirects.add(uri);
@@ -206,7 +234,7 @@ export class TenantDirectory {
       loginDomain: row.login_domain,
       loginClientId: row.login_client_id,
       theme: parseStoredTheme(row.theme),
-      defaultRedirectUri: row.default_redirect_uri,
+      defaultRedirectUri,
       settings: {
         ...defaultTenantSettings,
         ...settings,
