@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { usePasswordHashing } from './accounts/password.service.ts';
+import { AuditSinkWorker, configuredSinks } from './admin/audit-sink.ts';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig, publicOrigin } from './config.ts';
-import { openDatabase } from './db/database.ts';
+import { AuditLogProtectionError, openServerDatabase } from './db/database.ts';
 import { startJanitor } from './maintenance/janitor.ts';
 import { seedDemo } from './seed/demo.ts';
 import { loadSecrets } from './shared/secrets.ts';
@@ -11,10 +12,15 @@ async function main(): Promise<void> {
   const config = loadConfig();
   usePasswordHashing(config.passwordHashing);
   const secrets = await loadSecrets(config);
-  const database = await openDatabase({
+  // Migrates as the owner role, serves as the application role; refuses a role that can
+  // alter the audit log unless AUDIT_LOG_PROTECTION=demo (docs/operations.md#database-roles).
+  const database = await openServerDatabase({
     databaseUrl: config.databaseUrl,
+    migrationDatabaseUrl: config.migrationDatabaseUrl,
+    auditLogProtection: config.auditLogProtection,
     sqliteFile: path.join(config.dataDir, 'keycard.sqlite'),
     onIdleError: (error) => console.error(`database connection lost: ${error.message}`),
+    warn: (message) => console.warn(`warning: ${message}`),
   });
   if (config.seedDemo) await seedDemo(database.kysely);
   const { app, services } = await createApp({ config, database, secrets });
@@ -36,13 +42,18 @@ async function main(): Promise<void> {
     app.log.error({ err: error }, 'sweep failed'),
   );
   stopTasks.push(stopJanitor);
+  for (const sink of configuredSinks(config)) {
+    const worker = new AuditSinkWorker({ db: database.kysely, sink, clock: services.clock, log: app.log });
+    worker.start();
+    stopTasks.push(() => void worker.stop());
+  }
   for (const tenant of await services.tenants.all()) {
     app.log.info(`tenant ${tenant.code}: ${publicOrigin(config, tenant.loginDomain)}/login`);
   }
 }
 
 main().catch((error) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof AuditLogProtectionError) {
     console.error(error.message);
   } else {
     console.error(error);

@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +21,8 @@ import { verifyChain } from './audit-chain.ts';
  * them nor set the triggers aside. A server started on the owner role is refused unless the
  * set-up is declared a demo.
  */
+const mainScript = fileURLToPath(new URL('../main.ts', import.meta.url));
+
 describe('the audit log under two PostgreSQL roles', () => {
   const suffix = randomBytes(4).toString('hex');
   const ownerRole = `keycard_owner_${suffix}`;
@@ -169,6 +173,26 @@ describe('the audit log under two PostgreSQL roles', () => {
     }
     // The default, with nothing set, is strict.
     expect(loadConfig({ DATABASE_URL: ownerUrl }).auditLogProtection).toBe('strict');
+  });
+
+  it('keycard (main.ts) exits at start on the owner role, naming the setting', async () => {
+    const run = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', mainScript], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'test',
+        PORT: '0',
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'silent',
+        DATA_DIR: config.dataDir,
+        DATABASE_URL: ownerUrl,
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      `Refusing to start: the database role can alter the audit log: ${ownerRole} owns audit_log`,
+    );
   });
 
   it('refuses an application role granted UPDATE, DELETE, TRUNCATE or TRIGGER on the log', async () => {
