@@ -120,15 +120,17 @@ export async function mobileRoutes(app: FastifyInstance, services: Services): Pr
     const base = baseContext(request);
     const body = (request.body ?? {}) as Record<string, unknown>;
     if (typeof body !== 'object' || Array.isArray(body)) {
-      return send(400, { errors: [formatError(codedError(mobileErrors.invalidQuery), logInternal)] });
+      return send(400, {
+        errors: [formatError(codedError(mobileErrors.invalidQuery), logInternal, { production })],
+      });
     }
     const checked = checkDocument(schema, body.query, body.operationName, { production });
-    if (!checked.ok) return send(400, { errors: [formatError(checked.error, logInternal)] });
+    if (!checked.ok) return send(400, { errors: [formatError(checked.error, logInternal, { production })] });
     if (checked.operation.operation === 'subscription') {
       const error = codedError(mobileErrors.invalidQuery, {
         message: 'Subscriptions run over the websocket.',
       });
-      return send(400, { errors: [formatError(error, logInternal)] });
+      return send(400, { errors: [formatError(error, logInternal, { production })] });
     }
     const variables = body.variables ?? undefined;
     if (
@@ -136,7 +138,9 @@ export async function mobileRoutes(app: FastifyInstance, services: Services): Pr
       variables !== null &&
       (typeof variables !== 'object' || Array.isArray(variables))
     ) {
-      return send(400, { errors: [formatError(codedError(mobileErrors.invalidQuery), logInternal)] });
+      return send(400, {
+        errors: [formatError(codedError(mobileErrors.invalidQuery), logInternal, { production })],
+      });
     }
     let device: Promise<DeviceRow> | undefined;
     const context: MobileContext = {
@@ -157,7 +161,7 @@ export async function mobileRoutes(app: FastifyInstance, services: Services): Pr
       variableValues: (variables as Record<string, unknown> | null) ?? undefined,
       contextValue: context,
     });
-    const answer = httpAnswerOf(result, logInternal);
+    const answer = httpAnswerOf(result, logInternal, { production });
     return send(answer.status, answer.body);
   });
 
@@ -233,10 +237,11 @@ export async function mobileRoutes(app: FastifyInstance, services: Services): Pr
       if (!result.errors) return undefined;
       return {
         ...result,
-        errors: result.errors.map((error) => formatError(error as GraphQLError, logInternal)),
+        errors: result.errors.map((error) => formatError(error as GraphQLError, logInternal, { production })),
       };
     },
-    onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatError(error, logInternal)) as never,
+    onError: (_ctx, _id, _payload, errors) =>
+      errors.map((error) => formatError(error, logInternal, { production })) as never,
   });
 
   app.route({
@@ -257,7 +262,7 @@ export async function mobileRoutes(app: FastifyInstance, services: Services): Pr
       return reply
         .status(400)
         .header('content-type', 'application/json; charset=utf-8')
-        .send(JSON.stringify({ errors: [formatError(error, logInternal)] }));
+        .send(JSON.stringify({ errors: [formatError(error, logInternal, { production })] }));
     },
     wsHandler: (socket, request) => {
       const ping = setInterval(() => {

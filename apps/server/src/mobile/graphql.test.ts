@@ -1,6 +1,7 @@
+import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { memoryEvents } from './events.ts';
-import { checkDocument, loadMobileSchema, maxCost } from './graphql.ts';
+import { checkDocument, formatError, loadMobileSchema, maxCost } from './graphql.ts';
 import { documents } from './mobile.test-support.ts';
 import { attachResolvers, mobileResolvers } from './resolvers.ts';
 
@@ -20,6 +21,22 @@ describe('the GraphQL document checks', () => {
     expect(codeOf(introspection, true)).toBe('graphql.invalid_query');
     expect(codeOf('{ __type(name: "Query") { name } }', true)).toBe('graphql.invalid_query');
     expect(codeOf(introspection, false)).toBe('ok');
+  });
+
+  it('names nothing of the schema in production: no "Did you mean …?", at validation or execution', () => {
+    const checked = checkDocument(schema, '{ masterDevic { id } }', undefined, { production: true });
+    expect(checked.ok ? '' : checked.error.message).toBe('Cannot query field "masterDevic" on type "Query".');
+    // Errors graphql-js raises while running (a variable's value) pass through formatError.
+    const running = new GraphQLError(
+      'Value "IO" does not exist in "DevicePlatform" enum. Did you mean "IOS"?',
+    );
+    const fail = () => {
+      throw new Error('not an internal error');
+    };
+    expect(formatError(running, fail, { production: true }).message).toBe(
+      'Value "IO" does not exist in "DevicePlatform" enum.',
+    );
+    expect(formatError(running, fail, { production: false }).message).toContain('Did you mean "IOS"?');
   });
 
   it('refuses documents nested deeper than 6, also through fragments, and counts list fields tenfold', () => {

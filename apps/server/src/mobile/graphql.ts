@@ -167,7 +167,8 @@ export function checkDocument(
   }
   const rules = options.production ? [...specifiedRules, NoSchemaIntrospectionCustomRule] : specifiedRules;
   const problems = validate(schema, document, rules, { maxErrors: 5 });
-  if (problems.length > 0) return invalid(problems[0]?.message);
+  const problem = problems[0]?.message;
+  if (problem !== undefined) return invalid(options.production ? withoutSuggestions(problem) : problem);
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return invalid('Name one operation of the document.');
   const root =
@@ -184,13 +185,24 @@ export function checkDocument(
 }
 
 /**
+ * graphql-js's messages suggest names of the schema ("Did you mean "masterDevice"?"): fields,
+ * arguments, types and enum values a client did not name. In production they are left out, as
+ * introspection is: the schema is not handed to whoever guesses at it.
+ */
+export function withoutSuggestions(message: string): string {
+  return message.replace(/\s*Did you mean [^?]*\?/g, '');
+}
+
+/**
  * The error as the client sees it: an AppError keeps its contract code (and retryAfterSeconds);
  * an outage is common.unavailable; anything else is common.internal with the generic message,
- * and `onInternal` hears of it (the route logs it).
+ * and `onInternal` hears of it (the route logs it). In production graphql-js's own messages
+ * carry no suggestions.
  */
 export function formatError(
   error: GraphQLError,
   onInternal: (error: unknown) => void,
+  options: { production: boolean },
 ): GraphQLFormattedError {
   const original = error.originalError;
   const where = {
@@ -208,7 +220,8 @@ export function formatError(
   }
   if (!original || original instanceof GraphQLError) {
     // graphql-js's own request errors (a variable of the wrong type): the client's mistake.
-    const coded = codedError(mobileErrors.invalidQuery, { message: error.message });
+    const message = options.production ? withoutSuggestions(error.message) : error.message;
+    const coded = codedError(mobileErrors.invalidQuery, { message });
     return { message: coded.message, ...where, extensions: coded.extensions };
   }
   onInternal(original);
@@ -220,8 +233,9 @@ export function formatError(
 export function httpAnswerOf(
   result: ExecutionResult,
   onInternal: (error: unknown) => void,
+  options: { production: boolean },
 ): { status: number; body: Record<string, unknown> } {
-  const errors = result.errors?.map((error) => formatError(error, onInternal));
+  const errors = result.errors?.map((error) => formatError(error, onInternal, options));
   // No data at all: the request failed before execution (variables did not coerce).
   if (!('data' in result) || result.data === undefined) return { status: 400, body: { errors } };
   return { status: 200, body: errors ? { data: result.data, errors } : { data: result.data } };
