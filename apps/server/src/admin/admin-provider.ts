@@ -87,11 +87,14 @@ export function adminProviderConfiguration(config: Config, clock: Clock) {
     const findAccount = configuration.findAccount;
     if (findAccount) {
       configuration.findAccount = async (ctx, sub, token) => {
-        // A confidential client's refresh past the freshness gets nothing (invalid_grant).
+        // A refresh past the freshness gets nothing (invalid_grant), nor one by a public client
+        // (a refresh token issued to the console before there was this rule).
         const refresh = token as { kind?: string; authTime?: number } | undefined;
         if (
           refresh?.kind === 'RefreshToken' &&
-          (refresh.authTime === undefined || freshUntil(refresh.authTime) <= nowSeconds())
+          (ctx.oidc.client?.clientAuthMethod === 'none' ||
+            refresh.authTime === undefined ||
+            freshUntil(refresh.authTime) <= nowSeconds())
         ) {
           return undefined;
         }

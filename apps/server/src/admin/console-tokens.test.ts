@@ -149,14 +149,66 @@ describe.each(engines)('admin tokens and the operators’ MFA freshness on %s', 
   }
 
   it('gives the console (a public client) no refresh token, also when offline access is asked for', async () => {
+    // As an operator tenant made before this rule has it: the console may use the refresh grant.
+    const stored = await t.services.db
+      .selectFrom('oidc_clients')
+      .select('metadata')
+      .where('tenant_code', '=', operatorTenantCode)
+      .where('client_id', '=', consoleClientId)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.metadata).grant_types).toEqual(['authorization_code']);
+    await t.services.db
+      .updateTable('oidc_clients')
+      .set({
+        metadata: JSON.stringify({
+          ...JSON.parse(stored.metadata),
+          grant_types: ['authorization_code', 'refresh_token'],
+        }),
+      })
+      .where('tenant_code', '=', operatorTenantCode)
+      .where('client_id', '=', consoleClientId)
+      .execute();
+    t.services.tenants.invalidate(operatorTenantCode);
     const browser = await signedInBrowser();
-    for (const params of [{}, { scope: 'openid admin offline_access', prompt: 'consent' }]) {
+    const asks: Array<Record<string, string>> = [
+      {},
+      { scope: 'openid admin offline_access', prompt: 'consent' },
+    ];
+    let accessToken = '';
+    for (const params of asks) {
       const { location, verifier } = await authorize(browser, params);
       expect(location.startsWith(`${callback()}?`), location).toBe(true);
       const tokens = await redeem(location, verifier);
       expect(tokens.refresh_token, JSON.stringify(params)).toBeUndefined();
       expect((await adminStatus(tokens.access_token)).status).toBe(200);
+      accessToken = tokens.access_token;
     }
+    // A refresh token the console got before this rule (made here as the provider made it then)
+    // mints nothing more.
+    const { provider } = await t.services.providers.get(
+      (await t.services.tenants.byCode(operatorTenantCode))!,
+    );
+    const issued = await provider.AccessToken.find(accessToken);
+    const client = await provider.Client.find(consoleClientId);
+    const old = new provider.RefreshToken({
+      client: client!,
+      accountId: issued!.accountId,
+      grantId: issued!.grantId!,
+      scope: 'openid admin offline_access',
+      authTime: Math.floor(t.clock.now() / 1000),
+      gty: 'authorization_code',
+    });
+    const refreshed = await loopbackFetch(`${origin}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: await old.save(),
+        client_id: consoleClientId,
+      }).toString(),
+    });
+    expect(refreshed.status).toBe(400);
+    expect(await refreshed.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
   it("refuses a confidential client's refresh once the operator's MFA freshness has passed", async () => {
