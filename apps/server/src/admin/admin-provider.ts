@@ -14,6 +14,9 @@ export const adminTokenTtlSeconds = 600;
  */
 export const mfaFreshUntilClaim = 'mfa_fresh_until';
 
+/** The shortest admin token a sign-in is handed on for; with less left, it is asked again. */
+const minimumTokenSeconds = 60;
+
 /**
  * The operator tenant's provider issues access tokens for one resource, the admin API
  * (RFC 8707 resource indicators): to machine clients through the client credentials grant
@@ -47,6 +50,9 @@ export function adminProviderConfiguration(config: Config, clock: Clock) {
   return (tenant: TenantContext, configuration: Configuration): void => {
     if (tenant.code !== operatorTenantCode) return;
     const freshSeconds = Math.floor((tenant.settings.mfa.trustedDeviceDays * DAY) / 1000);
+    // A sign-in is handed on only while a minute of it is left: a token of a few seconds would
+    // send the console back to the provider at once, again and again, until the end.
+    const handOnSeconds = freshSeconds - minimumTokenSeconds;
     const nowSeconds = () => Math.floor(clock.now() / 1000);
     const freshUntil = (authTime: number) => authTime + freshSeconds;
 
@@ -54,7 +60,7 @@ export function adminProviderConfiguration(config: Config, clock: Clock) {
     // A request without max_age asks for a sign-in within the freshness period
     // (OpenID Connect Registration's default_max_age): the portal asks for the password again
     // on an older session instead of handing it on.
-    configuration.clientDefaults = { ...configuration.clientDefaults, default_max_age: freshSeconds };
+    configuration.clientDefaults = { ...configuration.clientDefaults, default_max_age: handOnSeconds };
     const policy = configuration.interactions?.policy as interactionPolicy.DefaultPolicy | undefined;
     policy?.get('login')?.checks.add(
       new interactionPolicy.Check(
@@ -66,13 +72,13 @@ export function adminProviderConfiguration(config: Config, clock: Clock) {
           // fresh sign-in rather than handing on one the provider will not take.
           const params = ctx.oidc.params as { max_age?: string | number | undefined };
           const asked = Number(params.max_age);
-          if (params.max_age === undefined || !Number.isFinite(asked) || asked > freshSeconds) {
-            params.max_age = String(freshSeconds);
+          if (params.max_age === undefined || !Number.isFinite(asked) || asked > handOnSeconds) {
+            params.max_age = String(handOnSeconds);
           }
           const { session } = ctx.oidc;
           const authTime = session?.accountId ? session.authTime() : undefined;
           if (authTime === undefined) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-          return freshUntil(authTime) > nowSeconds()
+          return authTime + handOnSeconds > nowSeconds()
             ? interactionPolicy.Check.NO_NEED_TO_PROMPT
             : interactionPolicy.Check.REQUEST_PROMPT;
         },
