@@ -28,6 +28,7 @@ import {
 import { ConfigurationFileError } from '../configuration/configuration-file.ts';
 import type { Engine } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { assertProductionRedirects } from '../http/redirects.ts';
 import { removeUserFactors } from '../mfa/mfa.service.ts';
 import { hashClientSecret } from '../oidc/client-secret.ts';
 import {
@@ -212,7 +213,8 @@ async function applyTenant(deps: AdminDeps, tenant: unknown, options: { create?:
   }
   let plan: Awaited<ReturnType<typeof planConfiguration>>;
   try {
-    plan = await planConfiguration(deps.db, 'request', parsed.data, {});
+    const production = deps.config.env === 'production';
+    plan = await planConfiguration(deps.db, 'request', parsed.data, {}, { production });
   } catch (error) {
     if (error instanceof ConfigurationFileError) throw planningError(error);
     throw error;
@@ -355,6 +357,7 @@ export async function createClient(
   input: z.infer<typeof adminClientCreateRequest>,
 ) {
   await tenantRow(deps.db, code);
+  assertProductionRedirects(deps.config, input);
   const secret = input.authMethod === 'none' ? null : newSecret();
   const metadata: ClientMetadata = {
     client_id: input.clientId,

@@ -164,7 +164,9 @@ async function applyFile(
   deps: ConfigurationCliDeps,
 ): Promise<number> {
   const { db, out } = deps;
-  const plan = await planConfiguration(db, parsed.file, configuration, deps.env);
+  const plan = await planConfiguration(db, parsed.file, configuration, deps.env, {
+    production: deps.config.env === 'production',
+  });
   if (!hasChanges(plan)) {
     out(describePlan(plan.objects).join('\n'));
     out(`No changes: the database already matches ${parsed.file}.`);

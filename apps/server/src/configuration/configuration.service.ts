@@ -18,6 +18,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { clientSecretMatches, hashClientSecret } from '../oidc/client-secret.ts';
 import { deletePartnerRows, listPartners, savePartner } from '../partners/partner.repository.ts';
+import { productionRedirectProblems } from '../http/redirects.ts';
 import { parseStoredTheme, TenantDirectory } from '../tenants/tenant.service.ts';
 import { type ClientMetadata, defaultTenantSettings } from '../tenants/tenant.types.ts';
 import { ConfigurationFileError, fieldPath } from './configuration-file.ts';
@@ -210,7 +211,7 @@ export async function planConfiguration(
   file: string,
   configuration: Configuration,
   env: Env,
-  options: { onlyMissing?: boolean } = {},
+  options: { onlyMissing?: boolean; production?: boolean } = {},
 ): Promise<ConfigurationPlan> {
   const problems: string[] = [];
   const objects: PlannedObject[] = [];
@@ -231,6 +232,8 @@ export async function planConfiguration(
       secretFrom,
       onlyMissing: options.onlyMissing === true,
     };
+    for (const { path, message } of productionRedirectProblems(options.production === true, tenant))
+      problems.push(`${fieldPath(context.at(...path))}: ${message}`);
     const planned = await planTenant(context, domainOwners);
     const clients = await planClients(context);
     const partners = await planPartners(context, planned.exists);

@@ -13,7 +13,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeUser, runCliOn } from '../accounts/test-support.ts';
 import { adminCall, operatorToken } from '../admin/admin.test-support.ts';
+import { runCli } from '../cli.ts';
+import { AppError } from '../shared/errors.ts';
 import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../test/helper.ts';
+import { assertProductionRedirects } from './redirects.ts';
 
 // Issue 16, item 7: targets the portal would navigate to, or a browser would run, are refused.
 // The `scheme://host` forms passed the rule before (an absolute URI with an authority).
@@ -56,6 +59,21 @@ describe('the redirect target rule', () => {
     expect(redirectTargetProblem('http://app.localhost/cb', { production: true })).toBeDefined();
     expect(redirectTargetProblem('http://127.0.0.1:8080/cb', { production: true })).toBeUndefined();
     expect(redirectTargetProblem('https://app.example.com/cb', { production: true })).toBeUndefined();
+  });
+  it('the admin API adds the production rule to a new client, naming the field', () => {
+    const client = {
+      redirectUris: ['https://app.example.com/cb', 'http://localhost:8080/cb'],
+      postLogoutRedirectUris: [],
+    };
+    expect(() => assertProductionRedirects({ env: 'development' }, client)).not.toThrow();
+    try {
+      assertProductionRedirects({ env: 'production' }, client);
+      expect.unreachable('http://localhost is refused in production');
+    } catch (error) {
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).code).toBe(errorCodes.validationFailed);
+      expect(Object.keys((error as AppError).fields ?? {})).toEqual(['redirectUris.1']);
+    }
   });
 });
 
@@ -166,6 +184,33 @@ describe.each(engines)('redirect targets on %s', (engine) => {
       .where('code', '=', code)
       .executeTakeFirst();
     expect(stored).toBeUndefined();
+  });
+
+  it('keycard apply in production refuses http on localhost names and keeps loopback addresses', async () => {
+    const code = next();
+    const file = path.join(dir, `${code}.json`);
+    const tenant = newTenant(code, {
+      defaultRedirectUri: 'http://127.0.0.1:3001/',
+      clients: [
+        { clientId: `${code}-app`, redirectUris: ['http://app.localhost:3001/cb'], authMethod: 'none' },
+      ],
+    });
+    writeFileSync(file, JSON.stringify({ tenants: [tenant] }));
+    const err: string[] = [];
+    const apply = (env: 'production' | 'test') =>
+      runCli(['apply', '-f', file], {
+        out: () => {},
+        err: (line) => err.push(line),
+        database: t.services.database,
+        config: { ...t.config, env },
+        now: () => t.clock.now(),
+      });
+    expect(await apply('production')).toBe(1);
+    expect(err.join('\n')).toContain(
+      `${file}: tenants[0].clients[0].redirectUris[0]: http only on 127.0.0.1`,
+    );
+    expect(err.join('\n')).not.toContain('defaultRedirectUri');
+    expect(await apply('test')).toBe(0);
   });
 
   it('refuses a native client whose http redirect is not on a loopback host the provider knows', async () => {
