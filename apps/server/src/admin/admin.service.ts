@@ -211,6 +211,12 @@ async function applyTenant(deps: AdminDeps, tenant: unknown, options: { create?:
     }
     throw new AppError(errorCodes.validationFailed, { fields });
   }
+  // Partners are written only by the owners' partner routes (partners.write): a tenant the API
+  // applies never carries partners, nor prune, which would remove them.
+  const applied = parsed.data.tenants[0];
+  if (applied && (applied.partners.length > 0 || applied.prune)) {
+    throw new Error('the admin API applies no partners');
+  }
   let plan: Awaited<ReturnType<typeof planConfiguration>>;
   try {
     const production = deps.config.env === 'production';
