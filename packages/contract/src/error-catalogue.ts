@@ -135,6 +135,16 @@ export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
     status: 403,
     message: 'This session was not opened through this partner.',
   },
+  [partnerErrors.emailUnverified]: {
+    status: 403,
+    message:
+      'The partner has not confirmed this e-mail address, so no account can be linked or created for it.',
+  },
+  [partnerErrors.ownerSessionRequired]: {
+    status: 403,
+    message: 'Sign in with your own password to keep a partner link.',
+  },
+  [partnerErrors.linkNotFound]: { status: 404, message: 'Your account has no such partner link.' },
 
   [mfaErrors.codeInvalid]: { status: 400, message: 'Invalid code. Please try again.' },
   [mfaErrors.codeExpired]: { status: 400, message: 'This code has expired. Request a new one.' },

@@ -105,6 +105,15 @@ export const partnerErrors = {
   accountDisabled: 'partner.account_disabled',
   /** generate-token for a session that is not this partner's authx session, or a wrong token. */
   sessionMismatch: 'partner.session_mismatch',
+  /**
+   * A first sign-in of a subject whose address the partner does not assert as verified
+   * (`email_verified: true`): nothing is linked or created on an unverified address.
+   */
+  emailUnverified: 'partner.email_unverified',
+  /** Keeping a partner link from a session the owner did not open with their own credentials. */
+  ownerSessionRequired: 'partner.owner_session_required',
+  /** The signed-in account has no link to this partner subject. */
+  linkNotFound: 'partner.link_not_found',
 } as const;
 export type PartnerErrorCode = (typeof partnerErrors)[keyof typeof partnerErrors];
 

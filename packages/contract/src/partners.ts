@@ -138,3 +138,53 @@ export type GenerateTokenResponse = z.infer<typeof generateTokenResponse>;
 /** GET /api/partners/{partnerCode}/users/{email}/help-link: the same for every address. */
 export const helpLinkResponse = z.object({ url: z.string().nullable() });
 export type HelpLinkResponse = z.infer<typeof helpLinkResponse>;
+
+/**
+ * The audit action of a partner sign-in (docs/partners.md#audit): one entry per attempt that
+ * reached a registered partner, with the partner, the token's subject (when it verified), the
+ * account (when one was found) and the result, `success` or the refusal's error code.
+ */
+export const partnerAuditActions = { signIn: 'partner.sign_in' } as const;
+
+/** How a partner subject came to be linked to an account. */
+export const partnerLinkMethods = ['verified-email', 'provisioned', 'operator'] as const;
+
+/** One partner link of the signed-in account (GET /api/account/partner-links). */
+export const partnerLinkSchema = z.object({
+  partnerCode: z.string(),
+  partnerName: z.string(),
+  subject: z.string(),
+  method: z.enum(partnerLinkMethods),
+  linkedAt: z.number().int(),
+  lastSignInAt: z.number().int().nullable(),
+  /**
+   * When the account's owner confirmed the link (kept it, or it was made on an address
+   * verified on both sides for an account the owner holds a password for); null: never. An
+   * unconfirmed link is removed when the mailbox owner claims the account (docs/partners.md).
+   */
+  confirmedAt: z.number().int().nullable(),
+});
+export type PartnerLink = z.infer<typeof partnerLinkSchema>;
+
+/** A subject removed from the account (by its owner or by a claim): it is not linked again. */
+export const removedPartnerLinkSchema = z.object({
+  partnerCode: z.string(),
+  subject: z.string(),
+  removedAt: z.number().int(),
+  reason: z.enum(['owner', 'claim']),
+});
+
+export const partnerLinksResponse = z.object({
+  links: z.array(partnerLinkSchema),
+  removed: z.array(removedPartnerLinkSchema),
+});
+export type PartnerLinksResponse = z.infer<typeof partnerLinksResponse>;
+
+/** The path parameters of PUT/DELETE /api/account/partner-links/{partnerCode}/{subject}. */
+export const partnerLinkParams = z.object({
+  partnerCode: z.string().min(1).max(64),
+  subject: z.string().min(1).max(255),
+});
+
+/** PUT (kept) and DELETE (removed) answer the account's links as they now stand. */
+export const partnerLinkChangeResponse = partnerLinksResponse;
