@@ -62,6 +62,7 @@ export const de: Texts = {
     },
     errors: {
       invalidCredentials: 'E-Mail-Adresse oder Passwort ist ungültig. Bitte versuchen Sie es erneut.',
+      busy: 'Gerade werden sehr viele Anmeldungen geprüft. Bitte versuchen Sie es in einigen Sekunden erneut.',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
     limits: {
@@ -80,6 +81,11 @@ export const de: Texts = {
   },
   partnerSso: {
     loading: 'Sie werden angemeldet…',
+    emailUnverified: {
+      heading: 'Diese Adresse ist nicht bestätigt',
+      body: 'Die Anwendung, von der Sie kommen, hat Ihre E-Mail-Adresse nicht bestätigt, daher können wir Sie damit nicht anmelden. Bestätigen Sie Ihre Adresse bei dieser Anwendung und versuchen Sie es erneut, oder melden Sie sich hier mit Ihrem Passwort an.',
+      signIn: 'Zur Anmeldung',
+    },
     networkDialog: {
       heading: 'Verbindungsproblem',
       body: 'Wir können unsere Server derzeit nicht erreichen. Prüfen Sie Ihre Verbindung und laden Sie die Seite dann neu, um es erneut zu versuchen.',

@@ -67,6 +67,7 @@ export const enCore = {
     },
     errors: {
       invalidCredentials: 'Invalid e-mail or password. Try again.',
+      busy: 'Too many sign-ins are being checked right now. Try again in a few seconds.',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
     limits: {
@@ -84,6 +85,11 @@ export const enCore = {
   },
   partnerSso: {
     loading: 'Signing you in…',
+    emailUnverified: {
+      heading: 'This address is not confirmed',
+      body: 'The application you came from has not confirmed your e-mail address, so we cannot sign you in with it. Confirm your address with that application and try again, or sign in here with your password.',
+      signIn: 'Go to sign-in',
+    },
     networkDialog: {
       heading: 'Connection problem',
       body: "We're having trouble contacting our servers. Check your connection, then reload to try again.",

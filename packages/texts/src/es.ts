@@ -62,6 +62,7 @@ export const es: Texts = {
     },
     errors: {
       invalidCredentials: 'Correo electrónico o contraseña no válidos. Inténtelo de nuevo.',
+      busy: 'En este momento se están comprobando demasiados inicios de sesión. Inténtelo de nuevo en unos segundos.',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
     limits: {
@@ -80,6 +81,11 @@ export const es: Texts = {
   },
   partnerSso: {
     loading: 'Iniciando su sesión…',
+    emailUnverified: {
+      heading: 'Esta dirección no está confirmada',
+      body: 'La aplicación desde la que ha llegado no ha confirmado su dirección de correo electrónico, por lo que no podemos iniciar su sesión con ella. Confirme su dirección en esa aplicación y vuelva a intentarlo, o inicie sesión aquí con su contraseña.',
+      signIn: 'Ir al inicio de sesión',
+    },
     networkDialog: {
       heading: 'Problema de conexión',
       body: 'Tenemos problemas para conectar con nuestros servidores. Compruebe su conexión y vuelva a cargar para intentarlo de nuevo.',

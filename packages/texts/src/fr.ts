@@ -62,6 +62,7 @@ export const fr: Texts = {
     },
     errors: {
       invalidCredentials: 'Adresse e-mail ou mot de passe incorrect. Veuillez réessayer.',
+      busy: 'Trop de connexions sont en cours de vérification. Veuillez réessayer dans quelques secondes.',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
     limits: {
@@ -80,6 +81,11 @@ export const fr: Texts = {
   },
   partnerSso: {
     loading: 'Connexion en cours…',
+    emailUnverified: {
+      heading: 'Cette adresse n’est pas confirmée',
+      body: 'L’application d’où vous venez n’a pas confirmé votre adresse e-mail : nous ne pouvons donc pas vous connecter avec elle. Confirmez votre adresse auprès de cette application et réessayez, ou connectez-vous ici avec votre mot de passe.',
+      signIn: 'Aller à la connexion',
+    },
     networkDialog: {
       heading: 'Problème de connexion',
       body: 'Nous rencontrons des difficultés pour joindre nos serveurs. Vérifiez votre connexion, puis rechargez pour réessayer.',

@@ -62,6 +62,7 @@ export const id: Texts = {
     },
     errors: {
       invalidCredentials: 'Email atau kata sandi tidak valid. Silakan coba lagi.',
+      busy: 'Terlalu banyak proses masuk yang sedang diperiksa saat ini. Silakan coba lagi dalam beberapa detik.',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
     limits: {
@@ -79,6 +80,11 @@ export const id: Texts = {
   },
   partnerSso: {
     loading: 'Sedang masuk ke akun Anda…',
+    emailUnverified: {
+      heading: 'Alamat ini belum dikonfirmasi',
+      body: 'Aplikasi asal Anda belum mengonfirmasi alamat email Anda, sehingga kami tidak dapat memasukkan Anda dengannya. Konfirmasikan alamat Anda di aplikasi tersebut lalu coba lagi, atau masuk di sini dengan kata sandi Anda.',
+      signIn: 'Ke halaman masuk',
+    },
     networkDialog: {
       heading: 'Masalah koneksi',
       body: 'Kami mengalami kendala saat menghubungi server kami. Periksa koneksi Anda, lalu muat ulang untuk mencoba lagi.',

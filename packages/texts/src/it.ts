@@ -62,6 +62,7 @@ export const it: Texts = {
     },
     errors: {
       invalidCredentials: 'Indirizzo e-mail o password non validi. Riprovi.',
+      busy: 'In questo momento ci sono troppi accessi in verifica. Riprovi tra qualche secondo.',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
     limits: {
@@ -80,6 +81,11 @@ export const it: Texts = {
   },
   partnerSso: {
     loading: 'Accesso in corso…',
+    emailUnverified: {
+      heading: 'Questo indirizzo non è confermato',
+      body: 'L’applicazione da cui provieni non ha confermato il tuo indirizzo e-mail, quindi non possiamo farti accedere con esso. Conferma il tuo indirizzo in quell’applicazione e riprova, oppure accedi qui con la tua password.',
+      signIn: 'Vai all’accesso',
+    },
     networkDialog: {
       heading: 'Problema di connessione',
       body: 'Non riusciamo a contattare i nostri server. Verifichi la connessione, quindi ricarichi per riprovare.',

@@ -62,6 +62,7 @@ export const pt: Texts = {
     },
     errors: {
       invalidCredentials: 'E-mail ou senha inválidos. Tente novamente.',
+      busy: 'Há muitos acessos sendo verificados agora. Tente novamente em alguns segundos.',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
     limits: {
@@ -80,6 +81,11 @@ export const pt: Texts = {
   },
   partnerSso: {
     loading: 'Iniciando a sua sessão…',
+    emailUnverified: {
+      heading: 'Este endereço não está confirmado',
+      body: 'A aplicação de onde veio não confirmou o seu endereço de e-mail, pelo que não podemos iniciar a sua sessão com ele. Confirme o seu endereço nessa aplicação e tente novamente, ou inicie sessão aqui com a sua palavra-passe.',
+      signIn: 'Ir para o início de sessão',
+    },
     networkDialog: {
       heading: 'Problema de conexão',
       body: 'Não foi possível comunicar com os nossos servidores. Verifique a sua conexão e recarregue para tentar novamente.',

@@ -168,5 +168,15 @@ export const lifecycleDe: Texts['lifecycle'] = {
       expiry: 'Dieser Link ist {{hours}} Stunden lang gültig und kann einmal verwendet werden.',
       ignore: 'Falls Sie dies nicht angefordert haben, können Sie diese E-Mail ignorieren.',
     },
+    partnerLinksRemoved: {
+      subject: 'Partner-Anmeldungen von Ihrem {{tenant}}-Konto entfernt',
+      heading: 'Partner-Anmeldungen entfernt',
+      body: 'Ihr {{tenant}}-Konto wurde über eine Partneranwendung erstellt oder verknüpft, bevor Sie es übernommen haben. Da Sie es nun übernommen haben, können sich diese Partner nicht mehr damit anmelden:',
+      relink:
+        'Wenn Sie einen dieser Partner selbst nutzen, melden Sie sich mit Ihrem Passwort an und verknüpfen Sie ihn in Ihrem Konto erneut.',
+      action: 'Anmelden',
+      notYou:
+        'Wenn Sie gerade weder Ihr Passwort zurückgesetzt noch Ihre Adresse bestätigt haben, wenden Sie sich an Ihren Administrator.',
+    },
   },
 };

@@ -163,5 +163,15 @@ export const lifecycleEn = {
       expiry: 'This link is valid for {{hours}} hours and works once.',
       ignore: 'If you did not ask for this, you can ignore this e-mail.',
     },
+    partnerLinksRemoved: {
+      subject: 'Partner sign-ins removed from your {{tenant}} account',
+      heading: 'Partner sign-ins removed',
+      body: 'Your {{tenant}} account was created or linked through a partner application before you took it over. Now that you have, these partners can no longer sign in to it:',
+      relink:
+        'If you use one of these partners yourself, sign in with your password and link it again from your account.',
+      action: 'Sign in',
+      notYou:
+        'If you did not reset your password or verify your address just now, contact your administrator.',
+    },
   },
 } as const;

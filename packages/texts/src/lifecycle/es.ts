@@ -164,5 +164,15 @@ export const lifecycleEs: Texts['lifecycle'] = {
       expiry: 'Este enlace es válido durante {{hours}} horas y solo se puede usar una vez.',
       ignore: 'Si no lo ha solicitado, puede ignorar este correo electrónico.',
     },
+    partnerLinksRemoved: {
+      subject: 'Se han quitado los inicios de sesión de socios de su cuenta de {{tenant}}',
+      heading: 'Inicios de sesión de socios quitados',
+      body: 'Su cuenta de {{tenant}} se creó o vinculó desde una aplicación de un socio antes de que usted la reclamara. Ahora que lo ha hecho, estos socios ya no pueden iniciar sesión en ella:',
+      relink:
+        'Si usted mismo utiliza alguno de estos socios, inicie sesión con su contraseña y vuelva a vincularlo desde su cuenta.',
+      action: 'Iniciar sesión',
+      notYou:
+        'Si no acaba de restablecer su contraseña ni de verificar su dirección, póngase en contacto con su administrador.',
+    },
   },
 };

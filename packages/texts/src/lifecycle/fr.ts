@@ -168,5 +168,15 @@ export const lifecycleFr: Texts['lifecycle'] = {
       expiry: 'Ce lien est valable {{hours}} heures et ne fonctionne qu’une seule fois.',
       ignore: 'Si vous n’êtes pas à l’origine de cette demande, vous pouvez ignorer cet e-mail.',
     },
+    partnerLinksRemoved: {
+      subject: 'Connexions partenaires retirées de votre compte {{tenant}}',
+      heading: 'Connexions partenaires retirées',
+      body: 'Votre compte {{tenant}} a été créé ou associé par une application partenaire avant que vous n’en preniez possession. Maintenant que c’est fait, ces partenaires ne peuvent plus s’y connecter :',
+      relink:
+        'Si vous utilisez vous-même l’un de ces partenaires, connectez-vous avec votre mot de passe et associez-le de nouveau depuis votre compte.',
+      action: 'Se connecter',
+      notYou:
+        'Si vous n’avez pas réinitialisé votre mot de passe ni vérifié votre adresse à l’instant, contactez votre administrateur.',
+    },
   },
 };

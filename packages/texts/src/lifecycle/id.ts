@@ -167,5 +167,15 @@ export const lifecycleId: Texts['lifecycle'] = {
       expiry: 'Tautan ini berlaku selama {{hours}} jam dan hanya dapat digunakan sekali.',
       ignore: 'Jika Anda tidak memintanya, Anda dapat mengabaikan email ini.',
     },
+    partnerLinksRemoved: {
+      subject: 'Masuk melalui mitra dihapus dari akun {{tenant}} Anda',
+      heading: 'Masuk melalui mitra dihapus',
+      body: 'Akun {{tenant}} Anda dibuat atau ditautkan melalui aplikasi mitra sebelum Anda mengambil alihnya. Sekarang setelah Anda melakukannya, mitra berikut tidak dapat lagi masuk ke akun tersebut:',
+      relink:
+        'Jika Anda sendiri menggunakan salah satu mitra ini, masuklah dengan kata sandi Anda dan tautkan kembali dari akun Anda.',
+      action: 'Masuk',
+      notYou:
+        'Jika Anda tidak baru saja mengatur ulang kata sandi atau memverifikasi alamat Anda, hubungi administrator Anda.',
+    },
   },
 };

@@ -164,5 +164,15 @@ export const lifecycleIt: Texts['lifecycle'] = {
       expiry: 'Questo link è valido per {{hours}} ore e può essere usato una sola volta.',
       ignore: 'Se non ha richiesto questa operazione, può ignorare questa e-mail.',
     },
+    partnerLinksRemoved: {
+      subject: 'Accessi dei partner rimossi dal tuo account {{tenant}}',
+      heading: 'Accessi dei partner rimossi',
+      body: 'Il tuo account {{tenant}} è stato creato o collegato tramite l’applicazione di un partner prima che tu ne prendessi possesso. Ora che lo hai fatto, questi partner non possono più accedervi:',
+      relink:
+        'Se usi tu stesso uno di questi partner, accedi con la tua password e collegalo di nuovo dal tuo account.',
+      action: 'Accedi',
+      notYou:
+        'Se non hai appena reimpostato la password o verificato il tuo indirizzo, contatta il tuo amministratore.',
+    },
   },
 };

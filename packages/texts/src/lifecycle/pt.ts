@@ -161,5 +161,15 @@ export const lifecyclePt: Texts['lifecycle'] = {
       expiry: 'Este link é válido por {{hours}} horas e funciona uma única vez.',
       ignore: 'Se não fez esta solicitação, pode ignorar este e-mail.',
     },
+    partnerLinksRemoved: {
+      subject: 'Inícios de sessão de parceiros removidos da sua conta {{tenant}}',
+      heading: 'Inícios de sessão de parceiros removidos',
+      body: 'A sua conta {{tenant}} foi criada ou associada através da aplicação de um parceiro antes de a reclamar. Agora que o fez, estes parceiros já não podem iniciar sessão nela:',
+      relink:
+        'Se utiliza um destes parceiros, inicie sessão com a sua palavra-passe e associe-o novamente a partir da sua conta.',
+      action: 'Iniciar sessão',
+      notYou:
+        'Se não acabou de repor a palavra-passe nem de verificar o seu endereço, contacte o seu administrador.',
+    },
   },
 };

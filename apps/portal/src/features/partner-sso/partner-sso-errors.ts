@@ -1,15 +1,22 @@
+import { partnerErrors } from '@keycard/contract/errors';
 import { paths } from '@keycard/contract/paths';
-import { isNetworkError } from '../../lib/api.ts';
+import { ApiRequestError, isNetworkError } from '../../lib/api.ts';
 
 /** What the partner sign-in does with a failure. */
-export type PartnerSsoFailure = { kind: 'retry' } | { kind: 'leave'; to: string };
+export type PartnerSsoFailure = { kind: 'retry' } | { kind: 'unverified' } | { kind: 'leave'; to: string };
 
 /**
  * SPEC §8 'Partner SSO', the flow's one table: a request that got no answer may be retried
- * from the warning dialog; every refusal (unknown partner, invalid, expired or replayed token,
- * keys unavailable, account not linked or disabled) goes to the unknown-error page. The
- * reason is in the server's log, never on screen: it would tell a forger which check failed.
+ * from the warning dialog; an address the partner did not confirm is said on the page (the
+ * user can act on it: confirm it at the partner, or sign in with a password — issue 16); every
+ * other refusal (unknown partner, invalid, expired or replayed token, keys unavailable, account
+ * not linked or disabled) goes to the unknown-error page. Their reason is in the server's log,
+ * never on screen: it would tell a forger which check failed.
  */
 export function partnerSsoFailure(caught: unknown): PartnerSsoFailure {
-  return isNetworkError(caught) ? { kind: 'retry' } : { kind: 'leave', to: paths.error };
+  if (isNetworkError(caught)) return { kind: 'retry' };
+  if (caught instanceof ApiRequestError && caught.code === partnerErrors.emailUnverified) {
+    return { kind: 'unverified' };
+  }
+  return { kind: 'leave', to: paths.error };
 }

@@ -12,6 +12,9 @@ export const accountMailTemplates: Record<AccountMailKind, string> = {
   verifyEmail: 'account.verify-email',
 };
 
+/** Outbox template name of the mail that lists partner links removed by a claim. */
+export const partnerLinksRemovedTemplate = 'account.partner-links-removed';
+
 export interface AccountMailInput {
   kind: AccountMailKind;
   locale: Locale;
@@ -44,6 +47,47 @@ export async function renderAccountMail(input: AccountMailInput): Promise<EmailC
     paragraphs: [format(mail.body, values)],
     action: { label: mail.action, href: input.link },
     notes: [format(mail.expiry, values), mail.ignore],
+    linkHint: texts.linkHint,
+    footer: format(texts.footer, values),
+  };
+  return { subject: layout.subject, html: renderMailHtml(layout), text: renderMailText(layout) };
+}
+
+export interface PartnerLinksRemovedMailInput {
+  locale: Locale;
+  theme: Theme;
+  origin: string;
+  /** The portal's sign-in page on the tenant's domain, in the user's language. */
+  link: string;
+  /** The display names of the partners whose links were removed, in order. */
+  partners: string[];
+}
+
+/**
+ * The mail to an account's owner after they claimed it (password reset, activation, e-mail
+ * verification): it was linked to these partners without their confirmation, and the links
+ * were removed (issue 16). Partner names are the operator's display names, escaped by the
+ * layout like every other text.
+ */
+export async function renderPartnerLinksRemovedMail(
+  input: PartnerLinksRemovedMailInput,
+): Promise<EmailContent> {
+  const texts = (await loadTexts(input.locale)).lifecycle.mail;
+  const mail = texts.partnerLinksRemoved;
+  const values = { tenant: input.theme.name };
+  const layout: MailLayoutInput = {
+    locale: input.locale,
+    theme: input.theme,
+    origin: input.origin,
+    subject: format(mail.subject, values),
+    heading: mail.heading,
+    paragraphs: [
+      format(mail.body, values),
+      ...input.partners.map((partner) => `\u2022 ${partner}`),
+      mail.relink,
+    ],
+    action: { label: mail.action, href: input.link },
+    notes: [mail.notYou],
     linkHint: texts.linkHint,
     footer: format(texts.footer, values),
   };

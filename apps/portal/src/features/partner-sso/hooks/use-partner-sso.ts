@@ -16,13 +16,19 @@ import { partnerSsoFailure } from '../partner-sso-errors.ts';
  * A retry after a network failure resumes at the step that failed: the partner token is
  * single use, so once it was accepted only the session is read again.
  */
-export function usePartnerSso(): { networkError: boolean; retry: () => void; giveUp: () => void } {
+export function usePartnerSso(): {
+  networkError: boolean;
+  emailUnverified: boolean;
+  retry: () => void;
+  giveUp: () => void;
+} {
   const { partnerCode, token } = useParams();
   const location = useLocation();
   const navigate = useNavigate();
   const started = useRef(false);
   const pendingToken = useRef<string | null>(null);
   const [networkError, setNetworkError] = useState(false);
+  const [emailUnverified, setEmailUnverified] = useState(false);
 
   const signIn = useCallback(async () => {
     setNetworkError(false);
@@ -45,6 +51,7 @@ export function usePartnerSso(): { networkError: boolean; retry: () => void; giv
     } catch (caught) {
       const failure = partnerSsoFailure(caught);
       if (failure.kind === 'retry') setNetworkError(true);
+      else if (failure.kind === 'unverified') setEmailUnverified(true);
       else navigate(failure.to, { replace: true });
     }
   }, [partnerCode, navigate]);
@@ -71,6 +78,7 @@ export function usePartnerSso(): { networkError: boolean; retry: () => void; giv
 
   return {
     networkError,
+    emailUnverified,
     retry: () => void signIn(),
     giveUp: () => navigate(paths.error, { replace: true }),
   };
