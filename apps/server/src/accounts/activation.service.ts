@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../shared/errors.ts';
 import { consumeUserTokens, peekToken, type RedeemResult, redeemToken } from '../shared/one-time-token.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
+import { claimAccount } from './account-claim.ts';
 import type { LifecycleDeps, RegistrationGrant } from './invitation.service.ts';
 import { insertUser } from './lifecycle.repository.ts';
 import { hashPassword } from './password.service.ts';
@@ -42,7 +43,8 @@ export interface NewCredentials {
  * Activation: sets the password and the secret question of a pending account and makes it
  * active. The expensive hashing happens before the transaction; inside it, the link is
  * redeemed atomically, so a replayed or concurrent submission cannot activate twice. Opening
- * the mailed link proves the address, so the e-mail counts as verified.
+ * the mailed link proves the address, so the e-mail counts as verified, and the account is
+ * claimed: partner links its owner never confirmed are removed (account-claim.ts).
  */
 export async function activateAccount(
   deps: LifecycleDeps,
@@ -80,6 +82,7 @@ export async function activateAccount(
     if (Number(updated.numUpdatedRows) !== 1) throw activationTokenError('consumed');
     await recordPasswordHistory(trx, user.id, passwordHash, now);
     await consumeUserTokens(trx, { tenantCode: tenant.code, userId: user.id, purpose: 'ACTIVATE' }, now);
+    await claimAccount(trx, deps.config, tenant, user, now);
   });
   return { email: user.email };
 }

@@ -6,6 +6,7 @@ import type { RateLimiter } from '../security/rate-limiter.ts';
 import { AppError, retryAfter } from '../shared/errors.ts';
 import { consumeUserTokens, issueToken, peekToken, redeemToken } from '../shared/one-time-token.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
+import { claimAccount } from './account-claim.ts';
 import { queueAccountMail } from './account-mail.ts';
 import type { LifecycleDeps } from './invitation.service.ts';
 import { findUserById, type UserRow } from './user.repository.ts';
@@ -105,6 +106,8 @@ export async function verifyEmailAddress(
       .where('tenant_code', '=', tenant.code)
       .where('email', '=', email)
       .execute();
+    // Reading the mail proves the mailbox: links its owner never confirmed go (issue 16).
+    await claimAccount(trx, deps.config, tenant, user, now);
   });
   return { homepageUrl: `${publicOrigin(deps.config, tenant.loginDomain)}${paths.authenticated}` };
 }

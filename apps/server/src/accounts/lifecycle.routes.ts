@@ -114,7 +114,9 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
     const tenant = requireTenant(request);
     const input = parseInput(activateRequest, request.body);
     await verifyCaptcha(tenant, input.recaptchaToken, 'SIGNUP', request.ip, outbound);
-    return activateAccount(deps, tenant, input, clock.now());
+    const activated = await activateAccount(deps, tenant, input, clock.now());
+    deliver(); // a claim may have queued the partner-links mail
+    return activated;
   });
 
   app.post(
@@ -188,6 +190,7 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
     const input = parseInput(applyResetRequest, request.body);
     await verifyCaptcha(tenant, input.recaptchaToken, 'PASSWORD_RESET', request.ip, outbound);
     await applyPasswordReset(deps, tenant, input, clock.now());
+    deliver(); // a claim may have queued the partner-links mail
     return {};
   });
 
@@ -230,7 +233,9 @@ export async function lifecycleRoutes(app: FastifyInstance, services: Services):
       assertSameOrigin(request, config);
       const tenant = requireTenant(request);
       const input = parseInput(verifyEmailRequest, request.body);
-      return verifyEmailAddress(deps, tenant, input, clock.now());
+      const verified = await verifyEmailAddress(deps, tenant, input, clock.now());
+      deliver(); // a claim may have queued the partner-links mail
+      return verified;
     },
   );
 }

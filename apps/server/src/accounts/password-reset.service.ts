@@ -9,6 +9,7 @@ import { endUserAccess } from '../sessions/user-access.ts';
 import { AppError, retryAfter } from '../shared/errors.ts';
 import { consumeUserTokens, issueToken, peekToken, redeemToken } from '../shared/one-time-token.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
+import { claimAccount } from './account-claim.ts';
 import { accountLink, queueAccountMail } from './account-mail.ts';
 import { type LifecycleDeps, queueActivation } from './invitation.service.ts';
 import { hashPassword } from './password.service.ts';
@@ -164,7 +165,8 @@ export async function checkResetToken(
  * the link is redeemed, the password stored, the user's other reset links retired, and every
  * session, grant and token of the user ended (invariant 7) — whoever knew the old password
  * is signed out of Keycard and of every app. The login lockout of the address is lifted: the
- * owner has just proven control of the mailbox.
+ * owner has just proven control of the mailbox, and so claims the account: partner links the
+ * owner never confirmed are removed (account-claim.ts).
  */
 export async function applyPasswordReset(
   deps: MailRequestDeps,
@@ -196,6 +198,8 @@ export async function applyPasswordReset(
     await recordPasswordHistory(trx, user.id, passwordHash, now);
     await consumeUserTokens(trx, { tenantCode: tenant.code, userId: user.id, purpose: 'RESET' }, now);
     await endUserAccess(trx, { tenantCode: tenant.code, userId: user.id }, now);
+    // The reset proves the mailbox: links its owner never confirmed go (issue 16).
+    await claimAccount(trx, deps.config, tenant, user, now);
   });
   await deps.limiter.clear(`login:email:${tenant.code}:${user.email}`);
   return { email: user.email };

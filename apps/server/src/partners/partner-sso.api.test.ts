@@ -1,8 +1,9 @@
-import { apiPaths, type SessionResponse } from '@keycard/contract';
+import { apiPaths, partnerAuditActions, type SessionResponse } from '@keycard/contract';
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, findUserByEmail } from '../accounts/user.repository.ts';
+import { removeUserFactors } from '../mfa/mfa.service.ts';
 import { hashToken } from '../shared/crypto.ts';
 import { demo, engines, type TestApp } from '../test/helper.ts';
 import { Browser } from '../test/http-client.ts';
@@ -216,6 +217,112 @@ describe.each(engines)('partner sign-in on %s', (engine) => {
     ).toBe('session.incomplete');
   });
 
+  it('never lets skipMfa past an account that used a factor within the trusted-device period', async () => {
+    const summit = origin('summit');
+    const email = 'factor-removed@summit.test';
+    const user = await createUser(t.services.db, {
+      tenantCode: 'summit',
+      email,
+      type: 'staff',
+      locale: 'en',
+      status: 'active',
+      emailVerified: true,
+    });
+    // The account signs in with a factor (through the policy-bound partner)…
+    const first = browser();
+    await partnerSso(
+      first,
+      summit,
+      'linker',
+      await token('linker', 'sub-had-factor', { email, email_verified: true }, 'summit'),
+    );
+    await registerTotp(first, summit, t.clock.now());
+    expect((await session(first, 'summit')).identity?.state).toBe('AUTHENTICATED');
+    // …and then loses it (an operator's MFA reset): no factor is enrolled any more.
+    await t.services.db
+      .transaction()
+      .execute((trx) => removeUserFactors(trx, { tenantCode: 'summit', userId: user.id }, t.clock.now()));
+    const claims = { email, email_verified: true };
+    const skipped = browser();
+    const sso = await partnerSso(
+      skipped,
+      summit,
+      'trusted',
+      await token('trusted', 'sub-skip', claims, 'summit'),
+    );
+    expect(sso.status).toBe(200);
+    expect((await session(skipped, 'summit')).identity?.state).toBe('MFA_REGISTRATION_REQUIRED');
+    expect(
+      (await generateHandoff(skipped, summit, 'trusted', { token: sso.body.token as string })).body.code,
+    ).toBe('session.incomplete');
+
+    // Past the tenant's trusted-device period, skipMfa applies again.
+    const days = (await t.services.tenants.byCode('summit'))!.settings.mfa.trustedDeviceDays;
+    const later = (days + 1) * 86_400_000;
+    t.clock.advance(later);
+    try {
+      const nowSeconds = Math.floor(t.clock.now() / 1000);
+      const late = browser();
+      const again = await partnerSso(
+        late,
+        summit,
+        'trusted',
+        await signPartnerToken(
+          key,
+          { iss: issuerOf('trusted'), aud: `${summit}/oidc`, sub: 'sub-skip' },
+          { nowSeconds },
+        ),
+      );
+      expect(again.status).toBe(200);
+      expect((await session(late, 'summit')).identity?.state).toBe('AUTHENTICATED');
+    } finally {
+      t.clock.advance(-later);
+    }
+  });
+
+  it('writes an audit entry for every partner sign-in: success and each refusal', async () => {
+    const audited = async (subject: string | null, result: string) => {
+      const rows = await t.services.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', partnerAuditActions.signIn)
+        .where('tenant_code', '=', 'grand-hotel')
+        .execute();
+      return rows
+        .map((row) => ({ ...row, after: JSON.parse(row.after ?? '{}') as Record<string, unknown> }))
+        .filter((row) => row.after.subject === subject && row.after.result === result);
+    };
+    const demoUser = await findUserByEmail(t.services.db, 'grand-hotel', demo.grandHotel.email);
+    const claims = { email: demo.grandHotel.email, email_verified: true };
+
+    const once = await token('linker', 'sub-audit', claims);
+    expect((await partnerSso(browser(), grandHotel(), 'linker', once)).status).toBe(200);
+    expect((await partnerSso(browser(), grandHotel(), 'linker', once)).status).toBe(409);
+    expect((await partnerSso(browser(), grandHotel(), 'linker', `${once.slice(0, -4)}AAAA`)).status).toBe(
+      401,
+    );
+    const notLinked = await token('closed', 'sub-audit-closed', claims);
+    expect((await partnerSso(browser(), grandHotel(), 'closed', notLinked)).status).toBe(403);
+    const unverified = await token('provider', 'sub-audit-unverified', { email: 'nobody@partner.test' });
+    expect((await partnerSso(browser(), grandHotel(), 'provider', unverified)).status).toBe(403);
+
+    expect(await audited('sub-audit', 'success')).toEqual([
+      expect.objectContaining({
+        actor_kind: 'system',
+        target_kind: 'user',
+        target_id: demoUser!.id,
+        after: { partner: 'linker', subject: 'sub-audit', account: demoUser!.id, result: 'success' },
+      }),
+    ]);
+    expect(await audited('sub-audit', 'partner.token_replayed')).toHaveLength(1);
+    // A token whose signature fails names no subject: its claims are the forger's.
+    expect((await audited(null, 'partner.token_invalid')).length).toBeGreaterThanOrEqual(1);
+    expect(await audited('sub-audit-closed', 'partner.account_not_linked')).toEqual([
+      expect.objectContaining({ target_kind: 'partner', target_id: 'closed' }),
+    ]);
+    expect(await audited('sub-audit-unverified', 'partner.email_unverified')).toHaveLength(1);
+  });
+
   it('replaces the session the browser held (session fixation)', async () => {
     const b = browser();
     await passwordStep(b, grandHotel(), 'grand-hotel', demo.grandHotel.email);
@@ -262,7 +369,7 @@ describe.each(engines)('partner sign-in on %s', (engine) => {
         );
         expect(sso).toMatchObject({
           status: 403,
-          body: { code: 'partner.account_not_linked' },
+          body: { code: 'partner.email_unverified' },
           setsSession: false,
         });
       }

@@ -1,23 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import {
+  emailSchema,
   errorCodes,
   type GenerateTokenResponse,
   type Locale,
   locales,
   type PartnerTokenClaims,
+  partnerAuditActions,
   partnerErrors,
   partnerTokenClockToleranceSeconds,
 } from '@keycard/contract';
 import type { Kysely, Transaction } from 'kysely';
-import { z } from 'zod';
 import type { UserRow } from '../accounts/user.repository.ts';
+import { recordAudit, systemActor } from '../admin/audit.service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { addressRule } from '../login/login.service.ts';
 import { applyTrustedDevice } from '../mfa/mfa.service.ts';
 import { issuerFor } from '../oidc/provider-registry.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
-import { createSession, revokeSession } from '../sessions/session.service.ts';
+import { createSession, hasRecentMfa, revokeSession } from '../sessions/session.service.ts';
 import { createToken, hashToken } from '../shared/crypto.ts';
 import { AppError, assertThat, retryAfter } from '../shared/errors.ts';
 import { amrOf, loadAccount, type SignIn, signInOf } from '../sign-in/sign-in-state.ts';
@@ -96,57 +98,126 @@ export async function signInWithPartner(
   }
   const partner = await requirePartner(db, tenant, partnerCode);
   const logFields = { tenant: tenant.code, partner: partner.code };
-  const claims = await verifyPartnerToken(
-    keys,
-    partner,
-    { token: input.token, audience: issuerFor(config, tenant), now },
-    (reason, error) =>
-      log.warn(
-        { ...logFields, reason, err: error instanceof Error ? error.message : undefined },
-        'partner token refused',
-      ),
-  );
-  const identityToken = createToken();
-  // A concurrent first sign-in of the same subject may create the account or link first: the
-  // loser's transaction fails on a unique key and runs once more, finding what the winner made.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const opened = await db.transaction().execute(async (trx) => {
-        await acceptJti(trx, tenant, partner, claims);
-        const user = await accountFor(trx, tenant, partner, claims, now, log);
-        const account = await loadAccount(trx, tenant, user.id);
-        if (!account) throw new AppError(partnerErrors.accountDisabled);
-        if (input.previousToken) await revokeSession(trx, tenant.code, input.previousToken);
-        const created = await createSession(
-          trx,
-          {
-            tenantCode: tenant.code,
-            userId: user.id,
-            provider: 'authx',
-            partnerCode: partner.code,
-            partnerTokenHash: hashToken(identityToken),
-          },
-          now,
-        );
-        return { ...account, ...created };
-      });
-      const { session, user, mfaEnrolled } = opened;
-      if (mfaEnrolled && (await applyTrustedDevice(db, tenant, session, input.userDeviceToken, now))) {
-        session.mfa_method = 'device';
-        session.mfa_verified_at = now;
+  // What the audit entry of this attempt names (issue 16): filled in as it becomes known.
+  const attempt: SignInAttempt = { subject: null, account: null };
+  try {
+    const claims = await verifyPartnerToken(
+      keys,
+      partner,
+      { token: input.token, audience: issuerFor(config, tenant), now },
+      (reason, error) =>
+        log.warn(
+          { ...logFields, reason, err: error instanceof Error ? error.message : undefined },
+          'partner token refused',
+        ),
+    );
+    attempt.subject = claims.sub;
+    const identityToken = createToken();
+    // A concurrent first sign-in of the same subject may create the account or link first: the
+    // loser's transaction fails on a unique key and runs once more, finding what the winner made.
+    for (let retry = 0; ; retry++) {
+      try {
+        const opened = await db.transaction().execute(async (trx) => {
+          await acceptJti(trx, tenant, partner, claims);
+          const user = await accountFor(trx, tenant, partner, claims, now, log, attempt);
+          const account = await loadAccount(trx, tenant, user.id);
+          if (!account) throw new AppError(partnerErrors.accountDisabled);
+          if (input.previousToken) await revokeSession(trx, tenant.code, input.previousToken);
+          const created = await createSession(
+            trx,
+            {
+              tenantCode: tenant.code,
+              userId: user.id,
+              provider: 'authx',
+              partnerCode: partner.code,
+              partnerTokenHash: hashToken(identityToken),
+            },
+            now,
+          );
+          // skipMfa never applies to an account that used a factor within the trusted-device
+          // period (issue 16): a factor removed since then does not reopen the skip.
+          const skipMfa =
+            partner.skipMfa &&
+            !(await hasRecentMfa(
+              trx,
+              {
+                tenantCode: tenant.code,
+                userId: user.id,
+                trustedDeviceDays: tenant.settings.mfa.trustedDeviceDays,
+              },
+              now,
+            ));
+          await auditSignIn(trx, tenant, partner, attempt, 'success', now);
+          return { ...account, ...created, skipMfa };
+        });
+        const { session, user, mfaEnrolled } = opened;
+        if (mfaEnrolled && (await applyTrustedDevice(db, tenant, session, input.userDeviceToken, now))) {
+          session.mfa_method = 'device';
+          session.mfa_verified_at = now;
+        }
+        const signIn = signInOf(tenant, session, user, mfaEnrolled, now, { skipMfa: opened.skipMfa });
+        log.info({ ...logFields, user: user.id }, 'partner sign-in');
+        return { sessionToken: opened.token, identityToken, signIn };
+      } catch (error) {
+        if (error instanceof JtiReplayed) {
+          log.warn(logFields, 'partner token replayed');
+          throw new AppError(partnerErrors.tokenReplayed);
+        }
+        if (retry === 0 && isUniqueViolation(error)) {
+          attempt.account = null;
+          continue;
+        }
+        throw error;
       }
-      const signIn = signInOf(tenant, session, user, mfaEnrolled, now, partner);
-      log.info({ ...logFields, user: user.id }, 'partner sign-in');
-      return { sessionToken: opened.token, identityToken, signIn };
-    } catch (error) {
-      if (error instanceof JtiReplayed) {
-        log.warn(logFields, 'partner token replayed');
-        throw new AppError(partnerErrors.tokenReplayed);
-      }
-      if (attempt === 0 && isUniqueViolation(error)) continue;
-      throw error;
     }
+  } catch (error) {
+    // Every refusal is audited with its code; an outage (no database) cannot be, and is logged.
+    const result = error instanceof AppError ? error.code : errorCodes.internal;
+    await db
+      .transaction()
+      .execute((trx) => auditSignIn(trx, tenant, partner, attempt, result, now))
+      .catch((auditError: unknown) =>
+        log.warn(
+          { ...logFields, err: auditError instanceof Error ? auditError.message : undefined },
+          'partner sign-in not audited',
+        ),
+      );
+    throw error;
   }
+}
+
+/** The subject and account a partner sign-in attempt concerned, as far as it got. */
+interface SignInAttempt {
+  /** The token's subject, once its signature verified (an unverified claim names nobody). */
+  subject: string | null;
+  /** The account the subject maps to, once found. */
+  account: string | null;
+}
+
+/**
+ * The audit entry of a partner sign-in (issue 16): partner, subject, account and result
+ * (`success` or the refusal's code), written by Keycard itself (the system actor). Users are
+ * named by id, as everywhere in the log.
+ */
+async function auditSignIn(
+  trx: Kysely<Database>,
+  tenant: TenantContext,
+  partner: Partner,
+  attempt: SignInAttempt,
+  result: string,
+  now: number,
+): Promise<void> {
+  await recordAudit(
+    trx,
+    systemActor,
+    {
+      tenant: tenant.code,
+      action: partnerAuditActions.signIn,
+      target: attempt.account ? { kind: 'user', id: attempt.account } : { kind: 'partner', id: partner.code },
+      after: { partner: partner.code, subject: attempt.subject, account: attempt.account, result },
+    },
+    now,
+  );
 }
 
 class JtiReplayed extends Error {}
@@ -175,14 +246,20 @@ async function acceptJti(
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new JtiReplayed();
 }
 
-const emailSchema = z.email().max(254);
-
 /**
  * The account behind the partner's subject: its link, or a first link by the partner's policy.
- * Linking by e-mail needs the address verified on both sides (the partner says
- * email_verified: true and Keycard has verified it): linking on an unverified address is how
- * Keycloak (#53041) and Zitadel let attackers take accounts over. `provision` creates an
- * account only for an address no account has. Every link is recorded and logged.
+ * A first link or a new account needs the partner to assert the address as verified
+ * (`email_verified: true`), whatever the policy: linking or provisioning on an unverified
+ * address is how Keycloak (#53041) and Zitadel let attackers take accounts over, and how a
+ * `provision` partner's user could pre-create someone else's account (issue 16). Linking to an
+ * existing account also needs Keycard to have verified the address, and never links a subject
+ * the account's owner (or a claim) removed. `provision` creates an account only for an address
+ * no account has. Every link is recorded and logged.
+ *
+ * The account's row is locked (a no-op update) before its link is used or made: a claim
+ * (account-claim.ts) updates the same row first, so a sign-in racing a password reset either
+ * commits before the claim, whose removal then sees its link and session, or runs after it and
+ * finds the link gone.
  */
 async function accountFor(
   trx: Transaction<Database>,
@@ -191,6 +268,7 @@ async function accountFor(
   claims: PartnerTokenClaims,
   now: number,
   log: PartnerLog,
+  attempt: SignInAttempt,
 ): Promise<UserRow> {
   const tables = partnerDb(trx);
   const logFields = { tenant: tenant.code, partner: partner.code };
@@ -204,15 +282,21 @@ async function accountFor(
     .where('u.tenant_code', '=', tenant.code)
     .executeTakeFirst();
   if (linked) {
-    if (linked.status !== 'active') throw new AppError(partnerErrors.accountDisabled);
-    await tables
+    attempt.account = linked.id;
+    await lockAccount(trx, tenant, linked.id);
+    const touched = await tables
       .updateTable('partner_identities')
       .set({ last_sign_in_at: now })
       .where('tenant_code', '=', tenant.code)
       .where('partner_code', '=', partner.code)
       .where('subject', '=', claims.sub)
-      .execute();
-    return linked;
+      .where('user_id', '=', linked.id)
+      .executeTakeFirst();
+    if (Number(touched.numUpdatedRows) === 1) {
+      if (linked.status !== 'active') throw new AppError(partnerErrors.accountDisabled);
+      return linked;
+    }
+    // Removed by a claim that committed while this sign-in waited: decide afresh below.
   }
 
   const notLinked = (reason: string) => {
@@ -220,9 +304,17 @@ async function accountFor(
     return new AppError(partnerErrors.accountNotLinked);
   };
   if (partner.linking === 'existing-only') throw notLinked('only subjects linked before may sign in');
-  const email = emailSchema.safeParse(claims.email?.trim().toLowerCase());
+  // The claim as the partner sent it: an address that Unicode case folding or normalisation
+  // would turn into another (KELVIN SIGN for k) is refused, never folded (issue 16, item 4).
+  const email = emailSchema.safeParse(claims.email);
   if (!email.success) throw notLinked('no usable e-mail address');
-  const partnerVerified = claims.email_verified === true;
+  if (claims.email_verified !== true) {
+    log.warn(
+      { ...logFields, reason: 'the partner does not assert the address as verified' },
+      'partner subject not linked',
+    );
+    throw new AppError(partnerErrors.emailUnverified);
+  }
   const existing = await trx
     .selectFrom('users')
     .selectAll()
@@ -232,15 +324,30 @@ async function accountFor(
 
   let user: UserRow;
   let method: PartnerLinkMethod;
+  let confirmed = false;
   if (existing) {
-    if (!partnerVerified || existing.email_verified !== 1) {
-      throw notLinked('the address is not verified on both sides');
+    attempt.account = existing.id;
+    await lockAccount(trx, tenant, existing.id);
+    const current = await trx
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', existing.id)
+      .where('tenant_code', '=', tenant.code)
+      .executeTakeFirstOrThrow();
+    if (current.email_verified !== 1) throw notLinked('the address is not verified on both sides');
+    if (current.status !== 'active') throw new AppError(partnerErrors.accountDisabled);
+    if (await isRefused(trx, tenant, partner, claims.sub, current.id)) {
+      throw notLinked('the subject was removed from this account');
     }
-    if (existing.status !== 'active') throw new AppError(partnerErrors.accountDisabled);
-    user = existing;
+    user = current;
     method = 'verified-email';
+    // An owner who holds a password proved the mailbox to Keycard: a link on the address both
+    // sides verified is theirs. An account without one (made by a partner, never claimed) has
+    // no owner yet who could have confirmed it.
+    confirmed = current.password_hash !== null;
   } else if (partner.linking === 'provision') {
     user = await createPartnerUser(trx, tenant, email.data, claims, now);
+    attempt.account = user.id;
     method = 'provisioned';
   } else {
     throw notLinked('no account has the address');
@@ -256,10 +363,40 @@ async function accountFor(
       email_at_link: email.data,
       linked_at: now,
       last_sign_in_at: now,
+      owner_confirmed_at: confirmed ? now : null,
     })
     .execute();
   log.info({ ...logFields, user: user.id, method }, 'partner subject linked');
   return user;
+}
+
+/** Takes the account row's write lock for the rest of the transaction (both engines). */
+async function lockAccount(trx: Transaction<Database>, tenant: TenantContext, userId: string): Promise<void> {
+  await trx
+    .updateTable('users')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', userId)
+    .where('tenant_code', '=', tenant.code)
+    .execute();
+}
+
+/** Whether the account's owner, or a claim of the account, removed this subject from it. */
+async function isRefused(
+  trx: Transaction<Database>,
+  tenant: TenantContext,
+  partner: Partner,
+  subject: string,
+  userId: string,
+): Promise<boolean> {
+  const row = await partnerDb(trx)
+    .selectFrom('partner_link_refusals')
+    .select('user_id')
+    .where('tenant_code', '=', tenant.code)
+    .where('partner_code', '=', partner.code)
+    .where('subject', '=', subject)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** An account made for a partner's user: no password (it signs in through the partner). */
@@ -283,7 +420,8 @@ async function createPartnerUser(
     status: 'active',
     password_hash: null,
     password_changed_at: null,
-    email_verified: claims.email_verified === true ? 1 : 0,
+    // Only a partner-verified address is provisioned (accountFor); Keycard has not checked it.
+    email_verified: 1,
     email_verification_required: tenant.settings.emailVerificationRequired ? 1 : 0,
     secret_question: null,
     secret_answer_hash: null,

@@ -139,6 +139,11 @@ export async function deletePartnerRows(
     .where('tenant_code', '=', tenantCode)
     .where('partner_code', '=', partnerCode)
     .execute();
+  await tables
+    .deleteFrom('partner_link_refusals')
+    .where('tenant_code', '=', tenantCode)
+    .where('partner_code', '=', partnerCode)
+    .execute();
   const result = await tables
     .deleteFrom('partners')
     .where('tenant_code', '=', tenantCode)

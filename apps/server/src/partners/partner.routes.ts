@@ -5,7 +5,11 @@ import {
   generateTokenResponse,
   type HelpLinkResponse,
   helpLinkResponse,
+  type PartnerLinksResponse,
   type PartnerSsoResponse,
+  partnerLinkChangeResponse,
+  partnerLinkParams,
+  partnerLinksResponse,
   partnerSsoRequest,
   partnerSsoResponse,
   routePattern,
@@ -19,6 +23,7 @@ import { assertSameOrigin } from '../http/security.ts';
 import { requireTenant } from '../http/tenant.ts';
 import { parseInput } from '../http/validate.ts';
 import { loadSignIn } from '../sign-in/sign-in-state.ts';
+import { dropPartnerLink, keepPartnerLink, listPartnerLinks } from './partner-links.service.ts';
 import { generatePartnerHandoff, partnerHelpLink, signInWithPartner } from './partner-sso.service.ts';
 import { PartnerKeys } from './partner-token.service.ts';
 
@@ -28,6 +33,11 @@ const helpLinkPattern = apiPaths.partners
   .helpLink(`:${partnerParam}`, ':email')
   .replace(encodeURIComponent(`:${partnerParam}`), `:${partnerParam}`)
   .replace(encodeURIComponent(':email'), ':email');
+
+const linkPattern = apiPaths.partners
+  .link(':partnerCode', ':subject')
+  .replace(encodeURIComponent(':partnerCode'), ':partnerCode')
+  .replace(encodeURIComponent(':subject'), ':subject');
 
 function partnerCodeOf(params: unknown): string {
   return (params as Record<string, string>)[partnerParam] ?? '';
@@ -85,6 +95,39 @@ export async function partnerRoutes(
       const now = clock.now();
       const signIn = await loadSignIn(db, tenant, sessionToken(request), now);
       return generatePartnerHandoff(deps, tenant, partnerCodeOf(request.params), signIn, input, now);
+    },
+  );
+
+  // The signed-in account's partner links (issue 16): read, keep, drop.
+  app.get(
+    apiPaths.partners.links,
+    answers(partnerLinksResponse),
+    async (request): Promise<PartnerLinksResponse> => {
+      const tenant = requireTenant(request);
+      const signIn = await loadSignIn(db, tenant, sessionToken(request), clock.now());
+      return listPartnerLinks(db, tenant, signIn);
+    },
+  );
+
+  app.put(linkPattern, answers(partnerLinkChangeResponse), async (request): Promise<PartnerLinksResponse> => {
+    assertSameOrigin(request, config);
+    const tenant = requireTenant(request);
+    const link = parseInput(partnerLinkParams, request.params);
+    const now = clock.now();
+    const signIn = await loadSignIn(db, tenant, sessionToken(request), now);
+    return keepPartnerLink(db, tenant, signIn, link, now);
+  });
+
+  app.delete(
+    linkPattern,
+    answers(partnerLinkChangeResponse),
+    async (request): Promise<PartnerLinksResponse> => {
+      assertSameOrigin(request, config);
+      const tenant = requireTenant(request);
+      const link = parseInput(partnerLinkParams, request.params);
+      const now = clock.now();
+      const signIn = await loadSignIn(db, tenant, sessionToken(request), now);
+      return dropPartnerLink(db, tenant, signIn, link, now);
     },
   );
 

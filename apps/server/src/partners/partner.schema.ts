@@ -1,8 +1,9 @@
+import type { partnerLinkMethods } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /**
- * The partner tables (migration 4001). Declared here rather than in db/schema.ts so the
+ * The partner tables (migrations 4001, 9001). Declared here rather than in db/schema.ts so the
  * partners feature owns its storage; `partnerDb` widens a Kysely instance (or transaction).
  */
 // A type alias (not an interface) so it satisfies Kysely's table-map constraint.
@@ -10,6 +11,7 @@ export type PartnerTables = {
   partners: PartnersTable;
   partner_identities: PartnerIdentitiesTable;
   partner_token_uses: PartnerTokenUsesTable;
+  partner_link_refusals: PartnerLinkRefusalsTable;
 };
 
 export interface PartnersTable {
@@ -31,7 +33,7 @@ export interface PartnersTable {
   updated_at: number;
 }
 
-export type PartnerLinkMethod = 'verified-email' | 'provisioned' | 'operator';
+export type PartnerLinkMethod = (typeof partnerLinkMethods)[number];
 
 export interface PartnerIdentitiesTable {
   tenant_code: string;
@@ -42,6 +44,18 @@ export interface PartnerIdentitiesTable {
   email_at_link: string | null;
   linked_at: number;
   last_sign_in_at: number | null;
+  /** When the account's owner confirmed the link (migration 9001); null: never. */
+  owner_confirmed_at: number | null;
+}
+
+/** A subject removed from an account: not linked to it again by e-mail (migration 9001). */
+export interface PartnerLinkRefusalsTable {
+  tenant_code: string;
+  partner_code: string;
+  subject: string;
+  user_id: string;
+  reason: 'owner' | 'claim';
+  removed_at: number;
 }
 
 export interface PartnerTokenUsesTable {

@@ -63,6 +63,58 @@ export async function recordMfaPassed(
     .where('id', '=', session.id)
     .where('tenant_code', '=', session.tenant_code)
     .execute();
+  await recordAccountMfa(db, session, now);
+}
+
+/** When the account last passed MFA (migration 9002): it outlives sessions and factors. */
+type AccountMfaTables = {
+  account_mfa_sign_ins: { user_id: string; tenant_code: string; last_mfa_at: number };
+};
+
+function accountMfaDb(db: Kysely<Database>): Kysely<Database & AccountMfaTables> {
+  return db as unknown as Kysely<Database & AccountMfaTables>;
+}
+
+async function recordAccountMfa(
+  db: Kysely<Database>,
+  session: Pick<SessionRow, 'id' | 'tenant_code'> & { user_id?: string },
+  now: number,
+): Promise<void> {
+  const userId =
+    session.user_id ??
+    (
+      await db
+        .selectFrom('sessions')
+        .select('user_id')
+        .where('id', '=', session.id)
+        .where('tenant_code', '=', session.tenant_code)
+        .executeTakeFirst()
+    )?.user_id;
+  if (!userId) return;
+  await accountMfaDb(db)
+    .insertInto('account_mfa_sign_ins')
+    .values({ user_id: userId, tenant_code: session.tenant_code, last_mfa_at: now })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ last_mfa_at: now }))
+    .execute();
+}
+
+/**
+ * Whether the account passed MFA (a factor, or a device trusted after one) within the tenant's
+ * trusted-device period: a partner's skipMfa does not apply to it (issue 16). The record
+ * survives an MFA reset, so removing the factor does not reopen the skip.
+ */
+export async function hasRecentMfa(
+  db: Kysely<Database>,
+  input: { tenantCode: string; userId: string; trustedDeviceDays: number },
+  now: number,
+): Promise<boolean> {
+  const row = await accountMfaDb(db)
+    .selectFrom('account_mfa_sign_ins')
+    .select('last_mfa_at')
+    .where('user_id', '=', input.userId)
+    .where('tenant_code', '=', input.tenantCode)
+    .executeTakeFirst();
+  return row !== undefined && Number(row.last_mfa_at) > now - input.trustedDeviceDays * DAY;
 }
 
 export async function revokeSession(

@@ -219,6 +219,13 @@ export async function loadSignIn(
       sql<number>`(select count(*) from mfa_factors f where f.user_id = s.user_id and f.tenant_code = s.tenant_code and f.status = 'active')`.as(
         'active_factors',
       ),
+      // When the account last passed MFA: a partner's skipMfa does not apply within the
+      // tenant's trusted-device period after it (issue 16, sessions/session.service.ts).
+      sql<
+        number | null
+      >`(select m.last_mfa_at from account_mfa_sign_ins m where m.user_id = s.user_id and m.tenant_code = s.tenant_code)`.as(
+        'last_mfa_at',
+      ),
     ])
     .where('s.id', '=', hashToken(token))
     .where('s.tenant_code', '=', tenant.code)
@@ -255,7 +262,10 @@ export async function loadSignIn(
     created_at: row.user_created_at,
     updated_at: row.user_updated_at,
   };
-  const partner = row.partner_skip_mfa === null ? null : { skipMfa: Number(row.partner_skip_mfa) === 1 };
+  const recentMfa =
+    row.last_mfa_at !== null && Number(row.last_mfa_at) > now - tenant.settings.mfa.trustedDeviceDays * DAY;
+  const partner =
+    row.partner_skip_mfa === null ? null : { skipMfa: Number(row.partner_skip_mfa) === 1 && !recentMfa };
   return signInOf(tenant, session, user, Number(row.active_factors) > 0, now, partner);
 }
 

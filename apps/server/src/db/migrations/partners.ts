@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 
 // Migrations describe the schema as it was at their time, not today's types.
 // biome-ignore lint/suspicious/noExplicitAny: Kysely's documented type for migrations
@@ -73,6 +73,67 @@ export const partnerMigrations: Record<string, Migration> = {
         .execute();
       // The partner identity token of an authx session (SPEC §3), stored hashed.
       await db.schema.alterTable('sessions').addColumn('partner_token_hash', 'varchar(64)').execute();
+    },
+  },
+  // Issue 16: a partner link records whether the account's owner confirmed it; an account the
+  // mailbox owner claims (reset, activation, e-mail verification) loses the links nobody
+  // confirmed, and the subjects removed from an account are remembered so they are not
+  // linked to it again by e-mail.
+  '9001_partner_link_confirmation': {
+    async up(db: AnyDb) {
+      await db.schema.alterTable('partner_identities').addColumn('owner_confirmed_at', 'bigint').execute();
+      // Links made on an address verified on both sides, to an account whose owner holds a
+      // password, were the owner's (they proved the mailbox to Keycard); the others (provisioned
+      // accounts, operator links) were never confirmed.
+      await sql`update partner_identities set owner_confirmed_at = linked_at
+        where link_method = 'verified-email'
+        and exists (select 1 from users u where u.id = partner_identities.user_id and u.password_hash is not null)`.execute(
+        db,
+      );
+      await db.schema
+        .createTable('partner_link_refusals')
+        .addColumn('tenant_code', 'varchar(64)', (c) => c.notNull())
+        .addColumn('partner_code', 'varchar(64)', (c) => c.notNull())
+        .addColumn('subject', 'varchar(255)', (c) => c.notNull())
+        .addColumn('user_id', 'varchar(36)', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        // 'owner' (dropped from the account page) or 'claim' (removed when the account was claimed)
+        .addColumn('reason', 'varchar(16)', (c) => c.notNull())
+        .addColumn('removed_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('partner_link_refusals_pk', [
+          'tenant_code',
+          'partner_code',
+          'subject',
+          'user_id',
+        ])
+        .addForeignKeyConstraint(
+          'partner_link_refusals_partner_fk',
+          ['tenant_code', 'partner_code'],
+          'partners',
+          ['tenant_code', 'partner_code'],
+          (c) => c.onDelete('cascade'),
+        )
+        .execute();
+      await db.schema
+        .createIndex('partner_link_refusals_user')
+        .on('partner_link_refusals')
+        .column('user_id')
+        .execute();
+    },
+  },
+  // Issue 16: when an account last passed MFA with a factor (or a device trusted after one).
+  // Kept apart from the factors, which an MFA reset removes, so a partner's skipMfa cannot
+  // apply to an account that used a factor within the tenant's trusted-device period.
+  '9002_account_mfa_sign_ins': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('account_mfa_sign_ins')
+        .addColumn('user_id', 'varchar(36)', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+        .addColumn('tenant_code', 'varchar(64)', (c) => c.notNull())
+        .addColumn('last_mfa_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await sql`insert into account_mfa_sign_ins (user_id, tenant_code, last_mfa_at)
+        select s.user_id, min(s.tenant_code), max(s.mfa_verified_at) from sessions s
+        where s.mfa_verified_at is not null group by s.user_id`.execute(db);
     },
   },
 };
