@@ -223,6 +223,40 @@ describe.each(layouts)('partner pre-account takeover on %s, %s', (engine) => {
     ]);
   });
 
+  it('an e-mail verification by the mailbox owner is a claim too (an account provisioned before the fix)', async () => {
+    const email = uniqueEmail('legacy');
+    expect((await signIn('provider', 'legacy-squatter', { email, email_verified: true })).status).toBe(200);
+    const user = await findUserByEmail(cluster.t.services.db, 'grand-hotel', email);
+    // As Keycard used to provision it: the partner's unverified address, to be verified here.
+    await cluster.t.services.db
+      .updateTable('users')
+      .set({ email_verified: 0, email_verification_required: 1 })
+      .where('id', '=', user!.id)
+      .execute();
+    // The squatter's partner session asks for the verification mail; it reaches the owner…
+    const squatter = await signIn('provider', 'legacy-squatter');
+    const send = await squatter.browser.fetch(`${origin}${apiPaths.lifecycle.sendVerification(email)}`, {
+      method: 'POST',
+      body: {},
+    });
+    expect(send.status).toBe(200);
+    const verifyToken = tokenIn(await lastMailTo(cluster.t, email, 'account.verify-email'));
+    // …who opens it, on the other instance: the account is claimed.
+    const verify = await new Browser(via(1)).fetch(`${origin}${apiPaths.lifecycle.verifyEmail}`, {
+      method: 'PATCH',
+      body: { email, token: verifyToken },
+    });
+    expect(verify.status).toBe(200);
+    expect(await partnerLinkOf(cluster.t, 'grand-hotel', 'provider', 'legacy-squatter')).toBeUndefined();
+    expect(await sessionExists(squatter.browser, origin)).toBe(false);
+    expect(await signIn('provider', 'legacy-squatter', { email, email_verified: true })).toMatchObject({
+      status: 403,
+      body: { code: 'partner.account_not_linked' },
+    });
+    const mail = await lastMailTo(cluster.t, email, 'account.partner-links-removed');
+    expect(mail.subject).toContain('Partner sign-ins removed');
+  });
+
   it('a claim keeps links the owner confirmed, and mails nothing when nothing goes', async () => {
     const email = uniqueEmail('confirmed-link');
     await activeUser(cluster.t, email, 'Anchor-bay-2020');
