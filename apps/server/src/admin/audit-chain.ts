@@ -181,3 +181,71 @@ async function walkChain(db: Kysely<Database>, pageSize: number): Promise<ChainR
   if (head && head.hash !== previousHash) return broken('changed', lastId, position);
   return { ok: true, entries: position, head: { seq: headSeq, hash: previousHash } };
 }
+
+export type CopyReport = { ok: true; entries: number } | Extract<ChainReport, { ok: false }>;
+
+/** One line of a sink's copy (audit-sink.ts sinkLine), as far as the comparison needs it. */
+export interface CopiedEntry {
+  id: string;
+  seq: number;
+  hash: string;
+}
+
+/**
+ * Compares the log with a copy kept outside the database (a sink's JSON lines, duplicates
+ * allowed: delivery is at least once). A forger with the owner's rights can rewrite an entry
+ * and recompute every hash after it, and the chain is whole again; the copy still holds the
+ * old hashes. Reports the first position where the database no longer holds what the copy
+ * does: the entry is gone (removed), another entry stands there (inserted), or its hash
+ * differs (changed). Entries written after the copy's last line are the chain walk's to check.
+ */
+export async function compareWithCopy(
+  db: Kysely<Database>,
+  copy: AsyncIterable<CopiedEntry> | Iterable<CopiedEntry>,
+): Promise<CopyReport> {
+  let compared = 0;
+  let last = 0;
+  const broken = (problem: 'changed' | 'removed' | 'inserted', id: string, position: number): CopyReport => ({
+    ok: false,
+    problem,
+    id,
+    position,
+    entries: compared,
+  });
+  let batch: CopiedEntry[] = [];
+  const check = async (): Promise<CopyReport | null> => {
+    if (batch.length === 0) return null;
+    const rows = await db
+      .selectFrom('audit_log')
+      .select(['id', 'seq', 'hash'])
+      .where(
+        'seq',
+        'in',
+        batch.map((entry) => entry.seq),
+      )
+      .execute();
+    const bySeq = new Map(rows.map((row) => [Number(row.seq), row]));
+    for (const entry of batch) {
+      const row = bySeq.get(entry.seq);
+      if (!row) return broken('removed', entry.id, entry.seq);
+      if (row.id !== entry.id) return broken('inserted', row.id, entry.seq);
+      if (row.hash !== entry.hash) return broken('changed', row.id, entry.seq);
+      compared += 1;
+    }
+    batch = [];
+    return null;
+  };
+  for await (const entry of copy) {
+    // A batch shipped again (at least once) comes after the lines it repeats: skip it.
+    if (entry.seq <= last) continue;
+    last = entry.seq;
+    batch.push(entry);
+    if (batch.length >= 500) {
+      const report = await check();
+      if (report) return report;
+    }
+  }
+  const report = await check();
+  if (report) return report;
+  return { ok: true, entries: compared };
+}

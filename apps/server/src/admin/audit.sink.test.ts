@@ -1,14 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../cli.ts';
+import { loadConfig } from '../config.ts';
 import { type Db, openDatabase } from '../db/database.ts';
 import { systemClock } from '../shared/clock.ts';
 import { engines, freePort } from '../test/helper.ts';
 import { cliActor, recordAudit } from './audit.service.ts';
-import { chainRows, scratchDatabase } from './audit.test-support.ts';
-import { entryHash } from './audit-chain.ts';
+import { chainRows, scratchDatabase, tamper } from './audit.test-support.ts';
+import { entryHash, verifyChain } from './audit-chain.ts';
 import { type AuditSink, AuditSinkWorker, fileSink, httpSink } from './audit-sink.ts';
 
 interface SinkLine {
@@ -191,6 +193,70 @@ describe.each(engines)('audit sinks on %s', (engine) => {
     await worker.stop();
     const rows = await chainRows(scratch.db.kysely);
     expect(up.lines.map((line) => line.id)).toEqual(rows.map((row) => row.id));
+  });
+
+  async function shippedCopy(n: number) {
+    const scratch = await scratchDatabase(engine);
+    cleanup.push(() => scratch.drop());
+    const dir = mkdtempSync(path.join(tmpdir(), 'keycard-sink-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'audit.jsonl');
+    await writeEntries(scratch.db, n);
+    await new AuditSinkWorker({ db: scratch.db.kysely, sink: fileSink(file), clock: systemClock }).runOnce();
+    // A batch shipped twice (at least once): the copy repeats lines.
+    appendFileSync(file, readFileSync(file, 'utf8'));
+    return { scratch, file };
+  }
+
+  async function verifyWithCopy(db: Db, file: string) {
+    const out: string[] = [];
+    const code = await runCli(['audit', 'verify', '--copy', file], {
+      out: (line) => out.push(line),
+      err: (line) => out.push(line),
+      database: db,
+      config: loadConfig({ NODE_ENV: 'test' }),
+    });
+    return { code, text: out.join('\n') };
+  }
+
+  it('catches a chain rewritten from an entry on (whole again) by comparing it with the copy', async () => {
+    const { scratch, file } = await shippedCopy(5);
+    expect(await verifyWithCopy(scratch.db, file)).toEqual({
+      code: 0,
+      text: expect.stringContaining("the copy's 5 entries match") as unknown as string,
+    });
+    // The forger changes entry 2 and recomputes every hash after it, and the head.
+    const rows = await chainRows(scratch.db.kysely);
+    let previous = rows[0]!.hash;
+    for (const row of rows.slice(1)) {
+      const changed = row.seq === rows[1]!.seq ? { ...row, after: '{"status":"active"}' } : row;
+      const hash = entryHash(previous, changed);
+      await tamper(
+        scratch.db,
+        `update audit_log set after = '${changed.after}', prev_hash = '${previous}', hash = '${hash}' where id = '${row.id}'`,
+      );
+      previous = hash;
+    }
+    await tamper(scratch.db, `update audit_chain_head set hash = '${previous}'`);
+    expect(await verifyChain(scratch.db.kysely)).toMatchObject({ ok: true, entries: 5 });
+    const { code, text } = await verifyWithCopy(scratch.db, file);
+    expect(code).toBe(1);
+    expect(text).toBe(
+      `The audit log differs from the copy in ${file} at position 2: entry ${rows[1]!.id} no longer has the hash the copy holds.`,
+    );
+  });
+
+  it('catches entries removed from the end with the head moved back, by comparing with the copy', async () => {
+    const { scratch, file } = await shippedCopy(5);
+    const rows = await chainRows(scratch.db.kysely);
+    await tamper(scratch.db, `delete from audit_log where seq = 5`);
+    await tamper(scratch.db, `update audit_chain_head set seq = 4, hash = '${rows[3]!.hash}'`);
+    expect(await verifyChain(scratch.db.kysely)).toMatchObject({ ok: true, entries: 4 });
+    const { code, text } = await verifyWithCopy(scratch.db, file);
+    expect(code).toBe(1);
+    expect(text).toBe(
+      `The audit log differs from the copy in ${file} at position 5: entry ${rows[4]!.id} is in the copy but no longer in the database.`,
+    );
   });
 
   it('refuses an HTTP sink on a private address when private outbound addresses are not allowed', async () => {
