@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { lifecycleRoutes } from './accounts/lifecycle.routes.ts';
-import { loadLeakedPasswords, usePasswordHashing } from './accounts/password.service.ts';
+import { loadLeakedPasswords, useHashingQueue, usePasswordHashing } from './accounts/password.service.ts';
 import { adminApiRoutes } from './admin/admin.routes.ts';
 import { adminProviderConfiguration } from './admin/admin-provider.ts';
 import { themeAssetRoutes } from './admin/assets.routes.ts';
@@ -90,6 +90,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   const clock = options.clock ?? systemClock;
   usePasswordHashing(config.passwordHashing);
   const app = Fastify({
+  useHashingQueue(config.hashingQueue);
     logger:
       options.logger === false
         ? false

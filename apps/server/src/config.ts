@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { readApnsKey, readFcmServiceAccount } from './messaging/push/push-credentials.ts';
+import { type HashingQueueSettings, hashingQueueSettings } from './security/hashing-queue.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -153,6 +154,10 @@ const envSchema = z.object({
   PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(7168).max(4_194_304).default(65_536),
   PASSWORD_HASH_ITERATIONS: z.coerce.number().int().min(1).max(20).default(3),
   PASSWORD_HASH_PARALLELISM: z.coerce.number().int().min(1).max(16).default(4),
+  /** Password hashes one instance runs at once (default: its number of cores). */
+  HASHING_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  /** Password hashes waiting at most (default: 32 per running hash); more are refused with 503. */
+  HASHING_QUEUE_LENGTH: z.coerce.number().int().min(0).max(100_000).optional(),
 });
 
 export interface Config {
@@ -219,6 +224,8 @@ export interface Config {
   mobileAppOrigins: string[];
   /** argon2id parameters for new password hashes (stored hashes keep their own). */
   passwordHashing: PasswordHashing;
+  /** The instance's bound on password hashing (security/hashing-queue.ts). */
+  hashingQueue: HashingQueueSettings;
 }
 
 export interface PasswordHashing {
@@ -297,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       iterations: e.PASSWORD_HASH_ITERATIONS,
       parallelism: e.PASSWORD_HASH_PARALLELISM,
     },
+    hashingQueue: hashingQueueSettings(e.HASHING_CONCURRENCY, e.HASHING_QUEUE_LENGTH),
   };
   // OWASP's minimum for argon2id is a table of equal-cost rows: never less memory than the
   // row for the number of passes asks.

@@ -34,6 +34,10 @@ export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
     status: 503,
     message: 'The service is briefly unavailable; try again in a moment.',
   },
+  [errorCodes.busy]: {
+    status: 503,
+    message: 'Too many passwords are being checked right now; try again in a few seconds.',
+  },
   [errorCodes.unknownDomain]: { status: 404, message: 'No tenant is configured for this domain.' },
   [errorCodes.invalidCredentials]: { status: 401, message: 'Invalid e-mail or password.' },
   [errorCodes.tooManyAttempts]: { status: 429, message: 'Too many attempts.' },

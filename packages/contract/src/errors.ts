@@ -15,6 +15,11 @@ export const errorCodes = {
   internal: 'common.internal',
   /** The database or the shared rate-limit store cannot be reached: try again shortly. */
   unavailable: 'common.unavailable',
+  /**
+   * This instance's password hashing is full (its concurrency and queue): refused before any
+   * work, with Retry-After. Not an outage: the same request fits a moment later.
+   */
+  busy: 'common.busy',
   unknownDomain: 'tenant.unknown_domain',
   invalidCredentials: 'login.invalid_credentials',
   tooManyAttempts: 'login.too_many_attempts',

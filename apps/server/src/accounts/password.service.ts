@@ -3,6 +3,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
 import type { PasswordHashing } from '../config.ts';
+import {
+  HashingQueue,
+  type HashingQueueSettings,
+  type HashingTicket,
+  hashingQueueSettings,
+  untenanted,
+} from '../security/hashing-queue.ts';
 
 /**
  * argon2id with RFC 9106's recommended parameters for servers that cannot give a hash
@@ -27,24 +34,59 @@ export function usePasswordHashing(params: PasswordHashing): void {
   hashing = params;
 }
 
+// Every hash and verification of this process waits its turn here (security/hashing-queue.ts):
+// a flood of guesses cannot take the CPU from everyone else's sign-ins.
+let queue: HashingQueue | undefined;
+
+/** Sets this process's bound on hashing (from the configuration, at start). */
+export function useHashingQueue(settings: HashingQueueSettings): void {
+  const current = queue?.settings;
+  if (current?.concurrency === settings.concurrency && current.queueLength === settings.queueLength) return;
+  queue = new HashingQueue(settings);
+}
+
+function hashingQueue(): HashingQueue {
+  queue ??= new HashingQueue(hashingQueueSettings());
+  return queue;
+}
+
+/**
+ * Refused with `common.busy` (503) unless an ordinary hash would be taken now: a sign-in that
+ * cannot be in the priority lane is refused before it does any other work.
+ */
+export function assertHashingRoom(): void {
+  hashingQueue().assertRoom();
+}
+
 // Algorithm is a const enum in the typings; 2 is its Argon2id member.
 const argon2id = 2 as Algorithm;
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, {
-    algorithm: argon2id,
-    memoryCost: hashing.memoryKib,
-    timeCost: hashing.iterations,
-    parallelism: hashing.parallelism,
-  });
+/** A new hash, in its turn; refused with `common.busy` (503) when the instance's hashing is full. */
+export function hashPassword(password: string, ticket: HashingTicket = untenanted): Promise<string> {
+  const params = hashing;
+  return hashingQueue().run(ticket, () =>
+    hash(password, {
+      algorithm: argon2id,
+      memoryCost: params.memoryKib,
+      timeCost: params.iterations,
+      parallelism: params.parallelism,
+    }),
+  );
 }
 
-export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
-  try {
-    return await verify(storedHash, password);
-  } catch {
-    return false;
-  }
+/** Checks a password against its hash, in its turn; refused with `common.busy` like hashPassword. */
+export function verifyPassword(
+  storedHash: string,
+  password: string,
+  ticket: HashingTicket = untenanted,
+): Promise<boolean> {
+  return hashingQueue().run(ticket, async () => {
+    try {
+      return await verify(storedHash, password);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
@@ -61,9 +103,15 @@ export function needsRehash(storedHash: string): boolean {
 // Unknown e-mails still cost one argon2 verification, so response timing does not tell
 // which addresses have accounts (ARCHITECTURE invariant 4).
 let dummyHash: Promise<string> | undefined;
-export async function verifyDummyPassword(password: string): Promise<false> {
-  dummyHash ??= hashPassword('keycard-dummy-password-for-timing');
-  await verifyPassword(await dummyHash, password);
+export async function verifyDummyPassword(
+  password: string,
+  ticket: HashingTicket = untenanted,
+): Promise<false> {
+  dummyHash ??= hashPassword('keycard-dummy-password-for-timing', ticket).catch((error: unknown) => {
+    dummyHash = undefined;
+    throw error;
+  });
+  await verifyPassword(await dummyHash, password, ticket);
   return false;
 }
 

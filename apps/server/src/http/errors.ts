@@ -35,7 +35,11 @@ export function errorAnswer(error: unknown): { status: number; body: ApiError } 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body } = errorAnswer(error);
-    if (status >= 500) request.log.error({ err: error, code: body.code }, 'request failed');
+    if (status >= 500 && body.code !== errorCodes.busy)
+      request.log.error({ err: error, code: body.code }, 'request failed');
+    // A refusal that knows when to come back says so (RFC 9110 §10.2.3), 503 included.
+    const wait = error instanceof AppError ? error.fields?.retryAfterSeconds : undefined;
+    if (wait && (status === 429 || status === 503)) reply.header('retry-after', wait);
     return reply.status(status).send(body);
   });
 }

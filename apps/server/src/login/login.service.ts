@@ -1,6 +1,7 @@
 import { errorCodes, type LoginLimit } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import {
+  assertHashingRoom,
   hashPassword,
   isLeakedPassword,
   needsRehash,
@@ -10,6 +11,7 @@ import {
 import { findUserByEmail, type UserRow, upgradePasswordHash } from '../accounts/user.repository.ts';
 import type { Database } from '../db/schema.ts';
 import { findTrustedDeviceId } from '../mfa/device.service.ts';
+import type { HashingTicket } from '../security/hashing-queue.ts';
 import { type LimitRule, type RateLimiter, reserveSettled } from '../security/rate-limiter.ts';
 import { findKnownBrowserId } from '../sessions/known-browser.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -92,6 +94,9 @@ export async function passwordLogin(
   now: number,
 ): Promise<LoginOutcome> {
   const { db, limiter, policy, clock } = deps;
+  // Without a device or known-browser token this attempt cannot be in the hashing queue's
+  // priority lane: when the queue is full it is refused before any lookup or count.
+  if (!input.userDeviceToken && !input.knownBrowserToken) assertHashingRoom();
   const address = addressRule(policy);
   const byAddress = await limiter.reserve(`login:ip:${tenant.code}:${input.ip}`, address, now);
   if (!byAddress.allowed) {
@@ -120,7 +125,17 @@ export async function passwordLogin(
     };
   }
 
-  const passwordOk = await checkPassword(user, input.password);
+  // Hashed in the instance's queue: a browser or device the account knows goes first, every
+  // other attempt waits its tenant's turn (security/hashing-queue.ts).
+  const ticket: HashingTicket = { tenant: tenant.code, priority: key.priority };
+  let passwordOk: boolean;
+  try {
+    passwordOk = await checkPassword(user, input.password, ticket);
+  } catch (error) {
+    // Refused before any hash (common.busy): the password was not checked, so not counted.
+    await limiter.release(key.name, rule, now);
+    throw error;
+  }
   if (!passwordOk || !user) {
     // The lock runs from this failure, not from when the request came in.
     const failure = await limiter.fail(key.name, rule, clock.now());
@@ -133,9 +148,11 @@ export async function passwordLogin(
   // The right password, but one on public leak lists: refuse it until it is changed.
   if (await isLeakedPassword(input.password)) return { ok: false, code: errorCodes.passwordLeaked };
 
-  // A hash made with less work than today's parameters is made again, now the password is here.
+  // A hash made with less work than today's parameters is made again, now the password is here;
+  // when the instance's hashing is full it waits for a later sign-in.
   if (needsRehash(user.password_hash!)) {
-    await upgradePasswordHash(db, user, await hashPassword(input.password));
+    const rehashed = await hashPassword(input.password, ticket).catch(() => undefined);
+    if (rehashed) await upgradePasswordHash(db, user, rehashed);
   }
 
   const data: LoginCodeData = {
@@ -163,14 +180,15 @@ async function lockoutKey(
   input: { email: string; userDeviceToken?: string | undefined; knownBrowserToken?: string | undefined },
   user: UserRow | undefined,
   now: number,
-): Promise<{ name: string; knownBrowser: boolean }> {
+): Promise<{ name: string; knownBrowser: boolean; priority: boolean }> {
   if (user && input.userDeviceToken) {
     const deviceId = await findTrustedDeviceId(
       db,
       { tenantCode: tenant.code, userId: user.id, token: input.userDeviceToken },
       now,
     );
-    if (deviceId) return { name: `login:device:${tenant.code}:${deviceId}`, knownBrowser: false };
+    if (deviceId)
+      return { name: `login:device:${tenant.code}:${deviceId}`, knownBrowser: false, priority: true };
   }
   if (user && input.knownBrowserToken) {
     const browserId = await findKnownBrowserId(
@@ -178,9 +196,10 @@ async function lockoutKey(
       { tenantCode: tenant.code, userId: user.id, token: input.knownBrowserToken },
       now,
     );
-    if (browserId) return { name: `login:browser:${tenant.code}:${browserId}`, knownBrowser: true };
+    if (browserId)
+      return { name: `login:browser:${tenant.code}:${browserId}`, knownBrowser: true, priority: true };
   }
-  return { name: `login:email:${tenant.code}:${input.email}`, knownBrowser: false };
+  return { name: `login:email:${tenant.code}:${input.email}`, knownBrowser: false, priority: false };
 }
 
 /**
@@ -188,12 +207,16 @@ async function lockoutKey(
  * hash made with less work than today's (before a parameter change) is checked alongside a
  * dummy verification, so its speed does not tell that the address has an account.
  */
-async function checkPassword(user: UserRow | undefined, password: string): Promise<boolean> {
-  if (user?.status !== 'active' || !user.password_hash) return verifyDummyPassword(password);
-  if (!needsRehash(user.password_hash)) return verifyPassword(user.password_hash, password);
+async function checkPassword(
+  user: UserRow | undefined,
+  password: string,
+  ticket: HashingTicket,
+): Promise<boolean> {
+  if (user?.status !== 'active' || !user.password_hash) return verifyDummyPassword(password, ticket);
+  if (!needsRehash(user.password_hash)) return verifyPassword(user.password_hash, password, ticket);
   const [ok] = await Promise.all([
-    verifyPassword(user.password_hash, password),
-    verifyDummyPassword(password),
+    verifyPassword(user.password_hash, password, ticket),
+    verifyDummyPassword(password, ticket),
   ]);
   return ok;
 }

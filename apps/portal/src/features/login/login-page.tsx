@@ -161,7 +161,13 @@ function PasswordStep() {
         <Notice tone="info">{t('login.limits.ready')}</Notice>
       ) : error ? (
         <Notice tone="error">
-          {t(error === 'network' ? 'common.networkError' : 'login.errors.invalidCredentials')}
+          {t(
+            error === 'network'
+              ? 'common.networkError'
+              : error === 'busy'
+                ? 'login.errors.busy'
+                : 'login.errors.invalidCredentials',
+          )}
         </Notice>
       ) : null}
       <form onSubmit={submit} noValidate>

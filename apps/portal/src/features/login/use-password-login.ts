@@ -8,7 +8,7 @@ import { useSecondsLeft } from '../../lib/duration.ts';
 import { type AccountDisabledState, flowStorage, loginStateKey, randomState } from '../../lib/storage.ts';
 import { loginApi } from './api.ts';
 
-export type LoginError = 'invalid' | 'network' | null;
+export type LoginError = 'invalid' | 'network' | 'busy' | null;
 
 /** A refused attempt: which limit refused it, and the seconds left until a retry may pass. */
 export interface LoginWait {
@@ -20,7 +20,9 @@ export interface LoginWait {
  * SPEC §8 login errors, in one table: what each code does. A leaked password and an account's
  * lockout go to the account-disabled page (the lockout with its wait, counted down there); too
  * many attempts from this network stay on the password step, counting down to when a retry
- * may pass (it is not about the account: "locked" would be untrue).
+ * may pass (it is not about the account: "locked" would be untrue). `common.busy` (the
+ * server's password checking is full, retried already as a 503) stays there too: nothing was
+ * checked, so it is neither a wrong password nor a lock.
  */
 const disabledCodes = new Set<string>([errorCodes.passwordLeaked]);
 
@@ -69,6 +71,8 @@ export function usePasswordLogin() {
         setLimited({ limit: waited.limit, until: Date.now() + waited.seconds * 1000 });
       } else if (refused || (caught instanceof ApiRequestError && disabledCodes.has(caught.code))) {
         navigate(paths.accountDisabled);
+      } else if (caught instanceof ApiRequestError && caught.code === errorCodes.busy) {
+        setError('busy');
       } else if (isNetworkError(caught)) {
         setError('network');
       } else {

@@ -1,0 +1,167 @@
+import { errorCodes } from '@keycard/contract';
+import { describe, expect, it } from 'vitest';
+import {
+  hashPassword,
+  useHashingQueue,
+  verifyDummyPassword,
+  verifyPassword,
+} from '../accounts/password.service.ts';
+import { AppError } from '../shared/errors.ts';
+import { HashingQueue, type HashingTicket, hashingQueueSettings } from './hashing-queue.ts';
+
+/** A hash that finishes when the test says so, recording when it started. */
+function controlledWork(started: string[]) {
+  const finishers = new Map<string, () => void>();
+  const work = (name: string) => () =>
+    new Promise<string>((resolve) => {
+      started.push(name);
+      finishers.set(name, () => resolve(name));
+    });
+  const finish = async (name: string) => {
+    finishers.get(name)!();
+    // Let the queue hand the freed slot on.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { work, finish };
+}
+
+const of = (tenant: string, priority = false): HashingTicket => ({ tenant, priority });
+
+function expectBusy(error: unknown) {
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).code).toBe(errorCodes.busy);
+  expect((error as AppError).status).toBe(503);
+  expect(Number((error as AppError).fields?.retryAfterSeconds)).toBeGreaterThanOrEqual(1);
+}
+
+describe('the hashing queue', () => {
+  it('runs at most its concurrency, queues at most its length, and refuses the rest before any work', async () => {
+    // Three at once: two for ordinary hashes, one kept for the priority lane.
+    const queue = new HashingQueue({ concurrency: 3, queueLength: 3 });
+    const started: string[] = [];
+    const { work, finish } = controlledWork(started);
+    const names = Array.from({ length: 10 }, (_, i) => `h${i}`);
+    const outcomes = names.map((name) =>
+      queue.run(of('a'), work(name)).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['h0', 'h1']);
+    expect(queue.running).toBe(2);
+    expect(queue.waiting).toBe(3);
+    // Five refused at once, none of them started.
+    const refused = await Promise.all(outcomes.slice(5));
+    for (const outcome of refused) expectBusy((outcome as { error: unknown }).error);
+    expect(queue.hasRoom).toBe(false);
+    expect(() => queue.assertRoom()).toThrow(AppError);
+    // A known browser's hash does not wait for the ordinary ones: the kept slot runs it now.
+    const known = queue.run(of('a', true), work('known'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['h0', 'h1', 'known']);
+    expect(queue.running).toBe(3);
+    await finish('known');
+    expect(await known).toBe('known');
+    expect(queue.running).toBe(2);
+    // Each finished hash hands its slot to the next waiting one; never more than two run.
+    for (const name of ['h0', 'h1', 'h2', 'h3', 'h4']) {
+      await finish(name);
+      expect(queue.running).toBeLessThanOrEqual(2);
+    }
+    const done = await Promise.all(outcomes.slice(0, 5));
+    expect(done.map((outcome) => (outcome as { value: string }).value)).toEqual([
+      'h0',
+      'h1',
+      'h2',
+      'h3',
+      'h4',
+    ]);
+    expect(started).toEqual(['h0', 'h1', 'known', 'h2', 'h3', 'h4']);
+    expect(queue.hasRoom).toBe(true);
+    expect(queue.running).toBe(0);
+    expect(queue.waiting).toBe(0);
+  });
+
+  it('takes waiting hashes round-robin across tenants: a flood of one does not hold the others back', async () => {
+    const queue = new HashingQueue({ concurrency: 1, queueLength: 100 });
+    const started: string[] = [];
+    const { work, finish } = controlledWork(started);
+    const all: Promise<string>[] = [queue.run(of('flood'), work('busy'))];
+    for (let i = 1; i <= 5; i++) all.push(queue.run(of('flood'), work(`flood${i}`)));
+    all.push(queue.run(of('hotel'), work('hotel1')));
+    all.push(queue.run(of('hotel'), work('hotel2')));
+    all.push(queue.run(of('spa'), work('spa1')));
+    for (let i = 0; i < 9; i++) await finish(started.at(-1)!);
+    await Promise.all(all);
+    expect(started).toEqual([
+      'busy',
+      'flood1',
+      'hotel1',
+      'spa1',
+      'flood2',
+      'hotel2',
+      'flood3',
+      'flood4',
+      'flood5',
+    ]);
+  });
+
+  it("hashes a priority sign-in first, and when full gives it the place of the busiest tenant's newest hash", async () => {
+    const queue = new HashingQueue({ concurrency: 1, queueLength: 3 });
+    const started: string[] = [];
+    const { work, finish } = controlledWork(started);
+    const first = queue.run(of('flood'), work('busy'));
+    const waiting = [
+      queue.run(of('flood'), work('flood1')),
+      queue.run(of('flood'), work('flood2')),
+      queue.run(of('hotel'), work('hotel1')),
+    ].map((promise) => promise.catch((error: unknown) => error));
+    // Full: an ordinary hash is refused, a known browser's takes flood2's place.
+    await expect(queue.run(of('hotel'), work('hotel2'))).rejects.toSatisfy((error) => {
+      expectBusy(error);
+      return true;
+    });
+    const known = queue.run(of('hotel', true), work('known'));
+    expectBusy(await waiting[1]);
+    expect(queue.waiting).toBe(3);
+    await finish('busy');
+    expect(started).toEqual(['busy', 'known']);
+    await finish('known');
+    await finish('flood1');
+    await finish('hotel1');
+    expect(await Promise.all([first, known, waiting[0], waiting[2]])).toEqual([
+      'busy',
+      'known',
+      'flood1',
+      'hotel1',
+    ]);
+    // With every place held by priority hashes, one more is refused too.
+    const blocker = queue.run(of('a'), work('blocker'));
+    const priorities = [1, 2, 3].map((i) => queue.run(of('a', true), work(`p${i}`)));
+    await expect(queue.run(of('b', true), work('p4'))).rejects.toBeInstanceOf(AppError);
+    await finish('blocker');
+    for (const name of ['p1', 'p2', 'p3']) await finish(name);
+    await Promise.all([blocker, ...priorities]);
+  });
+
+  it('is where every password hash of the process runs: new hashes and checks alike are refused when it is full', async () => {
+    useHashingQueue({ concurrency: 1, queueLength: 0 });
+    try {
+      const running = hashPassword('Anchor-bay-2020');
+      await expect(hashPassword('Another-one-2020')).rejects.toSatisfy((error) => {
+        expectBusy(error);
+        return true;
+      });
+      await expect(verifyPassword(await running, 'Anchor-bay-2020')).resolves.toBe(true);
+      const again = hashPassword('Anchor-bay-2021');
+      await expect(verifyPassword('$argon2id$v=19$m=19456,t=2,p=1$x$y', 'x')).rejects.toBeInstanceOf(
+        AppError,
+      );
+      await expect(verifyDummyPassword('x')).rejects.toBeInstanceOf(AppError);
+      await again;
+    } finally {
+      useHashingQueue(hashingQueueSettings());
+    }
+  });
+});

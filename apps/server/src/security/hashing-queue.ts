@@ -1,0 +1,188 @@
+import { availableParallelism } from 'node:os';
+import { errorCodes } from '@keycard/contract';
+import { AppError, retryAfter } from '../shared/errors.ts';
+
+/**
+ * How much password hashing one instance does at once, and how much may wait for it
+ * (HASHING_CONCURRENCY, HASHING_QUEUE_LENGTH; docs/security.md "Password hashing").
+ */
+export interface HashingQueueSettings {
+  /**
+   * Hashes running at once: argon2id is CPU and memory bound, so about one per core. With more
+   * than one, one of them is kept for the priority lane.
+   */
+  concurrency: number;
+  /** Hashes waiting at most; one more is refused before any work (503, Retry-After). */
+  queueLength: number;
+}
+
+/**
+ * The defaults: argon2id is CPU and memory bound, so about one hash per core at once, and a
+ * queue that drains in about two seconds at RFC 9106's parameters (some 60 ms a hash).
+ */
+export function hashingQueueSettings(concurrency?: number, queueLength?: number): HashingQueueSettings {
+  const running = concurrency ?? availableParallelism();
+  return { concurrency: running, queueLength: queueLength ?? 32 * running };
+}
+
+/**
+ * Whose hash this is. Waiting hashes are taken round-robin across tenants, so one tenant's
+ * flood cannot hold another's sign-ins behind it. `priority` is for a sign-in that proved
+ * something an attacker guessing at addresses does not have: a browser that signed in to the
+ * account before, or the account's trusted device. Those are hashed before any other.
+ */
+export interface HashingTicket {
+  tenant: string;
+  priority: boolean;
+}
+
+/** Hashes that are not part of a tenant's sign-in (a CLI, a seed) share one turn. */
+export const untenanted: HashingTicket = { tenant: '', priority: false };
+
+interface Waiting {
+  ticket: HashingTicket;
+  start(): void;
+  refuse(error: AppError): void;
+}
+
+/** One lane (priority or not): a FIFO per tenant, tenants served in turn. */
+class Lane {
+  readonly #queues = new Map<string, Waiting[]>();
+  size = 0;
+
+  push(entry: Waiting): void {
+    const queue = this.#queues.get(entry.ticket.tenant);
+    if (queue) queue.push(entry);
+    else this.#queues.set(entry.ticket.tenant, [entry]);
+    this.size += 1;
+  }
+
+  /** The first waiting hash of the next tenant in turn; that tenant goes to the back. */
+  shift(): Waiting | undefined {
+    for (const [tenant, queue] of this.#queues) {
+      const entry = queue.shift();
+      this.#queues.delete(tenant);
+      if (queue.length > 0) this.#queues.set(tenant, queue);
+      if (entry) {
+        this.size -= 1;
+        return entry;
+      }
+    }
+    return undefined;
+  }
+
+  /** The newest waiting hash of the tenant with the most waiting: the one to give up for a priority hash. */
+  popNewestOfLongest(): Waiting | undefined {
+    let longest: Waiting[] | undefined;
+    for (const queue of this.#queues.values()) if (!longest || queue.length > longest.length) longest = queue;
+    const entry = longest?.pop();
+    if (entry) this.size -= 1;
+    return entry;
+  }
+}
+
+/**
+ * The instance's password hashing, bounded (issue 16: 200 guesses at a time at unknown
+ * accounts slowed a real sign-in from 36 ms to 7–8 s). At most `concurrency` hashes run, of
+ * which ordinary ones take all but one (when there is more than one), so a priority hash
+ * never waits for a flood's hash to finish; up to `queueLength` wait, priority first, then
+ * round-robin across tenants. A hash that does not fit is refused at once with `common.busy`
+ * (503 and Retry-After), before any work — and a priority hash takes the place of the newest
+ * waiting hash of the busiest tenant rather than be refused, so a flood of guesses never
+ * keeps a known browser out.
+ */
+export class HashingQueue {
+  readonly settings: HashingQueueSettings;
+  readonly #priority = new Lane();
+  readonly #normal = new Lane();
+  #running = 0;
+  #runningOrdinary = 0;
+  /** Recent hashing time (moving average), for the Retry-After of a refusal. */
+  #averageMs = 100;
+
+  constructor(settings: HashingQueueSettings) {
+    this.settings = settings;
+  }
+
+  get running(): number {
+    return this.#running;
+  }
+
+  get waiting(): number {
+    return this.#priority.size + this.#normal.size;
+  }
+
+  /** Ordinary hashes running at most: all but one slot, which stays for the priority lane. */
+  get #ordinaryLimit(): number {
+    return Math.max(1, this.settings.concurrency - 1);
+  }
+
+  /**
+   * Whether an ordinary hash would be taken now (run or queued). Lets a caller refuse before
+   * it does other work for a hash that will not fit.
+   */
+  get hasRoom(): boolean {
+    return this.#canStart(false) || this.waiting < this.settings.queueLength;
+  }
+
+  /** Refused with `common.busy` unless an ordinary hash would be taken now. */
+  assertRoom(): void {
+    if (!this.hasRoom) throw this.#busy();
+  }
+
+  #canStart(priority: boolean): boolean {
+    if (this.#running >= this.settings.concurrency || this.#priority.size > 0) return false;
+    return priority || (this.#normal.size === 0 && this.#runningOrdinary < this.#ordinaryLimit);
+  }
+
+  /** Runs `work` when its turn comes; refused with `common.busy` when nothing is free. */
+  run<T>(ticket: HashingTicket, work: () => Promise<T>): Promise<T> {
+    if (this.#canStart(ticket.priority)) return this.#start(work, ticket.priority);
+    return new Promise<T>((resolve, reject) => {
+      const entry: Waiting = {
+        ticket,
+        start: () => this.#start(work, ticket.priority).then(resolve, reject),
+        refuse: reject,
+      };
+      if (this.waiting < this.settings.queueLength) return this.#enqueue(entry);
+      const displaced = ticket.priority ? this.#normal.popNewestOfLongest() : undefined;
+      if (!displaced) return reject(this.#busy());
+      displaced.refuse(this.#busy());
+      this.#enqueue(entry);
+    });
+  }
+
+  #enqueue(entry: Waiting): void {
+    (entry.ticket.priority ? this.#priority : this.#normal).push(entry);
+  }
+
+  async #start<T>(work: () => Promise<T>, priority: boolean): Promise<T> {
+    this.#running += 1;
+    if (!priority) this.#runningOrdinary += 1;
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.#averageMs = this.#averageMs * 0.8 + (performance.now() - started) * 0.2;
+      this.#running -= 1;
+      if (!priority) this.#runningOrdinary -= 1;
+      this.#next();
+    }
+  }
+
+  #next(): void {
+    while (this.#running < this.settings.concurrency) {
+      const entry =
+        this.#priority.shift() ??
+        (this.#runningOrdinary < this.#ordinaryLimit ? this.#normal.shift() : undefined);
+      if (!entry) return;
+      entry.start();
+    }
+  }
+
+  /** Refused: come back once what waits now has run (at least a second). */
+  #busy(): AppError {
+    const waitMs = ((this.waiting + this.#running) / this.settings.concurrency) * this.#averageMs;
+    return new AppError(errorCodes.busy, { fields: retryAfter(waitMs) });
+  }
+}
