@@ -20,7 +20,7 @@ import {
   registerPartner,
   signPartnerToken,
 } from '../test/partners.ts';
-import { passwordStep, sessionExists } from '../test/sign-in-flow.ts';
+import { passwordStep, registerTotp, sessionExists, totpCode } from '../test/sign-in-flow.ts';
 import { partnerDb } from './partner.schema.ts';
 
 /**
@@ -266,6 +266,10 @@ describe.each(layouts)('partner pre-account takeover on %s, %s', (engine) => {
     expect(
       (await partnerLinkOf(cluster.t, 'grand-hotel', 'linker', 'owner-at-linker'))?.owner_confirmed_at,
     ).not.toBeNull();
+    const handoff = await generateHandoff(linked.browser, origin, 'linker', {
+      token: linked.body.token as string,
+    });
+    expect(handoff.status).toBe(200);
 
     const { owner, resetToken } = await claimByReset(email, 0);
     expect((await applyReset(owner, resetToken)).status).toBe(200);
@@ -273,9 +277,44 @@ describe.each(layouts)('partner pre-account takeover on %s, %s', (engine) => {
     expect((await mailsTo(cluster.t, email)).map((mail) => mail.template)).not.toContain(
       'account.partner-links-removed',
     );
-    // A credential change still ends the partner session it opened.
+    // A credential change still ends the partner session, and the hand-off code it made.
     expect(await sessionExists(linked.browser, origin)).toBe(false);
+    const redeemed = await exchangeHandoff(via(1), origin, handoff.body.token as string);
+    expect(await redeemed.json()).toMatchObject({ error: 'invalid_grant' });
     expect((await signIn('linker', 'owner-at-linker')).status).toBe(200);
+  });
+
+  it('an MFA reset ends the partner sessions and pending hand-off codes of the account', async () => {
+    const email = uniqueEmail('mfa-reset');
+    await activeUser(cluster.t, email, 'Anchor-bay-2020');
+    const owner = new Browser(via(0));
+    await passwordStep(owner, origin, 'grand-hotel', email, 'Anchor-bay-2020');
+    const { secret } = await registerTotp(owner, origin, cluster.t.clock.now());
+    cluster.t.clock.advance(30_000);
+    // A partner session that passed the factor too, with a code not yet redeemed.
+    const partner = await signIn('linker', 'mfa-reset-sub', { email, email_verified: true }, 1);
+    expect(partner.status).toBe(200);
+    const verify = await partner.browser.fetch(`${origin}${apiPaths.mfa.verify}`, {
+      method: 'POST',
+      body: { code: await totpCode(secret, cluster.t.clock.now()), deliveryType: 'totp' },
+    });
+    expect(verify.status).toBe(200);
+    const handoff = await generateHandoff(partner.browser, origin, 'linker', {
+      token: partner.body.token as string,
+    });
+    expect(handoff.status).toBe(200);
+    cluster.t.clock.advance(30_000);
+
+    const reset = await owner.fetch(`${origin}${apiPaths.mfa.reset}`, {
+      method: 'POST',
+      body: { proof: { code: await totpCode(secret, cluster.t.clock.now()), deliveryType: 'totp' } },
+    });
+    expect(reset.status).toBe(200);
+    expect(await sessionExists(partner.browser, origin)).toBe(false);
+    const redeemed = await exchangeHandoff(via(0), origin, handoff.body.token as string);
+    expect(await redeemed.json()).toMatchObject({ error: 'invalid_grant' });
+    // The partner tokens of the next tests are signed on the real clock.
+    cluster.t.clock.advance(-60_000);
   });
 
   it('the owner keeps or drops a link; a partner session cannot keep one', async () => {
