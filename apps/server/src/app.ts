@@ -47,6 +47,7 @@ import type { Secrets } from './shared/secrets.ts';
 import { signInRoutes } from './sign-in/sign-in.routes.ts';
 import { tenantRoutes } from './tenants/tenant.routes.ts';
 import { TenantDirectory } from './tenants/tenant.service.ts';
+import { tenantGoneAnswer } from './tenants/tenant-gone.ts';
 
 export const defaultPortalDist = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -207,7 +208,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
 
   await app.register(fastifyCookie, { secret: secrets.cookieKeys });
   installSecurity(app, config);
-  installErrorHandling(app);
+  installErrorHandling(app, { whenTenantGone: tenantGoneAnswer(database.kysely) });
   installResponseContract(app, { enforce: config.env !== 'production' });
   app.decorateRequest('tenant', null);
   app.addHook('onRequest', async (request) => {

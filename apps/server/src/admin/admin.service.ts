@@ -42,6 +42,7 @@ import {
 import type { RateLimiter } from '../security/rate-limiter.ts';
 import { endUserAccess } from '../sessions/user-access.ts';
 import { AppError, retryAfter } from '../shared/errors.ts';
+import { forUpdate, retryOnDeadlock } from '../tenants/tenant-gone.ts';
 import type { TenantDirectory } from '../tenants/tenant.service.ts';
 import type { ClientMetadata, TenantContext } from '../tenants/tenant.types.ts';
 import { type AuditActor, recordAudit } from './audit.service.ts';
@@ -802,70 +803,83 @@ export async function deleteTenant(deps: AdminDeps, code: string, confirm: strin
     .filter((table) => table.columns.some((column) => column.name === 'tenant_code'))
     .map((table) => table.name)
     .filter((name) => !keptTables.has(name) && !name.startsWith('kysely_'));
+  // Instances that still serve the tenant keep writing for it while this runs (issue 16). The
+  // transaction locks the tenant's row first: a write that names the tenant (a foreign key, or
+  // the provider's key-share check, oidc/adapter.ts) either committed before, and is removed
+  // below, or waits and then finds no tenant (answered as the tenant's 404, tenant-gone.ts). A
+  // write holding an account while it waits for the tenant can deadlock with the removal of
+  // the accounts: PostgreSQL ends one of the two; when it is this one, it runs again.
   const { counts, emails } = await withTenantLease(deps.db, code, () =>
-    deps.db.transaction().execute(async (trx) => {
-      const row = await tenantRow(trx, code);
-      const count = async (table: 'users' | 'oidc_clients' | 'disabled_clients' | 'tenant_domains') =>
-        Number(
-          (
-            await trx
-              .selectFrom(table)
-              .select(sql<number>`count(*)`.as('n'))
-              .where('tenant_code', '=', code)
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
-      const users = await trx.selectFrom('users').select('email').where('tenant_code', '=', code).execute();
-      const partners = await listPartners(trx, code);
-      const counts = {
-        code,
-        users: users.length,
-        clients: (await count('oidc_clients')) + (await count('disabled_clients')),
-        domains: await count('tenant_domains'),
-        partners: partners.length,
-      };
-      for (const partner of partners) await deletePartnerRows(trx, code, partner.code);
-      for (const table of tables) {
-        await sql`delete from ${sql.table(table)} where tenant_code = ${code}`.execute(trx);
-      }
-      await trx.deleteFrom('tenants').where('code', '=', code).execute();
-      // Operators limited to it keep their other tenants, never "every tenant".
-      const scoped = await trx.selectFrom('operators').selectAll().where('tenants', 'is not', null).execute();
-      for (const operator of scoped) {
-        const before = JSON.parse(operator.tenants!) as string[];
-        if (!before.includes(code)) continue;
-        const after = before.filter((each) => each !== code);
-        await trx
-          .updateTable('operators')
-          .set({ tenants: JSON.stringify(after) })
-          .where('id', '=', operator.id)
+    retryOnDeadlock(() =>
+      deps.db.transaction().execute(async (trx) => {
+        await sql`select code from tenants where code = ${code} ${forUpdate(trx)}`.execute(trx);
+        const row = await tenantRow(trx, code);
+        const count = async (table: 'users' | 'oidc_clients' | 'disabled_clients' | 'tenant_domains') =>
+          Number(
+            (
+              await trx
+                .selectFrom(table)
+                .select(sql<number>`count(*)`.as('n'))
+                .where('tenant_code', '=', code)
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
+        const users = await trx.selectFrom('users').select('email').where('tenant_code', '=', code).execute();
+        const partners = await listPartners(trx, code);
+        const counts = {
+          code,
+          users: users.length,
+          clients: (await count('oidc_clients')) + (await count('disabled_clients')),
+          domains: await count('tenant_domains'),
+          partners: partners.length,
+        };
+        for (const partner of partners) await deletePartnerRows(trx, code, partner.code);
+        for (const table of tables) {
+          await sql`delete from ${sql.table(table)} where tenant_code = ${code}`.execute(trx);
+        }
+        await trx.deleteFrom('tenants').where('code', '=', code).execute();
+        // Operators limited to it keep their other tenants, never "every tenant".
+        const scoped = await trx
+          .selectFrom('operators')
+          .selectAll()
+          .where('tenants', 'is not', null)
           .execute();
+        for (const operator of scoped) {
+          const before = JSON.parse(operator.tenants!) as string[];
+          if (!before.includes(code)) continue;
+          const after = before.filter((each) => each !== code);
+          await trx
+            .updateTable('operators')
+            .set({ tenants: JSON.stringify(after) })
+            .where('id', '=', operator.id)
+            .execute();
+          await recordAudit(
+            trx,
+            deps.actor,
+            {
+              tenant: operatorTenantCode,
+              action: 'operator.update',
+              target: { kind: 'operator', id: operator.id },
+              before: { tenants: before },
+              after: { tenants: after },
+            },
+            deps.now,
+          );
+        }
         await recordAudit(
           trx,
           deps.actor,
           {
-            tenant: operatorTenantCode,
-            action: 'operator.update',
-            target: { kind: 'operator', id: operator.id },
-            before: { tenants: before },
-            after: { tenants: after },
+            tenant: code,
+            action: 'tenant.delete',
+            target: { kind: 'tenant', id: code },
+            before: { loginDomain: row.login_domain, ...counts },
           },
           deps.now,
         );
-      }
-      await recordAudit(
-        trx,
-        deps.actor,
-        {
-          tenant: code,
-          action: 'tenant.delete',
-          target: { kind: 'tenant', id: code },
-          before: { loginDomain: row.login_domain, ...counts },
-        },
-        deps.now,
-      );
-      return { counts, emails: users.map((user) => user.email) };
-    }),
+        return { counts, emails: users.map((user) => user.email) };
+      }),
+    ),
   );
   // Attempt counters may be in Redis: forgotten after the commit, as an account's deletion does.
   for (const email of emails) await deps.limiter.clear(`login:email:${code}:${email}`);

@@ -1,5 +1,5 @@
 import { type ApiError, type ErrorCode, errorCatalogue, errorCodes } from '@keycard/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../shared/errors.ts';
 import { isOutage } from '../shared/outage.ts';
 
@@ -32,9 +32,16 @@ export function errorAnswer(error: unknown): { status: number; body: ApiError } 
 }
 
 /** Invariant 6: every failure is `{ code, message }`; a 5xx never leaks details. */
-export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const { status, body } = errorAnswer(error);
+export function installErrorHandling(
+  app: FastifyInstance,
+  options: {
+    /** The tenant's 404 when a write failed because its tenant was deleted meanwhile (tenants/tenant-gone.ts). */
+    whenTenantGone?: (request: FastifyRequest, error: unknown) => Promise<ErrorCode | null>;
+  } = {},
+): void {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const gone = options.whenTenantGone ? await options.whenTenantGone(request, error) : null;
+    const { status, body } = gone ? answerOf(gone) : errorAnswer(error);
     if (status >= 500 && body.code !== errorCodes.busy)
       request.log.error({ err: error, code: body.code }, 'request failed');
     // A refusal that knows when to come back says so (RFC 9110 §10.2.3), 503 included.

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import type { Database } from '../db/schema.ts';
+import { keyShareLock } from '../tenants/tenant-gone.ts';
 import { providerStoreWork } from './provider-outage.ts';
 
 /**
@@ -49,20 +50,27 @@ export function createAdapterClass(db: Kysely<Database>, tenantCode: string) {
       this.model = model;
     }
 
+    /**
+     * Saved only while the tenant exists (issue 16): a provider still serving a tenant that
+     * another instance has just deleted writes nothing that would outlive it. On PostgreSQL
+     * the statement holds the tenant's row (key share) until it commits, so a deletion either
+     * waits for it and then removes what it wrote, or goes first and leaves it nothing to save.
+     */
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      const row = {
-        payload: JSON.stringify(payload),
-        grant_id: payload.grantId ?? null,
-        user_code: payload.userCode ?? null,
-        uid: payload.uid ?? null,
-        account_id: typeof payload.accountId === 'string' ? payload.accountId : null,
-        expires_at: expiresIn ? Date.now() + expiresIn * 1000 : null,
-      };
-      await db
-        .insertInto('oidc_payloads')
-        .values({ tenant_code: tenantCode, model: this.model, id, consumed_at: null, ...row })
-        .onConflict((oc) => oc.columns(['tenant_code', 'model', 'id']).doUpdateSet(row))
-        .execute();
+      const text = (value: string | null) => sql`cast(${value} as varchar)`;
+      const number = (value: number | null) => sql`cast(${value} as bigint)`;
+      await sql`
+        insert into oidc_payloads
+          (tenant_code, model, id, payload, grant_id, user_code, uid, account_id, expires_at, consumed_at)
+        select ${text(tenantCode)}, ${text(this.model)}, ${text(id)}, ${text(JSON.stringify(payload))},
+          ${text(payload.grantId ?? null)}, ${text(payload.userCode ?? null)}, ${text(payload.uid ?? null)},
+          ${text(typeof payload.accountId === 'string' ? payload.accountId : null)},
+          ${number(expiresIn ? Date.now() + expiresIn * 1000 : null)}, ${number(null)}
+        where exists (select 1 from tenants where code = ${tenantCode} ${keyShareLock(db)})
+        on conflict (tenant_code, model, id) do update set
+          payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code,
+          uid = excluded.uid, account_id = excluded.account_id, expires_at = excluded.expires_at
+      `.execute(db);
     }
 
     find(id: string) {
