@@ -15,8 +15,9 @@ import { activeUser, runCliOn } from '../accounts/test-support.ts';
 import { adminCall, operatorToken } from '../admin/admin.test-support.ts';
 import { runCli } from '../cli.ts';
 import { AppError } from '../shared/errors.ts';
+import type { TenantContext } from '../tenants/tenant.types.ts';
 import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../test/helper.ts';
-import { assertProductionRedirects } from './redirects.ts';
+import { assertProductionRedirects, resolveRedirect } from './redirects.ts';
 
 // Issue 16, item 7: targets the portal would navigate to, or a browser would run, are refused.
 // The `scheme://host` forms passed the rule before (an absolute URI with an authority).
@@ -59,6 +60,16 @@ describe('the redirect target rule', () => {
     expect(redirectTargetProblem('http://app.localhost/cb', { production: true })).toBeDefined();
     expect(redirectTargetProblem('http://127.0.0.1:8080/cb', { production: true })).toBeUndefined();
     expect(redirectTargetProblem('https://app.example.com/cb', { production: true })).toBeUndefined();
+  });
+  it('resolveRedirect never hands out a registered target that breaks the rule', () => {
+    const evil = 'javascript://app.example.com/%0Aalert(1)';
+    const tenant = {
+      allowedRedirects: new Set([evil, 'https://app.example.com/cb']),
+    } as unknown as TenantContext;
+    const own = 'http://grand-hotel.localhost:3000';
+    expect(resolveRedirect(tenant, own, evil)).toBeNull();
+    expect(resolveRedirect(tenant, own, 'https://app.example.com/cb')).toBe('https://app.example.com/cb');
+    expect(resolveRedirect(tenant, own, `${own}/account`)).toBe(`${own}/account`);
   });
   it('the admin API adds the production rule to a new client, naming the field', () => {
     const client = {

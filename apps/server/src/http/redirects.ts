@@ -20,7 +20,9 @@ export function resolveRedirect(
   uri: string | undefined | null,
 ): string | null {
   if (!uri) return null;
-  if (isAllowedRedirect(tenant, uri)) return uri;
+  // The directory drops registered targets that break the rule (tenant.service.ts); checked
+  // again here, where the portal is handed a place to navigate to.
+  if (isAllowedRedirect(tenant, uri)) return redirectTargetProblem(uri, { production: false }) ? null : uri;
   let parsed: URL;
   try {
     parsed = new URL(uri);
