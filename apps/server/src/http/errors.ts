@@ -1,7 +1,7 @@
 import { type ApiError, type ErrorCode, errorCatalogue, errorCodes } from '@keycard/contract';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../shared/errors.ts';
-import { isOutage } from '../shared/outage.ts';
+import { isOutage, outageRetryAfterSeconds } from '../shared/outage.ts';
 
 /** Fastify's own failures (body parsing, media type) mapped to our codes. */
 const fastifyCodes: Record<string, ErrorCode> = {
@@ -47,6 +47,8 @@ export function installErrorHandling(
     // A refusal that knows when to come back says so (RFC 9110 §10.2.3), 503 included.
     const wait = error instanceof AppError ? error.fields?.retryAfterSeconds : undefined;
     if (wait && (status === 429 || status === 503)) reply.header('retry-after', wait);
+    else if (body.code === errorCodes.unavailable && isOutage(error))
+      reply.header('retry-after', String(outageRetryAfterSeconds));
     return reply.status(status).send(body);
   });
 }

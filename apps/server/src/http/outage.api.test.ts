@@ -18,6 +18,8 @@ async function expectUnavailable(t: TestApp) {
   });
   expect(login.statusCode).toBe(503);
   expect(login.json()).toEqual(unavailable);
+  // When to come back, as the provider's answers say it too (oidc/provider-outage.ts).
+  expect(login.headers['retry-after']).toBe('10');
   const session = await call(t.app, 'GET', '/api/session', { cookie: 'AUTH_X_TOKEN=some-session-token' });
   expect(session.statusCode).toBe(503);
   expect(session.json()).toEqual(unavailable);
