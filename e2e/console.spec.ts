@@ -348,8 +348,8 @@ describe('admin console (Chromium)', () => {
     await atWidth(375, 'audit');
   });
 
-  it('offers only what the role may do: a help desk operator gets user actions, no theme publishing and no audit log', async () => {
-    const setRole = (role: 'owner' | 'help_desk') =>
+  it('offers only what the role may do: a help desk operator gets user actions, no theme publishing and no audit log; only owners edit partners', async () => {
+    const setRole = (role: 'owner' | 'help_desk' | 'tenant_admin') =>
       keycard.services.db.updateTable('operators').set({ role }).where('kind', '=', 'human').execute();
     await setRole('help_desk');
     try {
@@ -368,6 +368,17 @@ describe('admin console (Chromium)', () => {
       await sectionLink('users').click();
       await page.getByRole('heading', { name: consoleEn.users.inviteHeading }).waitFor();
       await expectAccessible(page, 'users as help desk');
+
+      // A partner decides whom Keycard signs in: scoped roles see partners, never their form.
+      for (const role of ['help_desk', 'tenant_admin'] as const) {
+        await setRole(role);
+        await page.goto(`${admin}/console/tenants/grand-hotel/partners`);
+        await page.getByText(consoleEn.partners.ownersOnly).waitFor();
+        expect(await page.getByLabel(consoleEn.partners.code).count(), role).toBe(0);
+        expect(await page.getByRole('button', { name: consoleEn.partners.save }).count(), role).toBe(0);
+        expect(await page.getByRole('button', { name: consoleEn.partners.remove }).count(), role).toBe(0);
+      }
+      await expectAccessible(page, 'partners as tenant admin');
     } finally {
       await setRole('owner');
     }
