@@ -67,9 +67,11 @@ export interface PartnerSignIn {
  * by an INSERT that a second use of the same jti cannot pass on any engine. The partner's
  * subject maps to an account by the partner's linking policy; then a session of provider
  * 'authx' opens, replacing any the browser held (session fixation); on a device the user
- * trusted within the period, MFA is passed for it, as for a password sign-in. The jti, a new link and the
- * session are written in one transaction: a request that fails (an outage) leaves the jti
- * unused, so the portal's retry after a network error can still succeed.
+ * trusted within the period, MFA is passed for it, as for a password sign-in. The jti, a new
+ * link and the session are written in one transaction: a request that fails (an outage) leaves
+ * the jti unused, so the portal's retry after a network error can still succeed. Every attempt
+ * that reaches a registered partner is audited (partner.sign_in): its partner, subject, account
+ * and result, a success in the sign-in's own transaction.
  */
 export async function signInWithPartner(
   deps: PartnerDeps,
@@ -112,64 +114,7 @@ export async function signInWithPartner(
         ),
     );
     attempt.subject = claims.sub;
-    const identityToken = createToken();
-    // A concurrent first sign-in of the same subject may create the account or link first: the
-    // loser's transaction fails on a unique key and runs once more, finding what the winner made.
-    for (let retry = 0; ; retry++) {
-      try {
-        const opened = await db.transaction().execute(async (trx) => {
-          await acceptJti(trx, tenant, partner, claims);
-          const user = await accountFor(trx, tenant, partner, claims, now, log, attempt);
-          const account = await loadAccount(trx, tenant, user.id);
-          if (!account) throw new AppError(partnerErrors.accountDisabled);
-          if (input.previousToken) await revokeSession(trx, tenant.code, input.previousToken);
-          const created = await createSession(
-            trx,
-            {
-              tenantCode: tenant.code,
-              userId: user.id,
-              provider: 'authx',
-              partnerCode: partner.code,
-              partnerTokenHash: hashToken(identityToken),
-            },
-            now,
-          );
-          // skipMfa never applies to an account that used a factor within the trusted-device
-          // period (issue 16): a factor removed since then does not reopen the skip.
-          const skipMfa =
-            partner.skipMfa &&
-            !(await hasRecentMfa(
-              trx,
-              {
-                tenantCode: tenant.code,
-                userId: user.id,
-                trustedDeviceDays: tenant.settings.mfa.trustedDeviceDays,
-              },
-              now,
-            ));
-          await auditSignIn(trx, tenant, partner, attempt, 'success', now);
-          return { ...account, ...created, skipMfa };
-        });
-        const { session, user, mfaEnrolled } = opened;
-        if (mfaEnrolled && (await applyTrustedDevice(db, tenant, session, input.userDeviceToken, now))) {
-          session.mfa_method = 'device';
-          session.mfa_verified_at = now;
-        }
-        const signIn = signInOf(tenant, session, user, mfaEnrolled, now, { skipMfa: opened.skipMfa });
-        log.info({ ...logFields, user: user.id }, 'partner sign-in');
-        return { sessionToken: opened.token, identityToken, signIn };
-      } catch (error) {
-        if (error instanceof JtiReplayed) {
-          log.warn(logFields, 'partner token replayed');
-          throw new AppError(partnerErrors.tokenReplayed);
-        }
-        if (retry === 0 && isUniqueViolation(error)) {
-          attempt.account = null;
-          continue;
-        }
-        throw error;
-      }
-    }
+    return await openPartnerSession(deps, tenant, partner, claims, input, now, log, attempt);
   } catch (error) {
     // Every refusal is audited with its code; an outage (no database) cannot be, and is logged.
     const result = error instanceof AppError ? error.code : errorCodes.internal;
@@ -183,6 +128,82 @@ export async function signInWithPartner(
         ),
       );
     throw error;
+  }
+}
+
+/**
+ * The sign-in proper, for a verified token: the jti, the account and the session in one
+ * transaction, with the audit entry of its success (a refusal is audited by the caller).
+ */
+async function openPartnerSession(
+  deps: PartnerDeps,
+  tenant: TenantContext,
+  partner: Partner,
+  claims: PartnerTokenClaims,
+  input: { userDeviceToken?: string | undefined; previousToken?: string | undefined },
+  now: number,
+  log: PartnerLog,
+  attempt: SignInAttempt,
+): Promise<PartnerSignIn> {
+  const { db } = deps;
+  const logFields = { tenant: tenant.code, partner: partner.code };
+  const identityToken = createToken();
+  // A concurrent first sign-in of the same subject may create the account or link first: the
+  // loser's transaction fails on a unique key and runs once more, finding what the winner made.
+  for (let retry = 0; ; retry++) {
+    try {
+      const opened = await db.transaction().execute(async (trx) => {
+        await acceptJti(trx, tenant, partner, claims);
+        const user = await accountFor(trx, tenant, partner, claims, now, log, attempt);
+        const account = await loadAccount(trx, tenant, user.id);
+        if (!account) throw new AppError(partnerErrors.accountDisabled);
+        if (input.previousToken) await revokeSession(trx, tenant.code, input.previousToken);
+        const created = await createSession(
+          trx,
+          {
+            tenantCode: tenant.code,
+            userId: user.id,
+            provider: 'authx',
+            partnerCode: partner.code,
+            partnerTokenHash: hashToken(identityToken),
+          },
+          now,
+        );
+        // skipMfa never applies to an account that used a factor within the trusted-device
+        // period (issue 16): a factor removed since then does not reopen the skip.
+        const skipMfa =
+          partner.skipMfa &&
+          !(await hasRecentMfa(
+            trx,
+            {
+              tenantCode: tenant.code,
+              userId: user.id,
+              trustedDeviceDays: tenant.settings.mfa.trustedDeviceDays,
+            },
+            now,
+          ));
+        await auditSignIn(trx, tenant, partner, attempt, 'success', now);
+        return { ...account, ...created, skipMfa };
+      });
+      const { session, user, mfaEnrolled } = opened;
+      if (mfaEnrolled && (await applyTrustedDevice(db, tenant, session, input.userDeviceToken, now))) {
+        session.mfa_method = 'device';
+        session.mfa_verified_at = now;
+      }
+      const signIn = signInOf(tenant, session, user, mfaEnrolled, now, { skipMfa: opened.skipMfa });
+      log.info({ ...logFields, user: user.id }, 'partner sign-in');
+      return { sessionToken: opened.token, identityToken, signIn };
+    } catch (error) {
+      if (error instanceof JtiReplayed) {
+        log.warn(logFields, 'partner token replayed');
+        throw new AppError(partnerErrors.tokenReplayed);
+      }
+      if (retry === 0 && isUniqueViolation(error)) {
+        attempt.account = null;
+        continue;
+      }
+      throw error;
+    }
   }
 }
 
