@@ -82,7 +82,10 @@ export const partnerConfigSchema = z
     redirectUris: z.array(httpUrl).max(50),
     /** `{email}` and `{partnerCode}` are replaced (URL-encoded). */
     helpUrlTemplate: httpUrl.nullable(),
-    /** Partner sign-ins skip the tenant's MFA policy (an enrolled user is still asked). */
+    /**
+     * Partner sign-ins skip the tenant's MFA policy. A user with an enrolled factor is still
+     * asked, and so is one who passed MFA within the tenant's trustedDeviceDays (issue 16).
+     */
     skipMfa: z.boolean(),
   })
   .refine((partner) => (partner.jwksUri === null) !== (partner.jwks === null), {
