@@ -41,7 +41,12 @@ let queue: HashingQueue | undefined;
 /** Sets this process's bound on hashing (from the configuration, at start). */
 export function useHashingQueue(settings: HashingQueueSettings): void {
   const current = queue?.settings;
-  if (current?.concurrency === settings.concurrency && current.queueLength === settings.queueLength) return;
+  if (
+    current?.concurrency === settings.concurrency &&
+    current.queueLength === settings.queueLength &&
+    current.refusalPauseMs === settings.refusalPauseMs
+  )
+    return;
   queue = new HashingQueue(settings);
 }
 
@@ -51,11 +56,12 @@ function hashingQueue(): HashingQueue {
 }
 
 /**
- * Refused with `common.busy` (503) unless an ordinary hash would be taken now: a sign-in that
- * cannot be in the priority lane is refused before it does any other work.
+ * Resolves once an ordinary hash would be taken (waiting at most a second), else refused with
+ * `common.busy` (503): a sign-in that cannot be in the priority lane is refused before it does
+ * any other work.
  */
-export function assertHashingRoom(): void {
-  hashingQueue().assertRoom();
+export function admitHashing(): Promise<void> {
+  return hashingQueue().admit();
 }
 
 // Algorithm is a const enum in the typings; 2 is its Argon2id member.

@@ -1,7 +1,7 @@
 import { errorCodes, type LoginLimit } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import {
-  assertHashingRoom,
+  admitHashing,
   hashPassword,
   isLeakedPassword,
   needsRehash,
@@ -96,7 +96,7 @@ export async function passwordLogin(
   const { db, limiter, policy, clock } = deps;
   // Without a device or known-browser token this attempt cannot be in the hashing queue's
   // priority lane: when the queue is full it is refused before any lookup or count.
-  if (!input.userDeviceToken && !input.knownBrowserToken) assertHashingRoom();
+  if (!input.userDeviceToken && !input.knownBrowserToken) await admitHashing();
   const address = addressRule(policy);
   const byAddress = await limiter.reserve(`login:ip:${tenant.code}:${input.ip}`, address, now);
   if (!byAddress.allowed) {

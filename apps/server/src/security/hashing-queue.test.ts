@@ -37,7 +37,7 @@ function expectBusy(error: unknown) {
 describe('the hashing queue', () => {
   it('runs at most its concurrency, queues at most its length, and refuses the rest before any work', async () => {
     // Three at once: two for ordinary hashes, one kept for the priority lane.
-    const queue = new HashingQueue({ concurrency: 3, queueLength: 3 });
+    const queue = new HashingQueue({ concurrency: 3, queueLength: 3, refusalPauseMs: 0 });
     const started: string[] = [];
     const { work, finish } = controlledWork(started);
     const names = Array.from({ length: 10 }, (_, i) => `h${i}`);
@@ -55,17 +55,21 @@ describe('the hashing queue', () => {
     const refused = await Promise.all(outcomes.slice(5));
     for (const outcome of refused) expectBusy((outcome as { error: unknown }).error);
     expect(queue.hasRoom).toBe(false);
-    expect(() => queue.assertRoom()).toThrow(AppError);
+    await expect(queue.admit()).rejects.toBeInstanceOf(AppError);
     // A known browser's hash does not wait for the ordinary ones: the kept slot runs it now.
     const known = queue.run(of('a', true), work('known'));
     await new Promise((resolve) => setImmediate(resolve));
     expect(started).toEqual(['h0', 'h1', 'known']);
     expect(queue.running).toBe(3);
+    // While it runs, an ordinary hash that finishes hands its slot on to no one.
+    await finish('h0');
+    expect(started).toEqual(['h0', 'h1', 'known']);
     await finish('known');
     expect(await known).toBe('known');
+    expect(started).toEqual(['h0', 'h1', 'known', 'h2']);
     expect(queue.running).toBe(2);
     // Each finished hash hands its slot to the next waiting one; never more than two run.
-    for (const name of ['h0', 'h1', 'h2', 'h3', 'h4']) {
+    for (const name of ['h1', 'h2', 'h3', 'h4']) {
       await finish(name);
       expect(queue.running).toBeLessThanOrEqual(2);
     }
@@ -84,7 +88,7 @@ describe('the hashing queue', () => {
   });
 
   it('takes waiting hashes round-robin across tenants: a flood of one does not hold the others back', async () => {
-    const queue = new HashingQueue({ concurrency: 1, queueLength: 100 });
+    const queue = new HashingQueue({ concurrency: 1, queueLength: 100, refusalPauseMs: 0 });
     const started: string[] = [];
     const { work, finish } = controlledWork(started);
     const all: Promise<string>[] = [queue.run(of('flood'), work('busy'))];
@@ -108,7 +112,7 @@ describe('the hashing queue', () => {
   });
 
   it("hashes a priority sign-in first, and when full gives it the place of the busiest tenant's newest hash", async () => {
-    const queue = new HashingQueue({ concurrency: 1, queueLength: 3 });
+    const queue = new HashingQueue({ concurrency: 1, queueLength: 3, refusalPauseMs: 0 });
     const started: string[] = [];
     const { work, finish } = controlledWork(started);
     const first = queue.run(of('flood'), work('busy'));
@@ -145,8 +149,24 @@ describe('the hashing queue', () => {
     await Promise.all([blocker, ...priorities]);
   });
 
+  it('answers a refusal after its pause, and admits what finds room within it', async () => {
+    const queue = new HashingQueue({ concurrency: 1, queueLength: 0, refusalPauseMs: 200 });
+    const started: string[] = [];
+    const { work, finish } = controlledWork(started);
+    const first = queue.run(of('a'), work('first'));
+    const asked = performance.now();
+    await expect(queue.run(of('a'), work('second'))).rejects.toBeInstanceOf(AppError);
+    expect(performance.now() - asked).toBeGreaterThanOrEqual(190);
+    expect(started).toEqual(['first']);
+    // Room comes within the pause: admitted, not refused.
+    const admitted = queue.admit();
+    await finish('first');
+    await expect(admitted).resolves.toBeUndefined();
+    await first;
+  });
+
   it('is where every password hash of the process runs: new hashes and checks alike are refused when it is full', async () => {
-    useHashingQueue({ concurrency: 1, queueLength: 0 });
+    useHashingQueue({ concurrency: 1, queueLength: 0, refusalPauseMs: 0 });
     try {
       const running = hashPassword('Anchor-bay-2020');
       await expect(hashPassword('Another-one-2020')).rejects.toSatisfy((error) => {

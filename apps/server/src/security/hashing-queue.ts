@@ -14,6 +14,12 @@ export interface HashingQueueSettings {
   concurrency: number;
   /** Hashes waiting at most; one more is refused before any work (503, Retry-After). */
   queueLength: number;
+  /**
+   * How long a hash that does not fit waits for room before it is refused (default a second).
+   * A client that sends again as soon as it is answered then gets at most one refusal a second
+   * per request in flight, instead of keeping the event loop busy answering refusals.
+   */
+  refusalPauseMs?: number;
 }
 
 /**
@@ -35,6 +41,8 @@ export interface HashingTicket {
   tenant: string;
   priority: boolean;
 }
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Hashes that are not part of a tenant's sign-in (a CLI, a seed) share one turn. */
 export const untenanted: HashingTicket = { tenant: '', priority: false };
@@ -84,10 +92,11 @@ class Lane {
 /**
  * The instance's password hashing, bounded (issue 16: 200 guesses at a time at unknown
  * accounts slowed a real sign-in from 36 ms to 7–8 s). At most `concurrency` hashes run, of
- * which ordinary ones take all but one (when there is more than one), so a priority hash
- * never waits for a flood's hash to finish; up to `queueLength` wait, priority first, then
- * round-robin across tenants. A hash that does not fit is refused at once with `common.busy`
- * (503 and Retry-After), before any work — and a priority hash takes the place of the newest
+ * which ordinary ones take all but one (when there is more than one), less one for each
+ * priority hash running, so a priority hash never waits for a flood's hash to finish and
+ * shares the cores with as few as can be; up to `queueLength` wait, priority first, then
+ * round-robin across tenants. A hash that does not fit is refused with `common.busy` (503 and
+ * Retry-After) after a pause, before any work — and a priority hash takes the place of the newest
  * waiting hash of the busiest tenant rather than be refused, so a flood of guesses never
  * keeps a known browser out.
  */
@@ -112,9 +121,12 @@ export class HashingQueue {
     return this.#priority.size + this.#normal.size;
   }
 
-  /** Ordinary hashes running at most: all but one slot, which stays for the priority lane. */
+  /**
+   * Ordinary hashes running at most: all but one slot, which stays for the priority lane, and
+   * fewer while priority hashes run, so those get the cores they need to finish soon.
+   */
   get #ordinaryLimit(): number {
-    return Math.max(1, this.settings.concurrency - 1);
+    return Math.max(1, this.settings.concurrency - 1) - (this.#running - this.#runningOrdinary);
   }
 
   /**
@@ -125,9 +137,19 @@ export class HashingQueue {
     return this.#canStart(false) || this.waiting < this.settings.queueLength;
   }
 
-  /** Refused with `common.busy` unless an ordinary hash would be taken now. */
-  assertRoom(): void {
+  /**
+   * Resolves once an ordinary hash would be taken, waiting at most the refusal pause; then
+   * refused with `common.busy`. Lets a caller refuse before it does other work for a hash that
+   * will not fit.
+   */
+  async admit(): Promise<void> {
+    if (this.hasRoom) return;
+    await pause(this.#refusalPauseMs);
     if (!this.hasRoom) throw this.#busy();
+  }
+
+  get #refusalPauseMs(): number {
+    return this.settings.refusalPauseMs ?? 1000;
   }
 
   #canStart(priority: boolean): boolean {
@@ -146,7 +168,11 @@ export class HashingQueue {
       };
       if (this.waiting < this.settings.queueLength) return this.#enqueue(entry);
       const displaced = ticket.priority ? this.#normal.popNewestOfLongest() : undefined;
-      if (!displaced) return reject(this.#busy());
+      if (!displaced) {
+        const refusal = this.#busy();
+        setTimeout(() => reject(refusal), this.#refusalPauseMs);
+        return;
+      }
       displaced.refuse(this.#busy());
       this.#enqueue(entry);
     });
