@@ -262,6 +262,18 @@ describe.each(['postgres', 'sqlite'] as Engine[])(
           expect(seasidePage).toContain('Der Anmeldedienst ist kurzzeitig nicht erreichbar.');
           expect(seasidePage).toContain('<html lang="de"');
           expect(seasidePage).toContain('Seaside');
+
+          // A host this instance has not seen yet: which tenant it is cannot be read either.
+          const summit = origin('summit');
+          await expectUnavailableJson(
+            await tokenRequest(loopbackFetch, summit, { grant_type: 'refresh_token', refresh_token: 'x' }),
+            'token endpoint of an unknown host',
+          );
+          await expectUnavailablePage(
+            await loopbackFetch(`${summit}/oidc/auth?client_id=demo-app`, { redirect: 'manual' }),
+            'authorization endpoint of an unknown host',
+            null,
+          );
         }
       });
       expect(printed, 'nothing printed to stderr').toEqual([]);
