@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { DAY } from '../shared/clock.ts';
@@ -33,6 +34,17 @@ export async function issueDeviceToken(
     })
     .execute();
   return { token, trustedUntil };
+}
+
+/**
+ * The `user-device-token` a redirect to an app carries (SPEC §4): a stable name for this trusted
+ * browser, derived from its token, that an app can use to recognise the device but that is no
+ * credential. The token itself skips MFA at the password step, and a redirect target is a URL
+ * a scoped operator can choose (a client's redirect URI, the tenant's default), which lands in
+ * the app's logs and Referer headers: it must never carry it.
+ */
+export function deviceIdForApps(token: string): string {
+  return createHash('sha256').update(`keycard user-device-token for apps\0${token}`).digest('base64url');
 }
 
 /**

@@ -131,17 +131,30 @@ describe.each(engines)('the AUTH_X_DEVICE_ID cookie on %s', (engine) => {
     expect(forgedCookie.state).toBe('MFA_VERIFICATION_REQUIRED');
   });
 
-  it('carries the cookie token to a portal login redirect as user-device-token (SPEC §4)', async () => {
+  it('names the trusted browser to a portal login redirect as user-device-token (SPEC §4), never by its token', async () => {
     const { who, deviceCookie, issued } = await trustedBrowser();
-    const { session } = await signInWith(who, { cookie: deviceCookie });
-    const authorize = await call(t.app, 'POST', '/api/authorize', {
-      host: who.host,
-      cookie: `${session}; ${deviceCookie}`,
-      body: {},
-    });
-    expect(authorize.statusCode).toBe(200);
-    const location = new URL(authorize.json().location);
-    expect(location.searchParams.get('user-device-token')).toBe(issued.json().userDeviceToken);
+    const token = issued.json().userDeviceToken as string;
+    const redirectParameter = async () => {
+      const { session } = await signInWith(who, { cookie: deviceCookie });
+      const authorize = await call(t.app, 'POST', '/api/authorize', {
+        host: who.host,
+        cookie: `${session}; ${deviceCookie}`,
+        body: {},
+      });
+      expect(authorize.statusCode).toBe(200);
+      return new URL(authorize.json().location).searchParams.get('user-device-token');
+    };
+    const named = await redirectParameter();
+    // A stable name for the device, so an app can recognise it…
+    expect(named).toMatch(/^[\w-]{43}$/);
+    expect(await redirectParameter()).toBe(named);
+    // …but not the token (the redirect target is a URL an operator chooses, and lands in the
+    // app's logs): as a cookie or a body field, the name skips no second factor.
+    expect(named).not.toBe(token);
+    expect((await signInWith(who, { cookie: `${deviceCookieName}=${named}` })).state).toBe(
+      'MFA_VERIFICATION_REQUIRED',
+    );
+    expect((await signInWith(who, { bodyToken: named! })).state).toBe('MFA_VERIFICATION_REQUIRED');
   });
 
   it('counts the password step of the trusted browser apart (lockout), by the cookie', async () => {

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { resolveRedirect } from '../http/redirects.ts';
 import type { LoginCodeData } from '../login/login.service.ts';
+import { deviceIdForApps } from '../mfa/device.service.ts';
 import { applyTrustedDevice } from '../mfa/mfa.service.ts';
 import {
   earliestAcceptedAuthentication,
@@ -116,7 +117,7 @@ export async function authorizeSession(
     : tenant.defaultRedirectUri;
   assertThat(target, errorCodes.redirectNotAllowed);
   const url = new URL(target);
-  if (input.userDeviceToken) url.searchParams.set('user-device-token', input.userDeviceToken);
+  if (input.userDeviceToken) url.searchParams.set('user-device-token', deviceIdForApps(input.userDeviceToken));
   return { location: url.href };
 }
 
