@@ -117,7 +117,8 @@ export async function authorizeSession(
     : tenant.defaultRedirectUri;
   assertThat(target, errorCodes.redirectNotAllowed);
   const url = new URL(target);
-  if (input.userDeviceToken) url.searchParams.set('user-device-token', deviceIdForApps(input.userDeviceToken));
+  if (input.userDeviceToken)
+    url.searchParams.set('user-device-token', deviceIdForApps(input.userDeviceToken));
   return { location: url.href };
 }
 
