@@ -15,6 +15,7 @@ import type { HashingTicket } from '../security/hashing-queue.ts';
 import { type LimitRule, type RateLimiter, reserveSettled } from '../security/rate-limiter.ts';
 import { findKnownBrowserId } from '../sessions/known-browser.ts';
 import type { Clock } from '../shared/clock.ts';
+import { AppError } from '../shared/errors.ts';
 import { issueToken } from '../shared/one-time-token.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 
@@ -151,7 +152,10 @@ export async function passwordLogin(
   // A hash made with less work than today's parameters is made again, now the password is here;
   // when the instance's hashing is full it waits for a later sign-in.
   if (needsRehash(user.password_hash!)) {
-    const rehashed = await hashPassword(input.password, ticket).catch(() => undefined);
+    const rehashed = await hashPassword(input.password, ticket).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === errorCodes.busy) return undefined;
+      throw error;
+    });
     if (rehashed) await upgradePasswordHash(db, user, rehashed);
   }
 
