@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
 import type { PasswordHashing } from '../config.ts';
 import {
+  type HashingPlace,
   HashingQueue,
   type HashingQueueSettings,
   type HashingTicket,
@@ -56,11 +57,11 @@ function hashingQueue(): HashingQueue {
 }
 
 /**
- * Resolves once an ordinary hash would be taken (waiting at most a second), else refused with
+ * Promises a place for an ordinary hash (waiting at most a second), else refused with
  * `common.busy` (503): a sign-in that cannot be in the priority lane is refused before it does
- * any other work.
+ * any other work. The place goes with the hash's ticket, or is released.
  */
-export function admitHashing(): Promise<void> {
+export function admitHashing(): Promise<HashingPlace> {
   return hashingQueue().admit();
 }
 

@@ -11,7 +11,7 @@ import {
 import { findUserByEmail, type UserRow, upgradePasswordHash } from '../accounts/user.repository.ts';
 import type { Database } from '../db/schema.ts';
 import { findTrustedDeviceId } from '../mfa/device.service.ts';
-import type { HashingTicket } from '../security/hashing-queue.ts';
+import type { HashingPlace, HashingTicket } from '../security/hashing-queue.ts';
 import { type LimitRule, type RateLimiter, reserveSettled } from '../security/rate-limiter.ts';
 import { findKnownBrowserId } from '../sessions/known-browser.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -81,23 +81,42 @@ export interface LoginCodeData {
  * (docs/security.md).
  */
 export async function passwordLogin(
-  deps: { db: Kysely<Database>; limiter: RateLimiter; policy: LoginPolicy; clock: Clock },
+  deps: LoginDeps,
   tenant: TenantContext,
-  input: {
-    email: string;
-    password: string;
-    state: string;
-    ip: string;
-    userDeviceToken?: string | undefined;
-    knownBrowserToken?: string | undefined;
-    iid?: string | undefined;
-  },
+  input: LoginInput,
   now: number,
 ): Promise<LoginOutcome> {
-  const { db, limiter, policy, clock } = deps;
   // Without a device or known-browser token this attempt cannot be in the hashing queue's
-  // priority lane: when the queue is full it is refused before any lookup or count.
-  if (!input.userDeviceToken && !input.knownBrowserToken) await admitHashing();
+  // priority lane: it takes a place there first, and when there is none it is refused before
+  // any lookup or count.
+  const place = input.userDeviceToken || input.knownBrowserToken ? undefined : await admitHashing();
+  try {
+    return await checkLogin(deps, tenant, input, now, place);
+  } finally {
+    place?.release();
+  }
+}
+
+type LoginDeps = { db: Kysely<Database>; limiter: RateLimiter; policy: LoginPolicy; clock: Clock };
+
+interface LoginInput {
+  email: string;
+  password: string;
+  state: string;
+  ip: string;
+  userDeviceToken?: string | undefined;
+  knownBrowserToken?: string | undefined;
+  iid?: string | undefined;
+}
+
+async function checkLogin(
+  deps: LoginDeps,
+  tenant: TenantContext,
+  input: LoginInput,
+  now: number,
+  place: HashingPlace | undefined,
+): Promise<LoginOutcome> {
+  const { db, limiter, policy, clock } = deps;
   const address = addressRule(policy);
   const byAddress = await limiter.reserve(`login:ip:${tenant.code}:${input.ip}`, address, now);
   if (!byAddress.allowed) {
@@ -128,7 +147,7 @@ export async function passwordLogin(
 
   // Hashed in the instance's queue: a browser or device the account knows goes first, every
   // other attempt waits its tenant's turn (security/hashing-queue.ts).
-  const ticket: HashingTicket = { tenant: tenant.code, priority: key.priority };
+  const ticket: HashingTicket = { tenant: tenant.code, priority: key.priority, place };
   let passwordOk: boolean;
   try {
     passwordOk = await checkPassword(user, input.password, ticket);

@@ -161,8 +161,38 @@ describe('the hashing queue', () => {
     // Room comes within the pause: admitted, not refused.
     const admitted = queue.admit();
     await finish('first');
-    await expect(admitted).resolves.toBeUndefined();
+    (await admitted).release();
     await first;
+  });
+
+  it('promises places at admission: counted as taken, never refused later, given back when unused', async () => {
+    // One running slot and one waiting place: two places in all.
+    const queue = new HashingQueue({ concurrency: 1, queueLength: 1, refusalPauseMs: 0 });
+    const started: string[] = [];
+    const { work, finish } = controlledWork(started);
+    const one = await queue.admit();
+    const two = await queue.admit();
+    await expect(queue.admit()).rejects.toBeInstanceOf(AppError);
+    // A hash without a place finds none left; those with one are queued.
+    await expect(queue.run(of('a'), work('stranger'))).rejects.toBeInstanceOf(AppError);
+    const first = queue.run({ ...of('a'), place: one }, work('first'));
+    const second = queue.run({ ...of('a'), place: two }, work('second'));
+    expect(started).toEqual(['first']);
+    expect(queue.waiting).toBe(1);
+    // A place is taken once: releasing it afterwards gives nothing back twice.
+    one.release();
+    expect(queue.hasRoom).toBe(false);
+    await finish('first');
+    await finish('second');
+    expect(await Promise.all([first, second])).toEqual(['first', 'second']);
+    // A place given back unused is room again.
+    const unused = await queue.admit();
+    const other = await queue.admit();
+    await expect(queue.admit()).rejects.toBeInstanceOf(AppError);
+    unused.release();
+    (await queue.admit()).release();
+    other.release();
+    expect(queue.hasRoom).toBe(true);
   });
 
   it('is where every password hash of the process runs: new hashes and checks alike are refused when it is full', async () => {

@@ -40,6 +40,16 @@ export function hashingQueueSettings(concurrency?: number, queueLength?: number)
 export interface HashingTicket {
   tenant: string;
   priority: boolean;
+  /** The place promised at admission (`admit`), which this hash takes. */
+  place?: HashingPlace | undefined;
+}
+
+/**
+ * A place in the queue promised to a request before it does the work that leads to its hash
+ * (look-ups, counts): held until the hash takes it, or given back when there will be none.
+ */
+export interface HashingPlace {
+  release(): void;
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -106,6 +116,8 @@ export class HashingQueue {
   readonly #normal = new Lane();
   #running = 0;
   #runningOrdinary = 0;
+  /** Places promised at admission whose hashes have not come yet. */
+  #promised = 0;
   /** Recent hashing time (moving average), for the Retry-After of a refusal. */
   #averageMs = 100;
 
@@ -130,22 +142,34 @@ export class HashingQueue {
   }
 
   /**
-   * Whether an ordinary hash would be taken now (run or queued). Lets a caller refuse before
-   * it does other work for a hash that will not fit.
+   * Whether one more ordinary hash would be taken (run or queued), counting the places
+   * promised to requests whose hashes have not come yet.
    */
   get hasRoom(): boolean {
-    return this.#canStart(false) || this.waiting < this.settings.queueLength;
+    const taken = this.#runningOrdinary + this.waiting + this.#promised;
+    return taken < Math.max(1, this.settings.concurrency - 1) + this.settings.queueLength;
   }
 
   /**
-   * Resolves once an ordinary hash would be taken, waiting at most the refusal pause; then
-   * refused with `common.busy`. Lets a caller refuse before it does other work for a hash that
-   * will not fit.
+   * Promises a place for an ordinary hash, waiting at most the refusal pause for one; else
+   * refused with `common.busy`. A request takes its place before it does the work that leads
+   * to its hash, so a flood is refused before any look-up, and what was admitted is not
+   * refused later: its hash is queued whatever came meanwhile.
    */
-  async admit(): Promise<void> {
-    if (this.hasRoom) return;
-    await pause(this.#refusalPauseMs);
-    if (!this.hasRoom) throw this.#busy();
+  async admit(): Promise<HashingPlace> {
+    if (!this.hasRoom) {
+      await pause(this.#refusalPauseMs);
+      if (!this.hasRoom) throw this.#busy();
+    }
+    this.#promised += 1;
+    let held = true;
+    return {
+      release: () => {
+        if (!held) return;
+        held = false;
+        this.#promised -= 1;
+      },
+    };
   }
 
   get #refusalPauseMs(): number {
@@ -159,6 +183,13 @@ export class HashingQueue {
 
   /** Runs `work` when its turn comes; refused with `common.busy` when nothing is free. */
   run<T>(ticket: HashingTicket, work: () => Promise<T>): Promise<T> {
+    // A place promised at admission is taken now (once: a second hash of the request has none).
+    const promised = ticket.place !== undefined && this.#take(ticket.place);
+    // An ordinary hash without a promised place needs one not promised to anyone else.
+    if (!ticket.priority && !promised && !this.hasRoom) {
+      const refusal = this.#busy();
+      return new Promise<T>((_resolve, reject) => setTimeout(() => reject(refusal), this.#refusalPauseMs));
+    }
     if (this.#canStart(ticket.priority)) return this.#start(work, ticket.priority);
     return new Promise<T>((resolve, reject) => {
       const entry: Waiting = {
@@ -166,8 +197,8 @@ export class HashingQueue {
         start: () => this.#start(work, ticket.priority).then(resolve, reject),
         refuse: reject,
       };
-      if (this.waiting < this.settings.queueLength) return this.#enqueue(entry);
-      const displaced = ticket.priority ? this.#normal.popNewestOfLongest() : undefined;
+      if (!ticket.priority || this.waiting < this.settings.queueLength) return this.#enqueue(entry);
+      const displaced = this.#normal.popNewestOfLongest();
       if (!displaced) {
         const refusal = this.#busy();
         setTimeout(() => reject(refusal), this.#refusalPauseMs);
@@ -176,6 +207,13 @@ export class HashingQueue {
       displaced.refuse(this.#busy());
       this.#enqueue(entry);
     });
+  }
+
+  /** Takes a promised place: true when it was still held. */
+  #take(place: HashingPlace): boolean {
+    const before = this.#promised;
+    place.release();
+    return this.#promised < before;
   }
 
   #enqueue(entry: Waiting): void {
