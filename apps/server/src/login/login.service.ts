@@ -135,7 +135,10 @@ async function checkLogin(
   // A bucket full of attempts still being checked waits for them to settle, so the wait told
   // is the one that applies (the lock's, or none). Refused attempts cost no password hashing,
   // and the lock is keyed by address, not by account: answering sooner reveals nothing.
-  const reservation = await reserveSettled(limiter, key.name, rule, () => clock.now());
+  // While it waits it holds no hashing place: a burst at one address must not crowd others out.
+  const reservation = await reserveSettled(limiter, key.name, rule, () => clock.now(), {
+    beforeWaiting: () => place?.release(),
+  });
   if (!reservation.allowed) {
     return {
       ok: false,

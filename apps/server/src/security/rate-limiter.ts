@@ -104,14 +104,15 @@ export async function reserveSettled(
   key: string,
   rule: LimitRule,
   now: () => number,
-  settleMs = 5000,
+  options: { settleMs?: number; beforeWaiting?: () => void } = {},
 ): Promise<Reservation> {
-  const deadline = Date.now() + settleMs;
+  const deadline = Date.now() + (options.settleMs ?? 5000);
   for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
     const reservation = await limiter.reserve(key, rule, now());
     if (reservation.allowed || reservation.locked || rule.lockMs <= 0 || Date.now() + wait > deadline) {
       return reservation;
     }
+    options.beforeWaiting?.();
     await pause(wait);
   }
 }
