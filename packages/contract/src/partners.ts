@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redirectUriSchema } from './validation.ts';
 
 /**
  * Partner single sign-on (SPEC §1–§4, §7; docs/partners.md): a partner application signs a
@@ -79,7 +80,8 @@ export const partnerConfigSchema = z
     jwks: partnerJwksSchema.nullable(),
     algorithms: z.array(z.enum(partnerAlgorithms)).min(1),
     linking: z.enum(partnerLinkingPolicies),
-    redirectUris: z.array(httpUrl).max(50),
+    /** Where hand-off codes may go: redirect targets by the clients' rule (no javascript:, data:, …). */
+    redirectUris: z.array(redirectUriSchema).max(50),
     /** `{email}` and `{partnerCode}` are replaced (URL-encoded). */
     helpUrlTemplate: httpUrl.nullable(),
     /**

@@ -1,4 +1,4 @@
-import { apiPaths, partnerAuditActions, type SessionResponse } from '@keycard/contract';
+import { apiPaths, partnerAuditActions, partnerConfigSchema, type SessionResponse } from '@keycard/contract';
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import {
   manyRequests,
   type PartnerKey,
   partnerApp,
+  partnerConfig,
   partnerKey,
   partnerLinkOf,
   partnerSso,
@@ -536,6 +537,40 @@ describe.each(engines)('partner sign-in on %s', (engine) => {
       // A code for the demo app's address is not the partner app's to redeem.
       const exchanged = await exchangeHandoff(loopbackFetch, grandHotel(), tenants.body.token as string);
       expect(exchanged.status).toBe(400);
+    });
+
+    it('never sends the code to a javascript: or data: address, registered or stored before the rule', async () => {
+      const bad = ['javascript:alert(document.domain)//', 'data:text/html,<script>alert(1)</script>'];
+      for (const uri of bad) {
+        const parsed = partnerConfigSchema.safeParse(partnerConfig({ code: 'linker', redirectUris: [uri] }));
+        expect(parsed.success, uri).toBe(false);
+      }
+      // Written straight into the database, as before the rule: it reads as none.
+      await partnerDb(t.services.db)
+        .updateTable('partners')
+        .set({ redirect_uris: JSON.stringify([...bad, partnerApp.redirectUri]) })
+        .where('tenant_code', '=', 'grand-hotel')
+        .where('partner_code', '=', 'linker')
+        .execute();
+      try {
+        const { b, identityToken } = await partnerSession();
+        for (const uri of bad) {
+          const refused = await generateHandoff(b, grandHotel(), 'linker', {
+            token: identityToken,
+            redirectUri: uri,
+          });
+          expect(refused, uri).toMatchObject({ status: 400, body: { code: 'redirect.not_allowed' } });
+        }
+        const fine = await generateHandoff(b, grandHotel(), 'linker', { token: identityToken });
+        expect(fine).toMatchObject({ status: 200, body: { redirectUri: partnerApp.redirectUri } });
+      } finally {
+        await partnerDb(t.services.db)
+          .updateTable('partners')
+          .set({ redirect_uris: JSON.stringify([partnerApp.redirectUri]) })
+          .where('tenant_code', '=', 'grand-hotel')
+          .where('partner_code', '=', 'linker')
+          .execute();
+      }
     });
 
     it('stores the code only hashed, and answers bad input with a coded 400', async () => {

@@ -4,6 +4,7 @@ import {
   type PartnerJwks,
   type PartnerLinkingPolicy,
   partnerConfigSchema,
+  redirectTargetProblem,
 } from '@keycard/contract';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -28,7 +29,10 @@ export function partnerOf(row: PartnerRow): Partner {
     jwks: row.jwks === null ? null : (JSON.parse(row.jwks) as PartnerJwks),
     algorithms: JSON.parse(row.algorithms) as PartnerAlgorithm[],
     linking: row.linking as PartnerLinkingPolicy,
-    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    // One stored before the redirect rule (javascript:, data:, …) reads as none.
+    redirectUris: (JSON.parse(row.redirect_uris) as string[]).filter(
+      (uri) => redirectTargetProblem(uri, { production: false }) === undefined,
+    ),
     helpUrlTemplate: row.help_url_template,
     skipMfa: row.skip_mfa === 1,
     createdAt: row.created_at,
