@@ -90,8 +90,8 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   const { config, database, secrets } = options;
   const clock = options.clock ?? systemClock;
   usePasswordHashing(config.passwordHashing);
-  const app = Fastify({
   useHashingQueue(config.hashingQueue);
+  const app = Fastify({
     logger:
       options.logger === false
         ? false
