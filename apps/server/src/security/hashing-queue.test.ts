@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { errorCodes } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
 import {
@@ -7,7 +8,12 @@ import {
   verifyPassword,
 } from '../accounts/password.service.ts';
 import { AppError } from '../shared/errors.ts';
-import { HashingQueue, type HashingTicket, hashingQueueSettings } from './hashing-queue.ts';
+import {
+  HashingQueue,
+  type HashingTicket,
+  hashingQueueSettings,
+  libuvThreadPoolSize,
+} from './hashing-queue.ts';
 
 /** A hash that finishes when the test says so, recording when it started. */
 function controlledWork(started: string[]) {
@@ -35,6 +41,18 @@ function expectBusy(error: unknown) {
 }
 
 describe('the hashing queue', () => {
+  it('runs by default no more hashes at once than the cores, nor than libuv has threads to run them', () => {
+    const cores = availableParallelism();
+    expect(hashingQueueSettings(undefined, undefined, 1024).concurrency).toBe(cores);
+    expect(hashingQueueSettings(undefined, undefined, 1).concurrency).toBe(1);
+    expect(hashingQueueSettings(undefined, undefined, 2).concurrency).toBe(Math.min(cores, 2));
+    // A set concurrency is the operator's (docs: raise UV_THREADPOOL_SIZE with it).
+    expect(hashingQueueSettings(12, undefined, 4)).toEqual({ concurrency: 12, queueLength: 384 });
+    expect(libuvThreadPoolSize(undefined)).toBe(4);
+    expect(libuvThreadPoolSize('16')).toBe(16);
+    expect(libuvThreadPoolSize('zero')).toBe(4);
+  });
+
   it('runs at most its concurrency, queues at most its length, and refuses the rest before any work', async () => {
     // Three at once: two for ordinary hashes, one kept for the priority lane.
     const queue = new HashingQueue({ concurrency: 3, queueLength: 3, refusalPauseMs: 0 });

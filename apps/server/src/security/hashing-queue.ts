@@ -24,11 +24,24 @@ export interface HashingQueueSettings {
 
 /**
  * The defaults: argon2id is CPU and memory bound, so about one hash per core at once, and a
- * queue that drains in about two seconds at RFC 9106's parameters (some 60 ms a hash).
+ * queue that drains in about two seconds at RFC 9106's parameters (some 60 ms a hash). The
+ * hashes run on libuv's thread pool (UV_THREADPOOL_SIZE, 4 unless set): a queue that let more
+ * run than the pool has threads would count as running a hash that waits inside libuv, where
+ * no priority holds, so the default is never above the pool's size.
  */
-export function hashingQueueSettings(concurrency?: number, queueLength?: number): HashingQueueSettings {
-  const running = concurrency ?? availableParallelism();
+export function hashingQueueSettings(
+  concurrency?: number,
+  queueLength?: number,
+  threadPoolSize = libuvThreadPoolSize(),
+): HashingQueueSettings {
+  const running = concurrency ?? Math.max(1, Math.min(availableParallelism(), threadPoolSize));
   return { concurrency: running, queueLength: queueLength ?? 32 * running };
+}
+
+/** libuv's thread pool size as Node starts it: UV_THREADPOOL_SIZE (1–1024), else 4. */
+export function libuvThreadPoolSize(value = process.env.UV_THREADPOOL_SIZE): number {
+  const size = Number(value);
+  return Number.isInteger(size) && size >= 1 ? Math.min(size, 1024) : 4;
 }
 
 /**
