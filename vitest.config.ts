@@ -12,8 +12,19 @@ export default defineConfig({
             'examples/*/src/**/*.test.ts',
             'apps/console/src/**/*.test.ts',
           ],
+          // Tests that measure time under load of their own run alone, after the rest.
+          exclude: ['**/node_modules/**', '**/*.load.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'load',
+          include: ['apps/server/src/**/*.load.test.ts'],
+          environment: 'node',
+          testTimeout: 90_000,
           hookTimeout: 60_000,
         },
       },

@@ -1,6 +1,7 @@
 /**
  * The whole test suite, as CI runs it: type check, lint, portal and console build, unit and API tests
- * (SQLite and PostgreSQL), then browser tests in Chromium. Ends with one summary line.
+ * (SQLite and PostgreSQL) beside the browser tests in Chromium, then the load tests alone. Ends with
+ * one summary line.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync } from 'node:fs';
@@ -115,6 +116,10 @@ const runs = [startVitest('unit and API tests (SQLite and PostgreSQL)', 'unit', 
 if (built) runs.push(startVitest('browser tests (Chromium)', 'e2e', ['--maxWorkers=2', '--minWorkers=1']));
 else ok = false;
 for (const run of runs) await finishVitest(run);
+// Tests that measure a latency under a load they make themselves (a flood of password
+// guesses) run alone once the machine is quiet: beside the browser tests they would measure
+// the other suites' load, not the server's.
+await finishVitest(startVitest('load tests (alone)', 'load', ['--maxWorkers=1']));
 console.log(`\ntests took ${Math.round((Date.now() - started) / 1000)} s`);
 
 // The failures again at the very end, where a log's tail shows them.
