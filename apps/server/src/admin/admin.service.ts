@@ -42,9 +42,9 @@ import {
 import type { RateLimiter } from '../security/rate-limiter.ts';
 import { endUserAccess } from '../sessions/user-access.ts';
 import { AppError, retryAfter } from '../shared/errors.ts';
-import { forUpdate, retryOnDeadlock } from '../tenants/tenant-gone.ts';
 import type { TenantDirectory } from '../tenants/tenant.service.ts';
 import type { ClientMetadata, TenantContext } from '../tenants/tenant.types.ts';
+import { forUpdate, retryOnDeadlock } from '../tenants/tenant-gone.ts';
 import { type AuditActor, recordAudit } from './audit.service.ts';
 import { isUniqueViolation } from './operators.service.ts';
 
