@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceIdForApps } from '../mfa/device.service.ts';
 import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../test/helper.ts';
 
 describe.each(engines)('session, authorize and logout API on %s', (engine) => {
@@ -51,8 +52,9 @@ describe.each(engines)('session, authorize and logout API on %s', (engine) => {
       cookie,
       body: { redirectUri: 'http://localhost:3001/callback', userDeviceToken: 'device-1' },
     });
+    // The device is named, never by its token (sign-in/device-cookie.api.test.ts).
     expect(registered.json()).toEqual({
-      location: 'http://localhost:3001/callback?user-device-token=device-1',
+      location: `http://localhost:3001/callback?user-device-token=${deviceIdForApps('device-1')}`,
     });
 
     for (const redirectUri of [
