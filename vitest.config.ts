@@ -14,10 +14,6 @@ export default defineConfig({
           ],
           // Tests that measure time under load of their own run alone, after the rest.
           exclude: ['**/node_modules/**', '**/*.load.test.ts'],
-          // One module graph for every file of a worker: each file builds its own apps and
-          // databases, and re-importing the server for each of 116 files was a fifth of the
-          // suite's time (collect 269 s of 1249 s in a loaded run; 7 s without isolation).
-          isolate: false,
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
