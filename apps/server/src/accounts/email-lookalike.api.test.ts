@@ -10,7 +10,7 @@ import {
   loginResponse,
 } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, operatorToken } from '../admin/admin.test-support.ts';
+import { adminCall, operatorToken, testTheme } from '../admin/admin.test-support.ts';
 import { buildTestApp, call, demo, engines, type TestApp } from '../test/helper.ts';
 import { activeUser, mailsTo, runCliOn } from './test-support.ts';
 
@@ -154,19 +154,7 @@ describe.each(engines)('look-alike e-mail addresses on %s', (engine) => {
       loginDomain: `${code}.localhost`,
       defaultRedirectUri: 'https://app.example.com/',
       loginClientId: `${code}-app`,
-      theme: {
-        name: 'Look-alike test',
-        images: { logo: '/brand/logo.svg', favicon: '/brand/favicon.svg' },
-        colours: {
-          primaryBackground: '#1f3a5f',
-          primaryForeground: '#ffffff',
-          secondaryBackground: '#f5efe6',
-          secondaryForeground: '#1a1a1a',
-          tertiaryBackground: '#7a5c2e',
-          tertiaryForeground: '#ffffff',
-        },
-        links: { loginHelpUrl: null, contactSupportUrl: null },
-      },
+      theme: testTheme('Look-alike test'),
       clients: [
         { clientId: `${code}-app`, redirectUris: ['https://app.example.com/cb'], authMethod: 'none' },
       ],

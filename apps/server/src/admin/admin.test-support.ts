@@ -107,3 +107,20 @@ export function tinyWebp(): Buffer {
   header.writeUInt32LE(chunk.length, 16);
   return Buffer.concat([header, chunk]);
 }
+
+/** A valid theme for a tenant a test creates (contract theme schema), named `name`. */
+export function testTheme(name: string) {
+  return {
+    name,
+    images: { logo: '/brand/logo.svg', favicon: '/brand/favicon.svg' },
+    colours: {
+      primaryBackground: '#1f3a5f',
+      primaryForeground: '#ffffff',
+      secondaryBackground: '#f5efe6',
+      secondaryForeground: '#1a1a1a',
+      tertiaryBackground: '#7a5c2e',
+      tertiaryForeground: '#ffffff',
+    },
+    links: { loginHelpUrl: null, contactSupportUrl: null },
+  };
+}

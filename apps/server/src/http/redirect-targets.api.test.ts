@@ -12,7 +12,7 @@ import {
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeUser, runCliOn } from '../accounts/test-support.ts';
-import { adminCall, operatorToken } from '../admin/admin.test-support.ts';
+import { adminCall, operatorToken, testTheme } from '../admin/admin.test-support.ts';
 import { runCli } from '../cli.ts';
 import { AppError } from '../shared/errors.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
@@ -88,19 +88,7 @@ describe('the redirect target rule', () => {
   });
 });
 
-const theme = {
-  name: 'Redirect test',
-  images: { logo: '/brand/logo.svg', favicon: '/brand/favicon.svg' },
-  colours: {
-    primaryBackground: '#1f3a5f',
-    primaryForeground: '#ffffff',
-    secondaryBackground: '#f5efe6',
-    secondaryForeground: '#1a1a1a',
-    tertiaryBackground: '#7a5c2e',
-    tertiaryForeground: '#ffffff',
-  },
-  links: { loginHelpUrl: null, contactSupportUrl: null },
-};
+const theme = testTheme('Redirect test');
 
 const pkce = { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' };
 
