@@ -11,6 +11,10 @@ export default defineConfig({
             'apps/server/src/**/*.test.ts',
             'examples/*/src/**/*.test.ts',
             'apps/console/src/**/*.test.ts',
+            'apps/portal/src/**/*.test.ts',
+            'apps/portal/src/**/*.test.tsx',
+            'apps/console/src/**/*.test.tsx',
+            'packages/*/src/**/*.test.tsx',
           ],
           // Tests that measure time under load of their own run alone, after the rest.
           exclude: ['**/node_modules/**', '**/*.load.test.ts'],
