@@ -26,9 +26,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { createApp, defaultPortalDist } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openDatabase } from '../apps/server/src/db/database.ts';
-import { seedDemo } from '../apps/server/src/seed/demo.ts';
+import { loadConfig } from '../apps/server/src/platform/config.ts';
+import { openDatabase } from '../apps/server/src/platform/db/database.ts';
+import { seedDemo } from '../apps/server/src/surfaces/seed/demo.ts';
 
 const runs = Number(process.env.BENCH_PAINT_RUNS ?? 5);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('BENCH_PAINT_RUNS must be a positive integer');

@@ -54,9 +54,9 @@ import {
   hashPassword,
   usePasswordHashing,
   verifyPassword,
-} from '../apps/server/src/accounts/password.service.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { demoPassword } from '../apps/server/src/seed/demo.ts';
+} from '../apps/server/src/features/accounts/password.service.ts';
+import { loadConfig } from '../apps/server/src/platform/config.ts';
+import { demoPassword } from '../apps/server/src/surfaces/seed/demo.ts';
 import { type BenchDatabase, checkPostgres, cpuBetween, createBenchDatabase } from './support/postgres.ts';
 import { type CpuProfile, formatProfileSummary, summarizeProfile } from './support/profile-summary.ts';
 import type { FromServer, ServerOptions, ServerStats, ToServer } from './support/server.ts';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createUser } from '../apps/server/src/accounts/user.repository.ts';
+import { createUser } from '../apps/server/src/features/accounts/user.repository.ts';
 import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
 import { type Keycard, startKeycard } from './support/keycard.ts';
 import { keycardCli, linkIn, setTenantSettings, waitForMail } from './support/outbox.ts';

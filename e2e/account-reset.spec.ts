@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../apps/server/src/accounts/user.repository.ts';
+import { createUser } from '../apps/server/src/features/accounts/user.repository.ts';
 import { expectAccessible, launchBrowser, newContext, stubDemoAppHome } from './support/browser.ts';
 import { type Keycard, startKeycard } from './support/keycard.ts';
 import { loginWithPassword } from './support/login.ts';

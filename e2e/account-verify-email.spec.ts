@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createUser } from '../apps/server/src/accounts/user.repository.ts';
+import { createUser } from '../apps/server/src/features/accounts/user.repository.ts';
 import { expectAccessible, newContext } from './support/browser.ts';
 import { loginWithPassword } from './support/login.ts';
 import { linkIn, waitForMail } from './support/outbox.ts';

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { Browser, Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../apps/server/src/accounts/user.repository.ts';
+import { createUser } from '../apps/server/src/features/accounts/user.repository.ts';
 import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
 import { type Keycard, startKeycard } from './support/keycard.ts';
 import { mailsTo } from './support/outbox.ts';

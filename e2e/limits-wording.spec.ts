@@ -4,7 +4,7 @@ import { th } from '@keycard/texts/th';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { roundWait, waitInWords } from '../apps/portal/src/lib/duration.ts';
-import { createUser } from '../apps/server/src/accounts/user.repository.ts';
+import { createUser } from '../apps/server/src/features/accounts/user.repository.ts';
 import { expectAccessible } from './support/browser.ts';
 import { loginWithPassword } from './support/login.ts';
 import {

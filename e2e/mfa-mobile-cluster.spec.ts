@@ -1,7 +1,7 @@
 import { en } from '@keycard/texts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../apps/server/src/accounts/user.repository.ts';
+import { createUser } from '../apps/server/src/features/accounts/user.repository.ts';
 import { launchBrowser, newContext } from './support/browser.ts';
 import { type KeycardCluster, startKeycardCluster } from './support/cluster.ts';
 import { continueAfterRecoveryCodes, expectHeading, signIn, stubDefaultRedirect } from './support/mfa.ts';

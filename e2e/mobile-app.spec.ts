@@ -8,7 +8,7 @@ import { en } from '@keycard/texts';
 import { chromium, type Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { deactivateUserDevices } from '../apps/server/src/mobile/device-key.service.ts';
+import { deactivateUserDevices } from '../apps/server/src/features/mobile/device-key.service.ts';
 import { expectAccessible, newContext } from './support/browser.ts';
 import {
   continueAfterRecoveryCodes,

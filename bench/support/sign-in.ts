@@ -3,7 +3,7 @@ import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import * as client from 'openid-client';
 import { Browser } from '../../apps/server/src/test/http-client.ts';
 
-/** The demo app's registration (apps/server/src/seed/demo.ts). */
+/** The demo app's registration (apps/server/src/surfaces/seed/demo.ts). */
 export const demoApp = {
   clientId: 'demo-app',
   clientSecret: 'demo-app-secret',

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { usePasswordHashing } from '../../apps/server/src/accounts/password.service.ts';
+import { usePasswordHashing } from '../../apps/server/src/features/accounts/password.service.ts';
 import { createApp } from '../../apps/server/src/app.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
-import { type Db, openDatabase } from '../../apps/server/src/db/database.ts';
-import type { Services } from '../../apps/server/src/http/context.ts';
-import { seedDemo } from '../../apps/server/src/seed/demo.ts';
+import { loadConfig } from '../../apps/server/src/platform/config.ts';
+import { type Db, openDatabase } from '../../apps/server/src/platform/db/database.ts';
+import type { Services } from '../../apps/server/src/surfaces/context.ts';
+import { seedDemo } from '../../apps/server/src/surfaces/seed/demo.ts';
 import {
   freePort,
   postgresAdminUrl,

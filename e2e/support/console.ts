@@ -3,7 +3,7 @@ import { en } from '@keycard/texts';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { en as consoleEn } from '../../apps/console/src/texts/en.ts';
-import { runCli } from '../../apps/server/src/cli.ts';
+import { runCli } from '../../apps/server/src/surfaces/cli/cli.ts';
 import type { Keycard } from './keycard.ts';
 import { continueAfterRecoveryCodes, registerTotp } from './mfa.ts';
 

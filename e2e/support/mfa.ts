@@ -2,8 +2,8 @@ import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { en, type Texts } from '@keycard/texts';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { createUser } from '../../apps/server/src/accounts/user.repository.ts';
-import type { TenantSettings } from '../../apps/server/src/tenants/tenant.types.ts';
+import { createUser } from '../../apps/server/src/features/accounts/user.repository.ts';
+import type { TenantSettings } from '../../apps/server/src/features/tenants/tenant.types.ts';
 import type { Keycard } from './keycard.ts';
 import { totpCode } from './totp.ts';
 

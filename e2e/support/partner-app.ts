@@ -1,5 +1,5 @@
 import { createPartnerApp, type PartnerApp } from '@keycard/partner-app/app';
-import { registerDemoPartnerApp } from '../../apps/server/src/seed/demo.ts';
+import { registerDemoPartnerApp } from '../../apps/server/src/surfaces/seed/demo.ts';
 import type { Keycard } from './keycard.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import type { PartnerConfig, PartnerJwks } from '@keycard/contract';
-import { savePartner } from '../../apps/server/src/partners/partner.repository.ts';
+import { savePartner } from '../../apps/server/src/features/partners/partner.repository.ts';
 import type { Keycard } from './keycard.ts';
 
 /**

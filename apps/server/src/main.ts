@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { usePasswordHashing } from './accounts/password.service.ts';
-import { AuditSinkWorker, configuredSinks } from './admin/audit-sink.ts';
+import { usePasswordHashing } from './features/accounts/password.service.ts';
+import { AuditSinkWorker, configuredSinks } from './features/audit/audit-sink.ts';
 import { createApp } from './app.ts';
-import { ConfigError, loadConfig, publicOrigin } from './config.ts';
-import { AuditLogProtectionError, openServerDatabase } from './db/database.ts';
-import { startJanitor } from './maintenance/janitor.ts';
-import { seedDemo } from './seed/demo.ts';
-import { loadSecrets } from './shared/secrets.ts';
+import { ConfigError, loadConfig, publicOrigin } from './platform/config.ts';
+import { AuditLogProtectionError, openServerDatabase } from './platform/db/database.ts';
+import { startJanitor } from './features/maintenance/janitor.ts';
+import { seedDemo } from './surfaces/seed/demo.ts';
+import { loadSecrets } from './platform/shared/secrets.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();

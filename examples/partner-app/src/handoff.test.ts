@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUserByEmail } from '../../../apps/server/src/accounts/user.repository.ts';
-import { issueHandoffCode } from '../../../apps/server/src/partners/handoff.service.ts';
-import { savePartner } from '../../../apps/server/src/partners/partner.repository.ts';
-import { demoPartner, registerDemoPartnerApp } from '../../../apps/server/src/seed/demo.ts';
+import { findUserByEmail } from '../../../apps/server/src/features/accounts/user.repository.ts';
+import { issueHandoffCode } from '../../../apps/server/src/features/partners/handoff.service.ts';
+import { savePartner } from '../../../apps/server/src/features/partners/partner.repository.ts';
+import { demoPartner, registerDemoPartnerApp } from '../../../apps/server/src/surfaces/seed/demo.ts';
 import { buildTestApp, freePort, type TestApp } from '../../../apps/server/src/test/helper.ts';
 import { createPartnerApp, type PartnerApp } from './app.ts';
 

@@ -1,4 +1,4 @@
-import type { Engine } from '../db/database.ts';
+import type { Engine } from '../platform/db/database.ts';
 import { buildTestApp, freePort, type TestApp } from './helper.ts';
 
 /**

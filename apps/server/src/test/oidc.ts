@@ -1,6 +1,6 @@
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import * as client from 'openid-client';
-import type { Engine } from '../db/database.ts';
+import type { Engine } from '../platform/db/database.ts';
 import { buildTestApp, freePort, type TestApp } from './helper.ts';
 import type { Browser } from './http-client.ts';
 

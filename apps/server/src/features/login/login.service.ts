@@ -1,0 +1,248 @@
+import { errorCodes, type LoginLimit } from '@keycard/contract';
+import type { Kysely } from 'kysely';
+import {
+  admitHashing,
+  hashPassword,
+  isLeakedPassword,
+  needsRehash,
+  verifyDummyPassword,
+  verifyPassword,
+} from '../accounts/password.service.ts';
+import { findUserByEmail, type UserRow, upgradePasswordHash } from '../accounts/user.repository.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import { findTrustedDeviceId } from '../mfa/device.service.ts';
+import type { HashingPlace, HashingTicket } from '../../platform/security/hashing-queue.ts';
+import { type LimitRule, type RateLimiter, reserveSettled } from '../../platform/security/rate-limiter.ts';
+import { findKnownBrowserId } from '../sessions/known-browser.ts';
+import type { Clock } from '../../platform/shared/clock.ts';
+import { AppError } from '../../platform/shared/errors.ts';
+import { issueToken } from '../../platform/shared/one-time-token.ts';
+import type { TenantContext } from '../tenants/tenant.types.ts';
+
+export interface LoginPolicy {
+  maxFailures: number;
+  lockoutMinutes: number;
+  ipLimitPerMinute: number;
+}
+
+export type LoginOutcome =
+  | { ok: true; code: string }
+  | { ok: false; code: typeof errorCodes.invalidCredentials | typeof errorCodes.passwordLeaked }
+  | {
+      ok: false;
+      code: typeof errorCodes.tooManyAttempts;
+      /** Which limit refused: the client address's rate, or the account's lockout. */
+      limit: LoginLimit;
+      /** When a refused attempt may be made again. */
+      retryAfterMs: number;
+    };
+
+/** A login code is redeemed by /api/authenticate within a minute, once. */
+export const loginCodeTtlMs = 60_000;
+
+/** The lockout: maxFailures in a burst (draining over the period) lock for the period. */
+export function lockoutRule(policy: LoginPolicy): LimitRule {
+  const period = policy.lockoutMinutes * 60_000;
+  return { limit: policy.maxFailures, windowMs: period, lockMs: period };
+}
+
+/** Login attempts per client address and tenant: a rate, no lock. */
+export function addressRule(policy: LoginPolicy): LimitRule {
+  return { limit: policy.ipLimitPerMinute, windowMs: 60_000, lockMs: 0 };
+}
+
+/** What a login code carries to /api/authenticate. */
+export interface LoginCodeData {
+  state: string;
+  /** The app request the password was entered for (the portal's AUTH_X_IID), if any. */
+  iid: string | null;
+  /** When the password was checked: the session's auth_time. */
+  passwordAt: number;
+  /** The password's date when it was checked: a code is void once the password changed. */
+  passwordChangedAt: number | null;
+  /** This browser was already known for the account (no new known-browser token needed). */
+  knownBrowser: boolean;
+}
+
+/**
+ * The hosted identity service's username-and-password login.
+ *
+ * Invariant 7: each attempt is counted (reserved) atomically *before* the password is
+ * verified, per client address and per account key, so a burst of concurrent guesses gets
+ * exactly the allowance and no more; a failure that fills the bucket locks the key for the
+ * whole period from that moment; a success gives back only its own count, never failures
+ * still in flight.
+ *
+ * The account key is the e-mail address — the same for unknown, pending and active accounts,
+ * so neither the answer nor the timing (one argon2 verification each; a dummy hash for
+ * unknown users) reveals whether an account exists. A browser the owner uses is counted under
+ * a key of its own — a device trusted after MFA, or a browser that signed in to the account
+ * before — so whoever guesses at the address elsewhere cannot lock the owner out of it
+ * (docs/security.md).
+ */
+export async function passwordLogin(
+  deps: LoginDeps,
+  tenant: TenantContext,
+  input: LoginInput,
+  now: number,
+): Promise<LoginOutcome> {
+  // Without a device or known-browser token this attempt cannot be in the hashing queue's
+  // priority lane: it takes a place there first, and when there is none it is refused before
+  // any lookup or count.
+  const place = input.userDeviceToken || input.knownBrowserToken ? undefined : await admitHashing();
+  try {
+    return await checkLogin(deps, tenant, input, now, place);
+  } finally {
+    place?.release();
+  }
+}
+
+type LoginDeps = { db: Kysely<Database>; limiter: RateLimiter; policy: LoginPolicy; clock: Clock };
+
+interface LoginInput {
+  email: string;
+  password: string;
+  state: string;
+  ip: string;
+  userDeviceToken?: string | undefined;
+  knownBrowserToken?: string | undefined;
+  iid?: string | undefined;
+}
+
+async function checkLogin(
+  deps: LoginDeps,
+  tenant: TenantContext,
+  input: LoginInput,
+  now: number,
+  place: HashingPlace | undefined,
+): Promise<LoginOutcome> {
+  const { db, limiter, policy, clock } = deps;
+  const address = addressRule(policy);
+  const byAddress = await limiter.reserve(`login:ip:${tenant.code}:${input.ip}`, address, now);
+  if (!byAddress.allowed) {
+    // Decided before the account is looked up: it says nothing about whether one exists.
+    return {
+      ok: false,
+      code: errorCodes.tooManyAttempts,
+      limit: 'address',
+      retryAfterMs: byAddress.retryAfterMs,
+    };
+  }
+
+  const user = await findUserByEmail(db, tenant.code, input.email);
+  const key = await lockoutKey(db, tenant, input, user, now);
+  const rule = lockoutRule(policy);
+  // A bucket full of attempts still being checked waits for them to settle, so the wait told
+  // is the one that applies (the lock's, or none). Refused attempts cost no password hashing,
+  // and the lock is keyed by address, not by account: answering sooner reveals nothing.
+  // While it waits it holds no hashing place: a burst at one address must not crowd others out.
+  const reservation = await reserveSettled(limiter, key.name, rule, () => clock.now(), {
+    beforeWaiting: () => place?.release(),
+  });
+  if (!reservation.allowed) {
+    return {
+      ok: false,
+      code: errorCodes.tooManyAttempts,
+      limit: 'account',
+      retryAfterMs: reservation.retryAfterMs,
+    };
+  }
+
+  // Hashed in the instance's queue: a browser or device the account knows goes first, every
+  // other attempt waits its tenant's turn (security/hashing-queue.ts).
+  const ticket: HashingTicket = { tenant: tenant.code, priority: key.priority, place };
+  let passwordOk: boolean;
+  try {
+    passwordOk = await checkPassword(user, input.password, ticket);
+  } catch (error) {
+    // Refused before any hash (common.busy): the password was not checked, so not counted.
+    await limiter.release(key.name, rule, now);
+    throw error;
+  }
+  if (!passwordOk || !user) {
+    // The lock runs from this failure, not from when the request came in.
+    const failure = await limiter.fail(key.name, rule, clock.now());
+    return failure.locked
+      ? { ok: false, code: errorCodes.tooManyAttempts, limit: 'account', retryAfterMs: failure.retryAfterMs }
+      : { ok: false, code: errorCodes.invalidCredentials };
+  }
+  await limiter.release(key.name, rule, now);
+
+  // The right password, but one on public leak lists: refuse it until it is changed.
+  if (await isLeakedPassword(input.password)) return { ok: false, code: errorCodes.passwordLeaked };
+
+  // A hash made with less work than today's parameters is made again, now the password is here;
+  // when the instance's hashing is full it waits for a later sign-in.
+  if (needsRehash(user.password_hash!)) {
+    const rehashed = await hashPassword(input.password, ticket).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === errorCodes.busy) return undefined;
+      throw error;
+    });
+    if (rehashed) await upgradePasswordHash(db, user, rehashed);
+  }
+
+  const data: LoginCodeData = {
+    state: input.state,
+    iid: input.iid ?? null,
+    passwordAt: now,
+    passwordChangedAt: user.password_changed_at,
+    knownBrowser: key.knownBrowser,
+  };
+  const code = await issueToken(
+    db,
+    { tenantCode: tenant.code, userId: user.id, purpose: 'LOGIN_CODE', ttlMs: loginCodeTtlMs, data },
+    now,
+  );
+  return { ok: true, code };
+}
+
+/**
+ * Which bucket counts this attempt: the owner's trusted device, a browser that signed in to
+ * the account before, or else the address (the same for every address, account or not).
+ */
+async function lockoutKey(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  input: { email: string; userDeviceToken?: string | undefined; knownBrowserToken?: string | undefined },
+  user: UserRow | undefined,
+  now: number,
+): Promise<{ name: string; knownBrowser: boolean; priority: boolean }> {
+  if (user && input.userDeviceToken) {
+    const deviceId = await findTrustedDeviceId(
+      db,
+      { tenantCode: tenant.code, userId: user.id, token: input.userDeviceToken },
+      now,
+    );
+    if (deviceId)
+      return { name: `login:device:${tenant.code}:${deviceId}`, knownBrowser: false, priority: true };
+  }
+  if (user && input.knownBrowserToken) {
+    const browserId = await findKnownBrowserId(
+      db,
+      { tenantCode: tenant.code, userId: user.id, token: input.knownBrowserToken },
+      now,
+    );
+    if (browserId)
+      return { name: `login:browser:${tenant.code}:${browserId}`, knownBrowser: true, priority: true };
+  }
+  return { name: `login:email:${tenant.code}:${input.email}`, knownBrowser: false, priority: false };
+}
+
+/**
+ * One argon2id verification for every attempt, for unknown addresses a dummy one. A stored
+ * hash made with less work than today's (before a parameter change) is checked alongside a
+ * dummy verification, so its speed does not tell that the address has an account.
+ */
+async function checkPassword(
+  user: UserRow | undefined,
+  password: string,
+  ticket: HashingTicket,
+): Promise<boolean> {
+  if (user?.status !== 'active' || !user.password_hash) return verifyDummyPassword(password, ticket);
+  if (!needsRehash(user.password_hash)) return verifyPassword(user.password_hash, password, ticket);
+  const [ok] = await Promise.all([
+    verifyPassword(user.password_hash, password, ticket),
+    verifyDummyPassword(password, ticket),
+  ]);
+  return ok;
+}

@@ -1,0 +1,579 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  type AdminPermission,
+  type AdminRole,
+  adminErrors,
+  canonicalEmail,
+  errorCodes,
+  type Locale,
+  operatorTenantCode,
+  rolePermissions,
+} from '@keycard/contract';
+import { type Kysely, sql } from 'kysely';
+import { accountLink } from '../accounts/account-mail.ts';
+import { inviteUser } from '../accounts/invitation.service.ts';
+import { insertUser } from '../accounts/lifecycle.repository.ts';
+import { findUserByEmail } from '../accounts/user.repository.ts';
+import { type Config, publicOrigin } from '../../platform/config.ts';
+import { applyConfigurationPlan, planConfiguration } from '../configuration/configuration.service.ts';
+import type { Engine } from '../../platform/db/database.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import { hashClientSecret } from '../oidc/client-secret.ts';
+import { AppError } from '../../platform/shared/errors.ts';
+import { consumeUserTokens, issueToken } from '../../platform/shared/one-time-token.ts';
+import { TenantDirectory } from '../tenants/tenant.service.ts';
+import { type AuditActor, recordAudit } from '../audit/audit.service.ts';
+
+/**
+ * Operators (docs/admin-api.md#operators): the people and machines that may use the admin
+ * API. They belong to the operator tenant, served on ADMIN_DOMAIN: people sign in there like
+ * any user (MFA required by the tenant's settings), machines use OAuth client credentials of
+ * its provider. Nothing here runs by itself: a production start with no operator creates
+ * nothing; `keycard operators create-owner` does, and says so.
+ */
+
+export interface Operator {
+  id: string;
+  kind: 'human' | 'client';
+  subject: string;
+  role: AdminRole;
+  /** Null: every tenant (always for an owner). */
+  tenants: string[] | null;
+  createdAt: number;
+  /** A person's current address (the operator tenant's account); null for a machine. */
+  email: string | null;
+}
+
+export const consoleClientId = 'keycard-console';
+/** How long an activation link printed by create-owner is valid. */
+const ownerActivationMs = 24 * 3_600_000;
+
+export function adminResource(config: Config): string {
+  return `${publicOrigin(config, config.adminDomain)}/admin/api`;
+}
+
+function operatorOf(row: Database['operators'] & { email: string | null }): Operator {
+  return {
+    id: row.id,
+    kind: row.kind as Operator['kind'],
+    subject: row.subject,
+    role: row.role as AdminRole,
+    tenants: row.tenants ? (JSON.parse(row.tenants) as string[]) : null,
+    createdAt: Number(row.created_at),
+    email: row.kind === 'human' ? row.email : null,
+  };
+}
+
+/** Operators with a person's address, read from the operator tenant's account in the same query. */
+function selectOperators(db: Kysely<Database>) {
+  return db
+    .selectFrom('operators')
+    .leftJoin('users', (join) =>
+      join
+        .onRef('users.id', '=', 'operators.subject')
+        .on('users.tenant_code', '=', operatorTenantCode)
+        .on('operators.kind', '=', 'human'),
+    )
+    .selectAll('operators')
+    .select('users.email');
+}
+
+export async function findOperator(
+  db: Kysely<Database>,
+  kind: Operator['kind'],
+  subject: string,
+): Promise<Operator | null> {
+  const row = await selectOperators(db)
+    .where('operators.kind', '=', kind)
+    .where('operators.subject', '=', subject)
+    .executeTakeFirst();
+  return row ? operatorOf(row) : null;
+}
+
+/**
+ * GET /me: the operator, the e-mail address of a person's account (null for a machine) and
+ * what its role permits, so the console offers only what the API will allow.
+ */
+export function describeOperator(operator: Operator): {
+  operator: Operator;
+  email: string | null;
+  permissions: AdminPermission[];
+} {
+  return { operator, email: operator.email, permissions: [...rolePermissions[operator.role]] };
+}
+
+/** Every operator, people with their address: one query, however many there are. */
+export async function listOperators(db: Kysely<Database>): Promise<Operator[]> {
+  const rows = await selectOperators(db).orderBy('operators.created_at').orderBy('operators.id').execute();
+  return rows.map(operatorOf);
+}
+
+/** Where the console lives on the operator host: its start page and its sign-in callback. */
+function consoleAddresses(config: Config): { home: string; callback: string } {
+  const origin = publicOrigin(config, config.adminDomain);
+  return { home: `${origin}/console/`, callback: `${origin}/console/callback` };
+}
+
+/**
+ * Brings an operator tenant made by an earlier version up to date: it sent operators to the
+ * host's root (the portal, not the console) after signing out and by default. Only the old
+ * default is replaced, so an address an owner chose stays; run by create-owner, by the other
+ * operator commands and at every start, idempotent and safe on several instances at once
+ * (each update applies only to the old value, and only the instance that changed it writes
+ * the audit entry). Answers whether anything changed.
+ */
+export async function repairOperatorTenant(
+  deps: { db: Kysely<Database>; config: Config; actor: AuditActor },
+  now: number,
+): Promise<boolean> {
+  const rootAddress = `${publicOrigin(deps.config, deps.config.adminDomain)}/`;
+  const { home } = consoleAddresses(deps.config);
+  return deps.db.transaction().execute(async (trx) => {
+    let changed = false;
+    const tenant = await trx
+      .updateTable('tenants')
+      .set({ default_redirect_uri: home })
+      .where('code', '=', operatorTenantCode)
+      .where('default_redirect_uri', '=', rootAddress)
+      .executeTakeFirst();
+    if (Number(tenant.numUpdatedRows) > 0) {
+      changed = true;
+      await recordAudit(
+        trx,
+        deps.actor,
+        {
+          tenant: operatorTenantCode,
+          action: 'tenant.update',
+          target: { kind: 'tenant', id: operatorTenantCode },
+          before: { defaultRedirectUri: rootAddress },
+          after: { defaultRedirectUri: home },
+        },
+        now,
+      );
+    }
+    const client = await trx
+      .selectFrom('oidc_clients')
+      .select('metadata')
+      .where('tenant_code', '=', operatorTenantCode)
+      .where('client_id', '=', consoleClientId)
+      .executeTakeFirst();
+    const metadata = client
+      ? (JSON.parse(client.metadata) as { post_logout_redirect_uris?: string[] })
+      : null;
+    const old = metadata?.post_logout_redirect_uris;
+    if (client && old?.length === 1 && old[0] === rootAddress) {
+      const updated = await trx
+        .updateTable('oidc_clients')
+        .set({ metadata: JSON.stringify({ ...metadata, post_logout_redirect_uris: [home] }) })
+        .where('tenant_code', '=', operatorTenantCode)
+        .where('client_id', '=', consoleClientId)
+        .where('metadata', '=', client.metadata)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) > 0) {
+        changed = true;
+        await recordAudit(
+          trx,
+          deps.actor,
+          {
+            tenant: operatorTenantCode,
+            action: 'client.update',
+            target: { kind: 'client', id: consoleClientId },
+            before: { postLogoutRedirectUris: [rootAddress] },
+            after: { postLogoutRedirectUris: [home] },
+          },
+          now,
+        );
+      }
+    }
+    // Every instance drops its cached provider for the operator tenant within a second.
+    if (changed) {
+      await trx
+        .updateTable('tenants')
+        .set({ version: sql<number>`version + 1` })
+        .where('code', '=', operatorTenantCode)
+        .execute();
+    }
+    return changed;
+  });
+}
+
+/**
+ * Creates the operator tenant on ADMIN_DOMAIN if it is missing: MFA required, a public client
+ * for the console (code + PKCE). Answers whether it was created.
+ */
+export async function ensureOperatorTenant(
+  deps: { db: Kysely<Database>; config: Config; actor: AuditActor },
+  now: number,
+): Promise<boolean> {
+  const { db, config } = deps;
+  const exists = await db
+    .selectFrom('tenants')
+    .select('code')
+    .where('code', '=', operatorTenantCode)
+    .executeTakeFirst();
+  if (exists) {
+    await repairOperatorTenant(deps, now);
+    return false;
+  }
+  const addresses = consoleAddresses(config);
+  const plan = await planConfiguration(
+    db,
+    'operator tenant',
+    {
+      tenants: [
+        {
+          code: operatorTenantCode,
+          aliasCode: null,
+          loginDomain: config.adminDomain,
+          aliasDomains: [],
+          defaultRedirectUri: addresses.home,
+          loginClientId: consoleClientId,
+          theme: {
+            name: 'Keycard operators',
+            images: { logo: '', favicon: '' },
+            colours: {
+              primaryBackground: '#1f2937',
+              primaryForeground: '#ffffff',
+              secondaryBackground: '#f3f4f6',
+              secondaryForeground: '#111827',
+              tertiaryBackground: '#1d4ed8',
+              tertiaryForeground: '#ffffff',
+            },
+            links: { loginHelpUrl: null, contactSupportUrl: null },
+          },
+          // Operators prove a second factor daily, and with an app (an authenticator or the
+          // mobile app), not a text or call a SIM swap can take over.
+          settings: {
+            mfa: {
+              mode: 'required',
+              mandatoryFrom: null,
+              trustedDeviceDays: 1,
+              methods: ['totp', 'smmobile'],
+            },
+          },
+          clients: [
+            {
+              clientId: consoleClientId,
+              redirectUris: [addresses.callback],
+              postLogoutRedirectUris: [addresses.home],
+              // No refresh token for a public client: it would outlive the operators' MFA.
+              grantTypes: ['authorization_code'],
+              authMethod: 'none',
+            },
+          ],
+          partners: [],
+          invitations: [],
+        },
+      ],
+    },
+    {},
+  );
+  await applyConfigurationPlan({ db, config, actor: deps.actor }, plan, now);
+  return true;
+}
+
+/**
+ * The first owner: the operator tenant (created if missing), a pending account for the
+ * address, an owner operator for it, and a single-use activation link (24 hours) to print.
+ * The owner sets a password there and an MFA factor at the first sign-in.
+ */
+export async function createOwner(
+  deps: { db: Kysely<Database>; config: Config; actor: AuditActor },
+  email: string,
+  now: number,
+): Promise<{ link: string; expiresAt: number; tenantCreated: boolean }> {
+  const { db, config } = deps;
+  const tenantCreated = await ensureOperatorTenant(deps, now);
+  const tenant = await new TenantDirectory(db).byCode(operatorTenantCode);
+  if (!tenant) throw new Error('the operator tenant is missing');
+  const address = canonicalEmail(email);
+  if (address === undefined)
+    throw new AppError(errorCodes.validationFailed, { fields: { email: 'invalid e-mail' } });
+  return db.transaction().execute(async (trx) => {
+    const existing = await findUserByEmail(trx, tenant.code, address);
+    if (existing && existing.status !== 'pending') throw new AppError(adminErrors.operatorExists);
+    const user =
+      existing ??
+      (await insertUser(
+        trx,
+        {
+          tenantCode: tenant.code,
+          email: address,
+          type: 'staff',
+          locale: 'en',
+          status: 'pending',
+          emailVerified: true,
+          emailVerificationRequired: false,
+        },
+        now,
+      ));
+    if (!(await findOperator(trx, 'human', user.id))) {
+      await insertOperator(
+        trx,
+        deps.actor,
+        { kind: 'human', subject: user.id, role: 'owner', tenants: null, email: user.email },
+        now,
+      );
+    }
+    // Only the newest link works.
+    await consumeUserTokens(trx, { tenantCode: tenant.code, userId: user.id, purpose: 'ACTIVATE' }, now);
+    const token = await issueToken(
+      trx,
+      { tenantCode: tenant.code, userId: user.id, purpose: 'ACTIVATE', ttlMs: ownerActivationMs },
+      now,
+    );
+    return {
+      link: accountLink(config, tenant, 'activation', token, user),
+      expiresAt: now + ownerActivationMs,
+      tenantCreated,
+    };
+  });
+}
+
+async function insertOperator(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  input: {
+    kind: Operator['kind'];
+    subject: string;
+    role: AdminRole;
+    tenants: string[] | null;
+    email: string | null;
+  },
+  now: number,
+): Promise<Operator> {
+  const row = {
+    id: randomUUID(),
+    kind: input.kind,
+    subject: input.subject,
+    role: input.role,
+    tenants: input.role === 'owner' || !input.tenants ? null : JSON.stringify([...new Set(input.tenants)]),
+    created_at: now,
+  };
+  await db.insertInto('operators').values(row).execute();
+  await recordAudit(
+    db,
+    actor,
+    {
+      tenant: operatorTenantCode,
+      action: 'operator.create',
+      target: { kind: 'operator', id: row.id },
+      after: { kind: row.kind, subject: row.subject, role: row.role, tenants: row.tenants },
+    },
+    now,
+  );
+  return operatorOf({ ...row, email: input.email });
+}
+
+/**
+ * A machine operator: a confidential client of the operator tenant that may use only the
+ * client credentials grant, mapped to a role. Answers its secret (256 bits), shown once.
+ */
+export async function createMachineClient(
+  deps: { db: Kysely<Database>; config: Config; actor: AuditActor },
+  input: { clientId: string; role: AdminRole; tenants: string[] | null },
+  now: number,
+): Promise<{ operator: Operator; secret: string }> {
+  const { db } = deps;
+  await ensureOperatorTenant(deps, now);
+  const secret = randomBytes(32).toString('base64url');
+  const metadata = {
+    client_id: input.clientId,
+    client_secret: hashClientSecret(secret),
+    grant_types: ['client_credentials'],
+    response_types: [],
+    redirect_uris: [],
+    token_endpoint_auth_method: 'client_secret_basic',
+  };
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('oidc_clients')
+        .values({
+          tenant_code: operatorTenantCode,
+          client_id: input.clientId,
+          metadata: JSON.stringify(metadata),
+          created_at: now,
+        })
+        .execute();
+      // The provider of the operator tenant is rebuilt with the new client on every instance.
+      await trx
+        .updateTable('tenants')
+        .set({ version: sql<number>`version + 1` })
+        .where('code', '=', operatorTenantCode)
+        .execute();
+      await recordAudit(
+        trx,
+        deps.actor,
+        {
+          tenant: operatorTenantCode,
+          action: 'client.create',
+          target: { kind: 'client', id: input.clientId },
+          after: { grantTypes: metadata.grant_types, secret },
+        },
+        now,
+      );
+      const operator = await insertOperator(
+        trx,
+        deps.actor,
+        { kind: 'client', subject: input.clientId, ...input, email: null },
+        now,
+      );
+      return { operator, secret };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError(adminErrors.operatorExists, { cause: error });
+    throw error;
+  }
+}
+
+/** A unique or primary key violation, on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  return code === '23505' || /UNIQUE constraint failed|PRIMARY KEY/i.test(message ?? '');
+}
+
+/**
+ * A person as an operator: a pending account of the operator tenant with its activation mail
+ * (on the operator host), and the operator with the role. Inviting a pending address again
+ * sends a new link; an address that is already an operator is refused.
+ */
+export async function inviteOperator(
+  deps: { db: Kysely<Database>; config: Config; actor: AuditActor },
+  input: { email: string; role: AdminRole; tenants: string[] | null; locale: Locale },
+  now: number,
+): Promise<{ operator: Operator; created: boolean }> {
+  await ensureOperatorTenant(deps, now);
+  const tenant = await new TenantDirectory(deps.db).byCode(operatorTenantCode);
+  if (!tenant) throw new Error('the operator tenant is missing');
+  const existing = await findUserByEmail(deps.db, operatorTenantCode, input.email);
+  if (existing && existing.status !== 'pending') throw new AppError(adminErrors.operatorExists);
+  const { user } = await inviteUser(
+    { db: deps.db, config: deps.config },
+    tenant,
+    { email: input.email, type: 'staff', locale: input.locale },
+    now,
+  );
+  const known = await findOperator(deps.db, 'human', user.id);
+  if (known) return { operator: known, created: false };
+  try {
+    const operator = await deps.db
+      .transaction()
+      .execute((trx) =>
+        insertOperator(
+          trx,
+          deps.actor,
+          { kind: 'human', subject: user.id, role: input.role, tenants: input.tenants, email: user.email },
+          now,
+        ),
+      );
+    return { operator, created: true };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError(adminErrors.operatorExists, { cause: error });
+    throw error;
+  }
+}
+
+async function operatorById(db: Kysely<Database>, id: string): Promise<Operator> {
+  const row = await selectOperators(db).where('operators.id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError(adminErrors.operatorNotFound);
+  return operatorOf(row);
+}
+
+/**
+ * Locks the owners for the rest of the transaction (PostgreSQL; SQLite runs one write
+ * transaction at a time anyway), so two owners demoted at once cannot both see the other
+ * one remain.
+ */
+async function lockOwners(db: Kysely<Database>, engine: Engine): Promise<void> {
+  if (engine === 'postgres') await sql`select id from operators where role = 'owner' for update`.execute(db);
+}
+
+/** Refuses a change that would leave no owner (checked inside the change's transaction). */
+async function assertOwnerRemains(db: Kysely<Database>, leaving: string): Promise<void> {
+  const others = await db
+    .selectFrom('operators')
+    .select('id')
+    .where('role', '=', 'owner')
+    .where('id', '!=', leaving)
+    .execute();
+  if (others.length === 0) throw new AppError(adminErrors.lastOwner);
+}
+
+export async function changeOperator(
+  deps: { db: Kysely<Database>; engine: Engine; actor: AuditActor },
+  id: string,
+  patch: { role?: AdminRole | undefined; tenants?: string[] | null | undefined },
+  now: number,
+): Promise<Operator> {
+  return deps.db.transaction().execute(async (trx) => {
+    await lockOwners(trx, deps.engine);
+    const current = await operatorById(trx, id);
+    const role = patch.role ?? current.role;
+    const tenants = role === 'owner' ? null : patch.tenants === undefined ? current.tenants : patch.tenants;
+    if (current.role === 'owner' && role !== 'owner') await assertOwnerRemains(trx, id);
+    await trx
+      .updateTable('operators')
+      .set({ role, tenants: tenants ? JSON.stringify([...new Set(tenants)]) : null })
+      .where('id', '=', id)
+      .execute();
+    await recordAudit(
+      trx,
+      deps.actor,
+      {
+        tenant: operatorTenantCode,
+        action: 'operator.update',
+        target: { kind: 'operator', id },
+        before: { role: current.role, tenants: current.tenants },
+        after: { role, tenants },
+      },
+      now,
+    );
+    return { ...current, role, tenants };
+  });
+}
+
+/**
+ * Removes an operator: a person keeps the account but can no longer use the API; a machine's
+ * client is removed with it, so its tokens fail at once.
+ */
+export async function removeOperator(
+  deps: { db: Kysely<Database>; engine: Engine; actor: AuditActor },
+  id: string,
+  now: number,
+): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    await lockOwners(trx, deps.engine);
+    const current = await operatorById(trx, id);
+    if (current.role === 'owner') await assertOwnerRemains(trx, id);
+    await trx.deleteFrom('operators').where('id', '=', id).execute();
+    if (current.kind === 'client') {
+      await trx
+        .deleteFrom('oidc_clients')
+        .where('tenant_code', '=', operatorTenantCode)
+        .where('client_id', '=', current.subject)
+        .execute();
+      await trx
+        .updateTable('tenants')
+        .set({ version: sql<number>`version + 1` })
+        .where('code', '=', operatorTenantCode)
+        .execute();
+    }
+    await recordAudit(
+      trx,
+      deps.actor,
+      {
+        tenant: operatorTenantCode,
+        action: 'operator.remove',
+        target: { kind: 'operator', id },
+        before: {
+          kind: current.kind,
+          subject: current.subject,
+          role: current.role,
+          tenants: current.tenants,
+        },
+      },
+      now,
+    );
+  });
+}

@@ -1,0 +1,162 @@
+import {
+  errorCodes,
+  type PartnerLinksResponse,
+  partnerErrors,
+  type partnerLinkMethods,
+} from '@keycard/contract';
+import type { Kysely } from 'kysely';
+import { removeLinks } from '../accounts/account-claim.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import { AppError } from '../../platform/shared/errors.ts';
+import type { SignIn } from '../sign-in/sign-in-state.ts';
+import type { TenantContext } from '../tenants/tenant.types.ts';
+import { partnerDb } from './partner.schema.ts';
+
+/**
+ * The signed-in account's partner links (issue 16), for the account page: which partner
+ * subjects may sign in to it, whether its owner confirmed each, and which were removed.
+ * Only a complete sign-in may read or change them (every step the tenant requires done).
+ */
+function requireComplete(signIn: SignIn | null): SignIn {
+  if (!signIn) throw new AppError(errorCodes.sessionRequired);
+  if (!signIn.complete) throw new AppError(errorCodes.sessionIncomplete);
+  return signIn;
+}
+
+export async function listPartnerLinks(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  signIn: SignIn | null,
+): Promise<PartnerLinksResponse> {
+  const { user } = requireComplete(signIn);
+  return linksOf(db, tenant, user.id);
+}
+
+async function linksOf(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  userId: string,
+): Promise<PartnerLinksResponse> {
+  const tables = partnerDb(db);
+  const links = await tables
+    .selectFrom('partner_identities as i')
+    .innerJoin('partners as p', (join) =>
+      join.onRef('p.tenant_code', '=', 'i.tenant_code').onRef('p.partner_code', '=', 'i.partner_code'),
+    )
+    .select([
+      'i.partner_code',
+      'p.display_name',
+      'i.subject',
+      'i.link_method',
+      'i.linked_at',
+      'i.last_sign_in_at',
+      'i.owner_confirmed_at',
+    ])
+    .where('i.tenant_code', '=', tenant.code)
+    .where('i.user_id', '=', userId)
+    .orderBy('i.partner_code')
+    .orderBy('i.subject')
+    .execute();
+  const removed = await tables
+    .selectFrom('partner_link_refusals')
+    .select(['partner_code', 'subject', 'removed_at', 'reason'])
+    .where('tenant_code', '=', tenant.code)
+    .where('user_id', '=', userId)
+    .orderBy('partner_code')
+    .orderBy('subject')
+    .execute();
+  return {
+    links: links.map((row) => ({
+      partnerCode: row.partner_code,
+      partnerName: row.display_name,
+      subject: row.subject,
+      method: row.link_method as (typeof partnerLinkMethods)[number],
+      linkedAt: Number(row.linked_at),
+      lastSignInAt: row.last_sign_in_at === null ? null : Number(row.last_sign_in_at),
+      confirmedAt: row.owner_confirmed_at === null ? null : Number(row.owner_confirmed_at),
+    })),
+    removed: removed.map((row) => ({
+      partnerCode: row.partner_code,
+      subject: row.subject,
+      removedAt: Number(row.removed_at),
+      reason: row.reason,
+    })),
+  };
+}
+
+/**
+ * PUT …/partner-links/{partnerCode}/{subject}: the owner keeps the link (it then survives a
+ * claim), or allows a removed subject to be linked again on its next sign-in. Only from a
+ * session the owner opened with Keycard's own credentials: a partner session cannot vouch for
+ * a partner link, or the pre-account attacker would confirm their own.
+ */
+export async function keepPartnerLink(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  signIn: SignIn | null,
+  link: { partnerCode: string; subject: string },
+  now: number,
+): Promise<PartnerLinksResponse> {
+  const { user, session } = requireComplete(signIn);
+  if (session.provider === 'authx') throw new AppError(partnerErrors.ownerSessionRequired);
+  const tables = partnerDb(db);
+  const kept = await tables
+    .updateTable('partner_identities')
+    .set({ owner_confirmed_at: now })
+    .where('tenant_code', '=', tenant.code)
+    .where('partner_code', '=', link.partnerCode)
+    .where('subject', '=', link.subject)
+    .where('user_id', '=', user.id)
+    .where('owner_confirmed_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(kept.numUpdatedRows) === 0) {
+    const allowed = await tables
+      .deleteFrom('partner_link_refusals')
+      .where('tenant_code', '=', tenant.code)
+      .where('partner_code', '=', link.partnerCode)
+      .where('subject', '=', link.subject)
+      .where('user_id', '=', user.id)
+      .executeTakeFirst();
+    if (Number(allowed.numDeletedRows) === 0 && !(await hasLink(db, tenant, user.id, link))) {
+      throw new AppError(partnerErrors.linkNotFound);
+    }
+  }
+  return linksOf(db, tenant, user.id);
+}
+
+/**
+ * DELETE …/partner-links/{partnerCode}/{subject}: the owner drops the link for good. The
+ * subject is remembered as removed (not linked again by e-mail), and the account's sessions
+ * through that partner and its pending hand-off codes end (account-claim.ts removeLinks).
+ */
+export async function dropPartnerLink(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  signIn: SignIn | null,
+  link: { partnerCode: string; subject: string },
+  now: number,
+): Promise<PartnerLinksResponse> {
+  const { user } = requireComplete(signIn);
+  await db.transaction().execute(async (trx) => {
+    if (!(await hasLink(trx, tenant, user.id, link))) throw new AppError(partnerErrors.linkNotFound);
+    await removeLinks(trx, tenant.code, user.id, [link], 'owner', now);
+  });
+  return linksOf(db, tenant, user.id);
+}
+
+async function hasLink(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  userId: string,
+  link: { partnerCode: string; subject: string },
+): Promise<boolean> {
+  const row = await partnerDb(db)
+    .selectFrom('partner_identities')
+    .select('user_id')
+    .where('tenant_code', '=', tenant.code)
+    .where('partner_code', '=', link.partnerCode)
+    .where('subject', '=', link.subject)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,132 @@
+import { errorCodes } from '@keycard/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import { resolveRedirect } from '../../platform/http/redirects.ts';
+import type { LoginCodeData } from '../login/login.service.ts';
+import { deviceIdForApps } from '../mfa/device.service.ts';
+import { applyTrustedDevice } from '../mfa/mfa.service.ts';
+import {
+  earliestAcceptedAuthentication,
+  findInteraction,
+  finishInteraction,
+} from '../oidc/interaction.service.ts';
+import type { ProviderRegistry } from '../oidc/provider-registry.ts';
+import { rememberBrowser } from '../sessions/known-browser.ts';
+import { createSession, revokeSession } from '../sessions/session.service.ts';
+import { AppError, assertThat } from '../../platform/shared/errors.ts';
+import { redeemToken } from '../../platform/shared/one-time-token.ts';
+import type { TenantContext } from '../tenants/tenant.types.ts';
+import { amrOf, loadAccount, type SignIn, signInOf } from './sign-in-state.ts';
+
+/**
+ * POST /api/authenticate: redeems the single-use login code of the password step (one atomic
+ * statement) and opens a fresh session, in one transaction: a code is never used up without
+ * its session. A code whose password has changed since it was checked opens nothing. Any
+ * session the browser held before is revoked (session fixation defence). On a device the user
+ * trusted within the period, MFA is passed for the new session (SPEC §9). A browser signing
+ * in to the account for the first time becomes known to it (its lockout is its own).
+ */
+export async function completeSignIn(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  input: {
+    code: string;
+    tenantCode: string;
+    userDeviceToken?: string | undefined;
+    previousToken?: string | undefined;
+  },
+  now: number,
+): Promise<{ token: string; signIn: SignIn; knownBrowserToken: string | null }> {
+  const invalid = new AppError(errorCodes.codeInvalid);
+  if (input.tenantCode !== tenant.code) throw invalid;
+  const opened = await db.transaction().execute(async (trx) => {
+    const redeemed = await redeemToken(
+      trx,
+      { tenantCode: tenant.code, purpose: 'LOGIN_CODE', token: input.code },
+      now,
+    );
+    if (!redeemed.ok || !redeemed.userId) return null;
+    const data = redeemed.data as LoginCodeData;
+    const account = await loadAccount(trx, tenant, redeemed.userId);
+    if (!account || account.user.password_changed_at !== data.passwordChangedAt) return null;
+    if (input.previousToken) await revokeSession(trx, tenant.code, input.previousToken);
+    // The session's creation is its password step: auth_time, and the start of its 30 days.
+    const created = await createSession(
+      trx,
+      { tenantCode: tenant.code, userId: account.user.id, provider: 'keycard', interactionUid: data.iid },
+      data.passwordAt,
+    );
+    const knownBrowserToken = data.knownBrowser
+      ? null
+      : await rememberBrowser(trx, { tenantCode: tenant.code, userId: account.user.id }, now);
+    return { ...account, ...created, knownBrowserToken };
+  });
+  if (!opened) throw invalid;
+  const { token, session, user, mfaEnrolled, knownBrowserToken } = opened;
+  if (mfaEnrolled && (await applyTrustedDevice(db, tenant, session, input.userDeviceToken, now))) {
+    session.mfa_method = 'device';
+    session.mfa_verified_at = now;
+  }
+  // The state (SPEC §4) is decided as for every later request (sign-in-state.ts).
+  return { token, signIn: signInOf(tenant, session, user, mfaEnrolled, now), knownBrowserToken };
+}
+
+/** Every sign-in step done, or the coded reason why not. */
+export function assertComplete(signIn: SignIn | null): asserts signIn is SignIn {
+  if (!signIn) throw new AppError(errorCodes.sessionRequired);
+  if (!signIn.complete) throw new AppError(errorCodes.sessionIncomplete);
+}
+
+/**
+ * POST /api/authorize: hands a complete session to an app. With the provider's pending
+ * interaction: finishes it, unless the app asked for a fresher sign-in than this session's
+ * password step (prompt=login, max_age), in which case the password is asked again. Without
+ * one: the redirect, if registered for the tenant (invariant 2), with the device token.
+ */
+export async function authorizeSession(
+  deps: { providers: ProviderRegistry },
+  tenant: TenantContext,
+  signIn: SignIn | null,
+  input: { iid?: string | undefined; redirectUri?: string | undefined; userDeviceToken?: string | undefined },
+  ownOrigin: string,
+): Promise<{ location: string }> {
+  assertComplete(signIn);
+  if (input.iid) {
+    const { provider } = await deps.providers.get(tenant);
+    const interaction = await findInteraction(provider, input.iid);
+    assertThat(interaction, errorCodes.interactionNotFound);
+    // The session's password step is when it was created: a new session on every password.
+    // A password entered for this very request is fresh, however fast it came; any other
+    // must be younger than the request asks.
+    const authTime = signIn.session.created_at;
+    const earliest = earliestAcceptedAuthentication(interaction);
+    const madeForThisRequest = signIn.session.interaction_uid === interaction.uid;
+    assertThat(
+      earliest === null || madeForThisRequest || authTime >= earliest,
+      errorCodes.reauthenticationRequired,
+    );
+    const location = await finishInteraction(provider, interaction, {
+      accountId: signIn.user.id,
+      amr: amrOf(signIn.session),
+      authTime,
+    });
+    return { location };
+  }
+  const target = input.redirectUri
+    ? resolveRedirect(tenant, ownOrigin, input.redirectUri)
+    : tenant.defaultRedirectUri;
+  assertThat(target, errorCodes.redirectNotAllowed);
+  const url = new URL(target);
+  if (input.userDeviceToken)
+    url.searchParams.set('user-device-token', deviceIdForApps(input.userDeviceToken));
+  return { location: url.href };
+}
+
+/** POST /api/logout: ends the session (the cookie's, or the token given) on this tenant. */
+export async function endSignIn(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  token: string | undefined,
+): Promise<void> {
+  if (token) await revokeSession(db, tenant.code, token);
+}

@@ -1,9 +1,0 @@
-import { errorCodes } from '@keycard/contract';
-import type { FastifyRequest } from 'fastify';
-import { AppError } from '../shared/errors.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
-
-export function requireTenant(request: FastifyRequest): TenantContext {
-  if (!request.tenant) throw new AppError(errorCodes.unknownDomain);
-  return request.tenant;
-}

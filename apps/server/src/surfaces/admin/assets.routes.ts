@@ -1,0 +1,26 @@
+import { errorCodes } from '@keycard/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../context.ts';
+import { AppError } from '../../platform/shared/errors.ts';
+import { loadImage } from '../../features/assets/assets.service.ts';
+
+/**
+ * Serves uploaded theme images on every host (a tenant's pages load their own by a relative
+ * URL). Content-addressed, so cached for good; a policy that forbids everything (and a
+ * sandbox) goes with each, so an image opened on its own can run nothing.
+ */
+export async function themeAssetRoutes(app: FastifyInstance, { db }: Services): Promise<void> {
+  app.get('/_keycard/assets/:tenant/:file', async (request, reply) => {
+    const { tenant, file } = request.params as { tenant: string; file: string };
+    const match = /^([0-9a-f]{64})\.(png|webp|ico|svg)$/.exec(file);
+    const image =
+      match && /^[a-z0-9][a-z0-9-]{0,63}$/.test(tenant) ? await loadImage(db, tenant, match[1]!) : null;
+    if (!image) throw new AppError(errorCodes.notFound);
+    return reply
+      .type(image.contentType)
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+      .header('x-content-type-options', 'nosniff')
+      .send(image.bytes);
+  });
+}
