@@ -15,12 +15,12 @@ import { Session } from 'node:inspector/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createApp } from '../../apps/server/src/app.ts';
 import { usePasswordHashing } from '../../apps/server/src/features/accounts/password.service.ts';
 import { createUser, findUserByEmail } from '../../apps/server/src/features/accounts/user.repository.ts';
-import { createApp } from '../../apps/server/src/app.ts';
+import { startJanitor } from '../../apps/server/src/features/maintenance/janitor.ts';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { openDatabase } from '../../apps/server/src/platform/db/database.ts';
-import { startJanitor } from '../../apps/server/src/features/maintenance/janitor.ts';
 import { demoPassword, seedDemo } from '../../apps/server/src/surfaces/seed/demo.ts';
 import { installSqlCensus, snapshot, tagRequests } from './sql-census.ts';
 

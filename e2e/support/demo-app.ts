@@ -1,6 +1,6 @@
 import { createDemoApp, type DemoApp } from '@keycard/demo-app/app';
-import { demoTenants } from '../../apps/server/src/surfaces/seed/demo.ts';
 import { upsertTenant } from '../../apps/server/src/features/tenants/tenant.admin.ts';
+import { demoTenants } from '../../apps/server/src/surfaces/seed/demo.ts';
 import { freePort, type Keycard } from './keycard.ts';
 
 /**

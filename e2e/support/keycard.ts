@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { usePasswordHashing } from '../../apps/server/src/features/accounts/password.service.ts';
 import { createApp } from '../../apps/server/src/app.ts';
+import { usePasswordHashing } from '../../apps/server/src/features/accounts/password.service.ts';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { openDatabase } from '../../apps/server/src/platform/db/database.ts';
-import type { Services } from '../../apps/server/src/surfaces/context.ts';
 import type { Transports } from '../../apps/server/src/platform/messaging/message.types.ts';
+import type { Services } from '../../apps/server/src/surfaces/context.ts';
 import { seedDemo } from '../../apps/server/src/surfaces/seed/demo.ts';
 import { freePort, TestClock, testPasswordHashingEnv } from '../../apps/server/src/test/helper.ts';
 

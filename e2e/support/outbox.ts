@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { demoTenants } from '../../apps/server/src/surfaces/seed/demo.ts';
 import { upsertTenant } from '../../apps/server/src/features/tenants/tenant.admin.ts';
 import type { TenantSettings } from '../../apps/server/src/features/tenants/tenant.types.ts';
+import { demoTenants } from '../../apps/server/src/surfaces/seed/demo.ts';
 import type { Keycard } from './keycard.ts';
 
 /** A mail as the local outbox (/_dev/outbox.json) shows it. */
@@ -67,7 +67,10 @@ export async function followMailOnOutboxPage(page: Page, keycard: Keycard, mail:
   await page.getByRole('link', { name: linkIn(mail) }).click();
 }
 
-const cliPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/server/src/surfaces/cli/cli.ts');
+const cliPath = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../apps/server/src/surfaces/cli/cli.ts',
+);
 
 /** Runs the operator CLI against the running server's database, as an operator would. */
 export async function keycardCli(

@@ -3,23 +3,25 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { lifecycleRoutes } from './surfaces/api/lifecycle.routes.ts';
-import { loadLeakedPasswords, useHashingQueue, usePasswordHashing } from './features/accounts/password.service.ts';
-import { adminApiRoutes } from './surfaces/admin/admin.routes.ts';
-import { adminProviderConfiguration } from './surfaces/admin/admin-provider.ts';
-import { themeAssetRoutes } from './surfaces/admin/assets.routes.ts';
-import { type AnalyticsProvider, createHttpAnalyticsProvider } from './features/analytics/analytics.provider.ts';
-import { analyticsRoutes } from './surfaces/api/analytics.routes.ts';
+import {
+  loadLeakedPasswords,
+  useHashingQueue,
+  usePasswordHashing,
+} from './features/accounts/password.service.ts';
+import {
+  type AnalyticsProvider,
+  createHttpAnalyticsProvider,
+} from './features/analytics/analytics.provider.ts';
+import { forgetPushToken } from './features/mobile/device-key.service.ts';
+import { findInteraction } from './features/oidc/interaction.service.ts';
+import { ProviderRegistry } from './features/oidc/provider-registry.ts';
+import { TenantDirectory } from './features/tenants/tenant.service.ts';
+import { tenantGoneAnswer } from './features/tenants/tenant-gone.ts';
 import type { Config } from './platform/config.ts';
 import type { Db } from './platform/db/database.ts';
-import { consoleRoutes } from './surfaces/web/console.ts';
-import type { Services } from './surfaces/context.ts';
 import { installResponseContract } from './platform/http/contract.ts';
 import { errorAnswer, installErrorHandling } from './platform/http/errors.ts';
-import { loadPortalTemplate, portalRoutes } from './surfaces/web/portal.ts';
 import { installSecurity } from './platform/http/security.ts';
-import { loginRoutes } from './surfaces/api/login.routes.ts';
-import { devOutboxRoutes } from './surfaces/web/dev-outbox.routes.ts';
 import type { Transports } from './platform/messaging/message.types.ts';
 import { OutboxWorker } from './platform/messaging/outbox.worker.ts';
 import {
@@ -31,23 +33,28 @@ import {
 import { createTwilioProvider } from './platform/messaging/phone/twilio.provider.ts';
 import { createPushTransportFromConfig } from './platform/messaging/push/push-transport.ts';
 import { captureTransport, createSmtpTransport } from './platform/messaging/transports.ts';
-import { messengerRoutes } from './surfaces/api/messenger.routes.ts';
-import { mfaRoutes } from './surfaces/api/mfa.routes.ts';
-import { forgetPushToken } from './features/mobile/device-key.service.ts';
-import { mobileRoutes } from './surfaces/mobile/graphql.routes.ts';
-import { findInteraction } from './features/oidc/interaction.service.ts';
-import { oidcRoutes } from './surfaces/oidc/oidc.routes.ts';
-import { ProviderPages } from './surfaces/oidc/pages.ts';
-import { ProviderRegistry } from './features/oidc/provider-registry.ts';
-import { partnerRoutes } from './surfaces/api/partner.routes.ts';
 import { type RateLimiter, SqlRateLimiter } from './platform/security/rate-limiter.ts';
 import { RedisRateLimiter } from './platform/security/redis-rate-limiter.ts';
 import { type Clock, systemClock } from './platform/shared/clock.ts';
 import type { Secrets } from './platform/shared/secrets.ts';
+import { adminApiRoutes } from './surfaces/admin/admin.routes.ts';
+import { adminProviderConfiguration } from './surfaces/admin/admin-provider.ts';
+import { themeAssetRoutes } from './surfaces/admin/assets.routes.ts';
+import { analyticsRoutes } from './surfaces/api/analytics.routes.ts';
+import { lifecycleRoutes } from './surfaces/api/lifecycle.routes.ts';
+import { loginRoutes } from './surfaces/api/login.routes.ts';
+import { messengerRoutes } from './surfaces/api/messenger.routes.ts';
+import { mfaRoutes } from './surfaces/api/mfa.routes.ts';
+import { partnerRoutes } from './surfaces/api/partner.routes.ts';
 import { signInRoutes } from './surfaces/api/sign-in.routes.ts';
 import { tenantRoutes } from './surfaces/api/tenant.routes.ts';
-import { TenantDirectory } from './features/tenants/tenant.service.ts';
-import { tenantGoneAnswer } from './features/tenants/tenant-gone.ts';
+import type { Services } from './surfaces/context.ts';
+import { mobileRoutes } from './surfaces/mobile/graphql.routes.ts';
+import { oidcRoutes } from './surfaces/oidc/oidc.routes.ts';
+import { ProviderPages } from './surfaces/oidc/pages.ts';
+import { consoleRoutes } from './surfaces/web/console.ts';
+import { devOutboxRoutes } from './surfaces/web/dev-outbox.routes.ts';
+import { loadPortalTemplate, portalRoutes } from './surfaces/web/portal.ts';
 
 export const defaultPortalDist = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

@@ -1,12 +1,12 @@
 import path from 'node:path';
+import { createApp } from './app.ts';
 import { usePasswordHashing } from './features/accounts/password.service.ts';
 import { AuditSinkWorker, configuredSinks } from './features/audit/audit-sink.ts';
-import { createApp } from './app.ts';
+import { startJanitor } from './features/maintenance/janitor.ts';
 import { ConfigError, loadConfig, publicOrigin } from './platform/config.ts';
 import { AuditLogProtectionError, openServerDatabase } from './platform/db/database.ts';
-import { startJanitor } from './features/maintenance/janitor.ts';
-import { seedDemo } from './surfaces/seed/demo.ts';
 import { loadSecrets } from './platform/shared/secrets.ts';
+import { seedDemo } from './surfaces/seed/demo.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -1,16 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { AnalyticsProvider } from '../features/analytics/analytics.provider.ts';
+import type { ProviderRegistry } from '../features/oidc/provider-registry.ts';
+import type { TenantDirectory } from '../features/tenants/tenant.service.ts';
+import type { TenantContext } from '../features/tenants/tenant.types.ts';
 import type { Config } from '../platform/config.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Database } from '../platform/db/schema.ts';
 import type { Transports } from '../platform/messaging/message.types.ts';
 import type { OutboxWorker } from '../platform/messaging/outbox.worker.ts';
-import type { ProviderRegistry } from '../features/oidc/provider-registry.ts';
 import type { RateLimiter } from '../platform/security/rate-limiter.ts';
 import type { Clock } from '../platform/shared/clock.ts';
 import type { Secrets } from '../platform/shared/secrets.ts';
-import type { TenantDirectory } from '../features/tenants/tenant.service.ts';
-import type { TenantContext } from '../features/tenants/tenant.types.ts';
 
 /** What the server's features share; built once in createApp and passed explicitly. */
 export interface Services {

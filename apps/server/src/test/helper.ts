@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { usePasswordHashing } from '../features/accounts/password.service.ts';
 import { createApp } from '../app.ts';
+import { usePasswordHashing } from '../features/accounts/password.service.ts';
 import { type Config, loadConfig } from '../platform/config.ts';
 import { type Engine, openServerDatabase } from '../platform/db/database.ts';
+import type { Clock } from '../platform/shared/clock.ts';
 import type { Services } from '../surfaces/context.ts';
 import { seedDemo } from '../surfaces/seed/demo.ts';
-import type { Clock } from '../platform/shared/clock.ts';
 
 export const engines: Engine[] = ['sqlite', 'postgres'];
 

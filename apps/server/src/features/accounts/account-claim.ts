@@ -7,8 +7,8 @@ import {
   partnerLinksRemovedTemplate,
   renderPartnerLinksRemovedMail,
 } from '../../platform/messaging/templates/account-mail.ts';
-import { partnerDb } from '../partners/partner.schema.ts';
 import { consumeUserTokens } from '../../platform/shared/one-time-token.ts';
+import { partnerDb } from '../partners/partner.schema.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 
 /** A partner link removed from an account. */

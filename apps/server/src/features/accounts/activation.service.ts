@@ -2,7 +2,12 @@ import { type Locale, lifecycleErrors, type SecretQuestion, type UserType } from
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import { consumeUserTokens, peekToken, type RedeemResult, redeemToken } from '../../platform/shared/one-time-token.ts';
+import {
+  consumeUserTokens,
+  peekToken,
+  type RedeemResult,
+  redeemToken,
+} from '../../platform/shared/one-time-token.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { claimAccount } from './account-claim.ts';
 import type { LifecycleDeps, RegistrationGrant } from './invitation.service.ts';

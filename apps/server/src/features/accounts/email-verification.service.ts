@@ -4,7 +4,12 @@ import { publicOrigin } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
 import { AppError, retryAfter } from '../../platform/shared/errors.ts';
-import { consumeUserTokens, issueToken, peekToken, redeemToken } from '../../platform/shared/one-time-token.ts';
+import {
+  consumeUserTokens,
+  issueToken,
+  peekToken,
+  redeemToken,
+} from '../../platform/shared/one-time-token.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { claimAccount } from './account-claim.ts';
 import { queueAccountMail } from './account-mail.ts';

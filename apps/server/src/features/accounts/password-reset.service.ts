@@ -5,9 +5,14 @@ import { publicOrigin } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { renderAccountMail } from '../../platform/messaging/templates/account-mail.ts';
 import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
-import { endUserAccess } from '../sessions/user-access.ts';
 import { AppError, retryAfter } from '../../platform/shared/errors.ts';
-import { consumeUserTokens, issueToken, peekToken, redeemToken } from '../../platform/shared/one-time-token.ts';
+import {
+  consumeUserTokens,
+  issueToken,
+  peekToken,
+  redeemToken,
+} from '../../platform/shared/one-time-token.ts';
+import { endUserAccess } from '../sessions/user-access.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { claimAccount } from './account-claim.ts';
 import { accountLink, queueAccountMail } from './account-mail.ts';

@@ -1,11 +1,11 @@
 import type { Locale } from '@keycard/contract';
 import { expect } from 'vitest';
-import { runCli } from '../../surfaces/cli/cli.ts';
 import type { EmailContent } from '../../platform/messaging/message.types.ts';
+import { runCli } from '../../surfaces/cli/cli.ts';
 import { demoTenants } from '../../surfaces/seed/demo.ts';
+import type { TestApp } from '../../test/helper.ts';
 import { upsertTenant } from '../tenants/tenant.admin.ts';
 import type { TenantContext, TenantSettings } from '../tenants/tenant.types.ts';
-import type { TestApp } from '../../test/helper.ts';
 import { createUser } from './user.repository.ts';
 
 /** Test helpers for the lifecycle API tests: mails from the outbox table, tenants, users. */

@@ -16,21 +16,25 @@ import {
 } from '@keycard/contract';
 import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
+import type { Config } from '../../platform/config.ts';
+import type { Engine } from '../../platform/db/database.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import { assertProductionRedirects } from '../../platform/http/redirects.ts';
+import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
+import { AppError, retryAfter } from '../../platform/shared/errors.ts';
 import { deleteAccount, disableAccount, enableAccount } from '../accounts/account-status.service.ts';
 import { inviteUser, queueActivation } from '../accounts/invitation.service.ts';
 import { findUserById, type UserRow } from '../accounts/user.repository.ts';
-import type { Config } from '../../platform/config.ts';
+import { type AuditActor, recordAudit } from '../audit/audit.service.ts';
 import {
   applyConfigurationPlan,
   exportTenant,
   planConfiguration,
 } from '../configuration/configuration.service.ts';
 import { ConfigurationFileError } from '../configuration/configuration-file.ts';
-import type { Engine } from '../../platform/db/database.ts';
-import type { Database } from '../../platform/db/schema.ts';
-import { assertProductionRedirects } from '../../platform/http/redirects.ts';
 import { removeUserFactors } from '../mfa/mfa.service.ts';
 import { hashClientSecret } from '../oidc/client-secret.ts';
+import { isUniqueViolation } from '../operators/operators.service.ts';
 import {
   deletePartnerRows,
   findPartner,
@@ -39,14 +43,10 @@ import {
   removePartner,
   savePartner,
 } from '../partners/partner.repository.ts';
-import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
 import { endUserAccess } from '../sessions/user-access.ts';
-import { AppError, retryAfter } from '../../platform/shared/errors.ts';
 import type { TenantDirectory } from '../tenants/tenant.service.ts';
 import type { ClientMetadata, TenantContext } from '../tenants/tenant.types.ts';
 import { forUpdate, retryOnDeadlock } from '../tenants/tenant-gone.ts';
-import { type AuditActor, recordAudit } from '../audit/audit.service.ts';
-import { isUniqueViolation } from '../operators/operators.service.ts';
 
 /**
  * What the admin API does (docs/admin-api.md), without HTTP. Tenant, domain, theme, settings

@@ -2,11 +2,11 @@ import { adminErrors, adminSigningKeyListResponse, auditSearchResponse } from '@
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCall, operatorToken } from '../../surfaces/admin/admin.test-support.ts';
 import { engines, type TestApp } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
 import { discoverIssuer, listeningTestApp } from '../../test/oidc.ts';
 import { appSignIn, passwordStep } from '../../test/sign-in-flow.ts';
-import { adminCall, operatorToken } from '../../surfaces/admin/admin.test-support.ts';
 
 /** Rotation through the admin API, seen by an app over real HTTP: the JWKS and the ID token's kid. */
 describe.each(engines)('signing-key rotation on %s', (engine) => {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
 import {
   newUser,
   passwordSignIn,
@@ -8,7 +9,6 @@ import {
   summit,
   updateTenantSettings,
 } from '../mfa/mfa.test-support.ts';
-import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
 import { analyticsDb } from './analytics.service.ts';
 
 /** A local analytics collector standing in for the provider: records what it receives. */

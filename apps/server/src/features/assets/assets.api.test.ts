@@ -1,7 +1,13 @@
 import { adminErrors, adminTenantSchema, apiErrorSchema } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  adminCall,
+  operatorToken,
+  tinyIco,
+  tinyPng,
+  tinyWebp,
+} from '../../surfaces/admin/admin.test-support.ts';
 import { buildTestApp, call, demo, engines, type TestApp } from '../../test/helper.ts';
-import { adminCall, operatorToken, tinyIco, tinyPng, tinyWebp } from '../../surfaces/admin/admin.test-support.ts';
 
 describe.each(engines)('theme image uploads on %s', (engine) => {
   let t: TestApp;

@@ -6,12 +6,17 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
-import { runCli } from '../../surfaces/cli/cli.ts';
 import { type Config, loadConfig } from '../../platform/config.ts';
-import { AuditLogProtectionError, type Db, openDatabase, openServerDatabase } from '../../platform/db/database.ts';
+import {
+  AuditLogProtectionError,
+  type Db,
+  openDatabase,
+  openServerDatabase,
+} from '../../platform/db/database.ts';
+import { adminCall, operatorToken } from '../../surfaces/admin/admin.test-support.ts';
+import { runCli } from '../../surfaces/cli/cli.ts';
 import { seedDemo } from '../../surfaces/seed/demo.ts';
 import { postgresAdminUrl, type TestApp, TestClock, testPasswordHashingEnv } from '../../test/helper.ts';
-import { adminCall, operatorToken } from '../../surfaces/admin/admin.test-support.ts';
 import { chainRows, scratchPostgres, superuser } from './audit.test-support.ts';
 import { verifyChain } from './audit-chain.ts';
 

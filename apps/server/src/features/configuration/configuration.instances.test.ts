@@ -6,8 +6,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { loginDomainResponse, tokenExchange } from '@keycard/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
-import { runCli } from '../../surfaces/cli/cli.ts';
 import { type Db, openDatabase } from '../../platform/db/database.ts';
+import { runCli } from '../../surfaces/cli/cli.ts';
 import { Browser, type Fetcher } from '../../test/http-client.ts';
 import { type Cluster, twoInstances } from '../../test/instances.ts';
 

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { lastMailTo, linkIn, runCliOn } from '../accounts/test-support.ts';
 import { listeningEmptyTestApp } from '../../test/empty-app.ts';
 import { engines, type TestApp } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
 import { demoRedirectUri, startAuthorization } from '../../test/oidc.ts';
 import { callbackOf, passwordStep } from '../../test/sign-in-flow.ts';
+import { lastMailTo, linkIn, runCliOn } from '../accounts/test-support.ts';
 
 /**
  * Issue 10's first "done means": a Keycard started without the demo seed gets a tenant, its

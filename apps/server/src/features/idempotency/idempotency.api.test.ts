@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY } from '../../platform/shared/clock.ts';
+import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../../test/helper.ts';
 import { inviteUser } from '../accounts/invitation.service.ts';
 import { activeUser, mailsTo, tenantOf, uniqueEmail } from '../accounts/test-support.ts';
 import { lastPhoneMessage, mfaCall, newUser, passwordSignIn, summit } from '../mfa/mfa.test-support.ts';
-import { DAY } from '../../platform/shared/clock.ts';
-import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../../test/helper.ts';
 import { idempotencyDb } from './idempotency.schema.ts';
 
 const password = 'Idempotent-key-1';

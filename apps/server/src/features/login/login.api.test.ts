@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../accounts/user.repository.ts';
 import { buildTestApp, call, demo, engines, sessionCookieOf, type TestApp } from '../../test/helper.ts';
+import { createUser } from '../accounts/user.repository.ts';
 
 const state = 'state-0123456789abcdef';
 

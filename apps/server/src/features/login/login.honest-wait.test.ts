@@ -1,8 +1,8 @@
 import { apiErrorSchema, loginLimitFields, loginResponse } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeUser, uniqueEmail } from '../accounts/test-support.ts';
 import { demo } from '../../test/helper.ts';
 import { type Cluster, oneInstance, twoInstances } from '../../test/instances.ts';
+import { activeUser, uniqueEmail } from '../accounts/test-support.ts';
 
 /**
  * The wait a refused sign-in is told is the wait that applies (issue 16: twenty simultaneous

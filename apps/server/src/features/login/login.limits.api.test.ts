@@ -1,8 +1,8 @@
 import { apiErrorSchema, type LoginLimitFields, loginLimitFields } from '@keycard/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeUser, uniqueEmail } from '../accounts/test-support.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
+import { activeUser, uniqueEmail } from '../accounts/test-support.ts';
 
 const password = 'Anchor-bay-2020';
 const state = 'state-0123456789abcdef';

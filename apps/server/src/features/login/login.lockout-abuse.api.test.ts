@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, call, engines, sessionCookieOf, type TestApp } from '../../test/helper.ts';
 import { defaultPasswordHashing, usePasswordHashing } from '../accounts/password.service.ts';
 import { activeUser, lastMailTo, tokenIn, uniqueEmail } from '../accounts/test-support.ts';
-import { buildTestApp, call, engines, sessionCookieOf, type TestApp } from '../../test/helper.ts';
 
 const password = 'Anchor-bay-2020';
 const state = 'state-0123456789abcdef';

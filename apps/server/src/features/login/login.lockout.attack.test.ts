@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeUser, uniqueEmail } from '../accounts/test-support.ts';
 import { demo } from '../../test/helper.ts';
 import { type Cluster, oneInstance, twoInstances } from '../../test/instances.ts';
+import { activeUser, uniqueEmail } from '../accounts/test-support.ts';
 
 /**
  * Invariant 7 for the password step, attacked over real HTTP: the lockout counts each guess

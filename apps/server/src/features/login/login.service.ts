@@ -1,5 +1,11 @@
 import { errorCodes, type LoginLimit } from '@keycard/contract';
 import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import type { HashingPlace, HashingTicket } from '../../platform/security/hashing-queue.ts';
+import { type LimitRule, type RateLimiter, reserveSettled } from '../../platform/security/rate-limiter.ts';
+import type { Clock } from '../../platform/shared/clock.ts';
+import { AppError } from '../../platform/shared/errors.ts';
+import { issueToken } from '../../platform/shared/one-time-token.ts';
 import {
   admitHashing,
   hashPassword,
@@ -9,14 +15,8 @@ import {
   verifyPassword,
 } from '../accounts/password.service.ts';
 import { findUserByEmail, type UserRow, upgradePasswordHash } from '../accounts/user.repository.ts';
-import type { Database } from '../../platform/db/schema.ts';
 import { findTrustedDeviceId } from '../mfa/device.service.ts';
-import type { HashingPlace, HashingTicket } from '../../platform/security/hashing-queue.ts';
-import { type LimitRule, type RateLimiter, reserveSettled } from '../../platform/security/rate-limiter.ts';
 import { findKnownBrowserId } from '../sessions/known-browser.ts';
-import type { Clock } from '../../platform/shared/clock.ts';
-import { AppError } from '../../platform/shared/errors.ts';
-import { issueToken } from '../../platform/shared/one-time-token.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 
 export interface LoginPolicy {

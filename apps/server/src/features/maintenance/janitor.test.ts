@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyDb } from '../idempotency/idempotency.schema.ts';
 import { enqueueMessage } from '../../platform/messaging/outbox.ts';
-import { mobileDb } from '../mobile/mobile.schema.ts';
 import { DAY } from '../../platform/shared/clock.ts';
 import { issueToken } from '../../platform/shared/one-time-token.ts';
 import { buildTestApp, call, engines, signIn, type TestApp } from '../../test/helper.ts';
+import { idempotencyDb } from '../idempotency/idempotency.schema.ts';
+import { mobileDb } from '../mobile/mobile.schema.ts';
 import { sweepExpired } from './janitor.ts';
 
 describe.each(engines)('janitor on %s', (engine) => {

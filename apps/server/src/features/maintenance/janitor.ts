@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { analyticsDb } from '../analytics/analytics.service.ts';
 import type { Database } from '../../platform/db/schema.ts';
+import { DAY } from '../../platform/shared/clock.ts';
+import { analyticsDb } from '../analytics/analytics.service.ts';
 import { sweepIdempotencyKeys } from '../idempotency/idempotency.service.ts';
 import { mfaDb } from '../mfa/mfa.schema.ts';
 import { mobileDb } from '../mobile/mobile.schema.ts';
 import { partnerDb } from '../partners/partner.schema.ts';
-import { DAY } from '../../platform/shared/clock.ts';
 
 /** Delivered messages are kept this long for support, then removed (they hold links and codes). */
 export const sentMessageRetentionMs = 7 * DAY;

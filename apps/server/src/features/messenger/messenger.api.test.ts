@@ -4,10 +4,10 @@ import path from 'node:path';
 import { messengerConfigResponse } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { runCliOn, setTenantSettings } from '../accounts/test-support.ts';
 import { securityHeaders } from '../../platform/http/security.ts';
-import type { TenantSettings } from '../tenants/tenant.types.ts';
 import { buildTestApp, call, demo, engines, type TestApp } from '../../test/helper.ts';
+import { runCliOn, setTenantSettings } from '../accounts/test-support.ts';
+import type { TenantSettings } from '../tenants/tenant.types.ts';
 import { intercomCsp } from './messenger.ts';
 
 const intercom: TenantSettings['messenger'] = {

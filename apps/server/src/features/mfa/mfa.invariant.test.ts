@@ -1,7 +1,6 @@
 import * as client from 'openid-client';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../accounts/user.repository.ts';
 import { demo, engines, type TestApp } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
 import {
@@ -10,6 +9,7 @@ import {
   demoRedirectUri as redirectUri,
   startAuthorization,
 } from '../../test/oidc.ts';
+import { createUser } from '../accounts/user.repository.ts';
 
 /**
  * Invariant 1 for MFA: with MFA required, or a factor enrolled, a session that passed only the

@@ -1,8 +1,8 @@
 import { apiErrorSchema, mfaErrors } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUserByEmail } from '../accounts/user.repository.ts';
 import { DAY } from '../../platform/shared/clock.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
+import { findUserByEmail } from '../accounts/user.repository.ts';
 import { mfaDb } from './mfa.schema.ts';
 import {
   enrolTotp,

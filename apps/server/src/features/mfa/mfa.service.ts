@@ -9,14 +9,14 @@ import {
   type RegisterPhoneRequest,
 } from '@keycard/contract';
 import type { Kysely } from 'kysely';
-import type { UserRow } from '../accounts/user.repository.ts';
 import type { Database } from '../../platform/db/schema.ts';
+import type { LimitRule } from '../../platform/security/rate-limiter.ts';
+import type { Clock } from '../../platform/shared/clock.ts';
+import type { UserRow } from '../accounts/user.repository.ts';
 import { redeemApprovedChallenge } from '../mobile/challenge.service.ts';
 import { activeDeviceName, deactivateUserDevices } from '../mobile/device-key.service.ts';
-import type { LimitRule } from '../../platform/security/rate-limiter.ts';
 import { recordMfaPassed, type SessionRow } from '../sessions/session.service.ts';
 import { endUserAccess } from '../sessions/user-access.ts';
-import type { Clock } from '../../platform/shared/clock.ts';
 import { offeredMfaMethods, type TenantContext } from '../tenants/tenant.types.ts';
 import { issueDeviceToken, isTrustedDevice, removeDevices } from './device.service.ts';
 import { mfaError } from './mfa.errors.ts';

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { generate } from 'otplib';
-import { createUser } from '../accounts/user.repository.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import type { TenantSettings } from '../tenants/tenant.types.ts';
 import { call, demo, sessionCookieOf, type TestApp } from '../../test/helper.ts';
+import { createUser } from '../accounts/user.repository.ts';
+import type { TenantSettings } from '../tenants/tenant.types.ts';
 
 /** Test support for the MFA API tests (not a test file itself). */
 export const summit = { host: 'summit.localhost:3000', email: 'demo@summit.test', code: 'summit' };

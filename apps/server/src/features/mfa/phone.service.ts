@@ -12,7 +12,6 @@ import {
 } from '@keycard/contract';
 import { format, loadTexts } from '@keycard/texts';
 import type { Kysely } from 'kysely';
-import type { UserRow } from '../accounts/user.repository.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { enqueueMessage, messageStatus } from '../../platform/messaging/outbox.ts';
 import type { OutboxWorker } from '../../platform/messaging/outbox.worker.ts';
@@ -25,6 +24,7 @@ import { callFailureOf, isValidTwilioSignature } from '../../platform/messaging/
 import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
 import { DAY } from '../../platform/shared/clock.ts';
 import { AppError } from '../../platform/shared/errors.ts';
+import type { UserRow } from '../accounts/user.repository.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { mfaError } from './mfa.errors.ts';
 import { type FactorRow, mfaDb } from './mfa.schema.ts';

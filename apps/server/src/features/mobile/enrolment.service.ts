@@ -15,13 +15,13 @@ import {
 } from '@keycard/contract';
 import { calculateJwkThumbprint } from 'jose';
 import QRCode from 'qrcode';
+import { createToken, hashToken } from '../../platform/shared/crypto.ts';
+import { AppError } from '../../platform/shared/errors.ts';
 import { freshVerificationMs } from '../mfa/mfa.service.ts';
 import { findActiveFactor } from '../mfa/mfa-policy.ts';
 import { replaceRecoveryCodes } from '../mfa/recovery.service.ts';
 import { recordMfaPassed, type SessionRow } from '../sessions/session.service.ts';
 import { endUserAccess } from '../sessions/user-access.ts';
-import { createToken, hashToken } from '../../platform/shared/crypto.ts';
-import { AppError } from '../../platform/shared/errors.ts';
 import { type SignIn, signInOf } from '../sign-in/sign-in-state.ts';
 import { offeredMfaMethods, type TenantContext } from '../tenants/tenant.types.ts';
 import { deactivateUserDevices, deviceView, issueDeviceSession } from './device-key.service.ts';

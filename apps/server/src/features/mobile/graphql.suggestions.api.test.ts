@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { summit } from '../mfa/mfa.test-support.ts';
 import { buildTestApp, call, type TestApp } from '../../test/helper.ts';
+import { summit } from '../mfa/mfa.test-support.ts';
 
 const path = '/api/mobile-beef/graphql';
 

@@ -1,9 +1,9 @@
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { memoryEvents } from './events.ts';
 import { checkDocument, formatError, loadMobileSchema, maxCost } from '../../surfaces/mobile/graphql.ts';
-import { documents } from './mobile.test-support.ts';
 import { attachResolvers, mobileResolvers } from '../../surfaces/mobile/resolvers.ts';
+import { memoryEvents } from './events.ts';
+import { documents } from './mobile.test-support.ts';
 
 const schema = loadMobileSchema();
 const codeOf = (query: string, production = false) => {

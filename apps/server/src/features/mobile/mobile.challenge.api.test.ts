@@ -1,7 +1,7 @@
 import { challengeTtlSeconds, reportMuteSeconds } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser, passwordSignIn, summit, type TestTenant } from '../mfa/mfa.test-support.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
+import { newUser, passwordSignIn, summit, type TestTenant } from '../mfa/mfa.test-support.ts';
 import { backoffSeconds } from './challenge.service.ts';
 import { forgetPushToken } from './device-key.service.ts';
 import { mobileDb } from './mobile.schema.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser, passwordSignIn, summit } from '../mfa/mfa.test-support.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
+import { newUser, passwordSignIn, summit } from '../mfa/mfa.test-support.ts';
 import { documents, endpointOf, enrolDevice, gql } from './mobile.test-support.ts';
 
 const path = '/api/mobile-beef/graphql';

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser, passwordSignIn, type TestTenant } from '../mfa/mfa.test-support.ts';
 import { call } from '../../test/helper.ts';
 import { type Cluster, twoInstances } from '../../test/instances.ts';
+import { newUser, passwordSignIn, type TestTenant } from '../mfa/mfa.test-support.ts';
 import { answerChallenge } from './challenge.service.ts';
 import { memoryEvents } from './events.ts';
 import { mobileDb } from './mobile.schema.ts';

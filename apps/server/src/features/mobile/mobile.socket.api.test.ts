@@ -1,10 +1,10 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser, passwordSignIn } from '../mfa/mfa.test-support.ts';
 import { engines, type TestApp } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
 import { discoverIssuer, listeningTestApp, startAuthorization } from '../../test/oidc.ts';
 import { callbackOf, passwordStep } from '../../test/sign-in-flow.ts';
+import { newUser, passwordSignIn } from '../mfa/mfa.test-support.ts';
 import { codeOf, documents, endpointOf, enrolDevice, gql, TestDevice } from './mobile.test-support.ts';
 import { TestSocket } from './socket.test-support.ts';
 

@@ -1,7 +1,7 @@
 import { adminClientSecretResponse } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, operatorToken } from '../../surfaces/admin/admin.test-support.ts';
 import { adminMigrations } from '../../platform/db/migrations/admin.ts';
+import { adminCall, operatorToken } from '../../surfaces/admin/admin.test-support.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
 import { clientSecretMatches, hashClientSecret } from './client-secret.ts';
 

@@ -1,10 +1,10 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeUser, uniqueEmail } from '../accounts/test-support.ts';
-import { findUserByEmail } from '../accounts/user.repository.ts';
 import { demo, engines, type TestApp } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
 import { demoRedirectUri, discoverIssuer, listeningTestApp, startAuthorization } from '../../test/oidc.ts';
+import { activeUser, uniqueEmail } from '../accounts/test-support.ts';
+import { findUserByEmail } from '../accounts/user.repository.ts';
 
 describe.each(engines)('a grant of another account is never reused (real HTTP, %s)', (engine) => {
   let t: TestApp;

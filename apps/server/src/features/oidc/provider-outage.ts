@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { isOutage, outageRetryAfterSeconds } from '../../platform/shared/outage.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
 import type { ProviderPages } from '../../surfaces/oidc/pages.ts';
+import type { TenantContext } from '../tenants/tenant.types.ts';
 
 /**
  * A database (or Redis) outage seen through the OIDC provider. OAuth has a word for it:

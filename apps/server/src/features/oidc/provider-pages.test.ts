@@ -8,11 +8,11 @@ import { fr } from '@keycard/texts/fr';
 import { th } from '@keycard/texts/th';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { displayedErrorCode } from '../../surfaces/oidc/pages.ts';
 import { demo, engines, type TestApp } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
 import { demoRedirectUri, discoverIssuer, listeningTestApp } from '../../test/oidc.ts';
 import { appSignIn, passwordStep, sessionExists } from '../../test/sign-in-flow.ts';
-import { displayedErrorCode } from '../../surfaces/oidc/pages.ts';
 
 // The portal's real page template (Vite only adds its script and stylesheet links to it).
 const template = readFileSync(

@@ -6,16 +6,16 @@ import type { Kysely } from 'kysely';
 import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import { type Config, publicOrigin } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import { revokeSession } from '../sessions/session.service.ts';
 import type { Clock } from '../../platform/shared/clock.ts';
 import type { Secrets } from '../../platform/shared/secrets.ts';
+import { ProviderPages } from '../../surfaces/oidc/pages.ts';
+import { revokeSession } from '../sessions/session.service.ts';
 import { isGrantSufficient, loadAccount, loadSignIn } from '../sign-in/sign-in-state.ts';
 import type { TenantDirectory } from '../tenants/tenant.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { createAdapterClass } from './adapter.ts';
 import { clientSecretMatches } from './client-secret.ts';
 import { loadSigningKeys } from './keys.ts';
-import { ProviderPages } from '../../surfaces/oidc/pages.ts';
 import { answerOutages, providerStoreWork } from './provider-outage.ts';
 import { registerTokenExchange } from './token-exchange.ts';
 

@@ -10,19 +10,19 @@ import {
   rolePermissions,
 } from '@keycard/contract';
 import { type Kysely, sql } from 'kysely';
+import { type Config, publicOrigin } from '../../platform/config.ts';
+import type { Engine } from '../../platform/db/database.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import { AppError } from '../../platform/shared/errors.ts';
+import { consumeUserTokens, issueToken } from '../../platform/shared/one-time-token.ts';
 import { accountLink } from '../accounts/account-mail.ts';
 import { inviteUser } from '../accounts/invitation.service.ts';
 import { insertUser } from '../accounts/lifecycle.repository.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
-import { type Config, publicOrigin } from '../../platform/config.ts';
-import { applyConfigurationPlan, planConfiguration } from '../configuration/configuration.service.ts';
-import type { Engine } from '../../platform/db/database.ts';
-import type { Database } from '../../platform/db/schema.ts';
-import { hashClientSecret } from '../oidc/client-secret.ts';
-import { AppError } from '../../platform/shared/errors.ts';
-import { consumeUserTokens, issueToken } from '../../platform/shared/one-time-token.ts';
-import { TenantDirectory } from '../tenants/tenant.service.ts';
 import { type AuditActor, recordAudit } from '../audit/audit.service.ts';
+import { applyConfigurationPlan, planConfiguration } from '../configuration/configuration.service.ts';
+import { hashClientSecret } from '../oidc/client-secret.ts';
+import { TenantDirectory } from '../tenants/tenant.service.ts';
 
 /**
  * Operators (docs/admin-api.md#operators): the people and machines that may use the admin

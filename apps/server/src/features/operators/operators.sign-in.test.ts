@@ -8,11 +8,11 @@ import {
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliOn } from '../accounts/test-support.ts';
 import { engines, type TestApp } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
 import { listeningTestApp } from '../../test/oidc.ts';
 import { passwordStep, registerTotp } from '../../test/sign-in-flow.ts';
+import { runCliOn } from '../accounts/test-support.ts';
 import { adminResource } from './operators.service.ts';
 
 const password = 'Operator-owner-77';

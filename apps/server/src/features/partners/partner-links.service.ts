@@ -5,9 +5,9 @@ import {
   type partnerLinkMethods,
 } from '@keycard/contract';
 import type { Kysely } from 'kysely';
-import { removeLinks } from '../accounts/account-claim.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/shared/errors.ts';
+import { removeLinks } from '../accounts/account-claim.ts';
 import type { SignIn } from '../sign-in/sign-in-state.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { partnerDb } from './partner.schema.ts';

@@ -1,9 +1,17 @@
 import { apiPaths } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepExpired } from '../maintenance/janitor.ts';
-import { buildTestApp, call, demo, engines, sessionCookieOf, signIn, type TestApp } from '../../test/helper.ts';
+import {
+  buildTestApp,
+  call,
+  demo,
+  engines,
+  sessionCookieOf,
+  signIn,
+  type TestApp,
+} from '../../test/helper.ts';
 import { captureLog } from '../../test/log-capture.ts';
 import { type PartnerKey, partnerKey, registerPartner, signPartnerToken } from '../../test/partners.ts';
+import { sweepExpired } from '../maintenance/janitor.ts';
 import { removePartner } from './partner.repository.ts';
 import { partnerDb } from './partner.schema.ts';
 

@@ -2,8 +2,6 @@ import { apiPaths, partnerAuditActions, partnerConfigSchema, type SessionRespons
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, findUserByEmail } from '../accounts/user.repository.ts';
-import { removeUserFactors } from '../mfa/mfa.service.ts';
 import { hashToken } from '../../platform/shared/crypto.ts';
 import { demo, engines, type TestApp } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
@@ -24,6 +22,8 @@ import {
   signPartnerToken,
 } from '../../test/partners.ts';
 import { passwordStep, registerTotp } from '../../test/sign-in-flow.ts';
+import { createUser, findUserByEmail } from '../accounts/user.repository.ts';
+import { removeUserFactors } from '../mfa/mfa.service.ts';
 import { partnerDb } from './partner.schema.ts';
 
 /**

@@ -2,7 +2,6 @@ import { apiPaths } from '@keycard/contract';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../platform/db/database.ts';
-import { issuerFor } from '../oidc/provider-registry.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import { buildTestApp, demo, engines, freePort, type TestApp } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
@@ -18,6 +17,7 @@ import {
   signPartnerToken,
   startJwksServer,
 } from '../../test/partners.ts';
+import { issuerFor } from '../oidc/provider-registry.ts';
 import { signInWithPartner } from './partner-sso.service.ts';
 import { PartnerKeys } from './partner-token.service.ts';
 

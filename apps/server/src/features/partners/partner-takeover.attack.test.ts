@@ -1,7 +1,5 @@
 import { apiPaths, partnerAuditActions, partnerLinksResponse } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeUser, lastMailTo, mailsTo, tokenIn, uniqueEmail } from '../accounts/test-support.ts';
-import { findUserByEmail } from '../accounts/user.repository.ts';
 import type { Engine } from '../../platform/db/database.ts';
 import { engines } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
@@ -21,6 +19,8 @@ import {
   signPartnerToken,
 } from '../../test/partners.ts';
 import { passwordStep, registerTotp, sessionExists, totpCode } from '../../test/sign-in-flow.ts';
+import { activeUser, lastMailTo, mailsTo, tokenIn, uniqueEmail } from '../accounts/test-support.ts';
+import { findUserByEmail } from '../accounts/user.repository.ts';
 import { partnerDb } from './partner.schema.ts';
 
 /**

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliOn } from '../accounts/test-support.ts';
 import { runCli } from '../../surfaces/cli/cli.ts';
 import { buildTestApp, engines, type TestApp } from '../../test/helper.ts';
+import { runCliOn } from '../accounts/test-support.ts';
 import { findPartner, listPartners } from './partner.repository.ts';
 
 describe.each(engines)('keycard partners on %s', (engine) => {

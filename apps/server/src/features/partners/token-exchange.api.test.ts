@@ -2,7 +2,6 @@ import { tokenExchange } from '@keycard/contract';
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUserByEmail } from '../accounts/user.repository.ts';
 import type { Engine } from '../../platform/db/database.ts';
 import { demo, engines } from '../../test/helper.ts';
 import { type Cluster, instancesFor } from '../../test/instances.ts';
@@ -17,6 +16,7 @@ import {
   registerPartner,
 } from '../../test/partners.ts';
 import { demoClient, userinfoStatus } from '../../test/sign-in-flow.ts';
+import { findUserByEmail } from '../accounts/user.repository.ts';
 import { issueHandoffCode } from './handoff.service.ts';
 import { removePartner } from './partner.repository.ts';
 

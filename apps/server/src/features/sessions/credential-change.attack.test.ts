@@ -1,6 +1,5 @@
 import type * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeUser, lastMailTo, tokenIn, uniqueEmail } from '../accounts/test-support.ts';
 import { engines } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
 import { type Cluster, instancesFor } from '../../test/instances.ts';
@@ -14,6 +13,7 @@ import {
   totpCode,
   userinfoStatus,
 } from '../../test/sign-in-flow.ts';
+import { activeUser, lastMailTo, tokenIn, uniqueEmail } from '../accounts/test-support.ts';
 
 /**
  * Invariant 7: a credential change ends every grant. Whoever held the old password or the

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { revokeUserGrants } from '../oidc/adapter.ts';
 import { consumeUserTokens } from '../../platform/shared/one-time-token.ts';
+import { revokeUserGrants } from '../oidc/adapter.ts';
 import { forgetBrowsers } from './known-browser.ts';
 import { invalidateUserSessions } from './session.service.ts';
 

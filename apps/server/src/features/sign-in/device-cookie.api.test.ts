@@ -2,15 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  enrolTotp,
-  grandHotel,
-  mfaCall,
-  newUser,
-  summit,
-  type TestTenant,
-  totpAt,
-} from '../mfa/mfa.test-support.ts';
-import {
   buildTestApp,
   type CallOptions,
   call,
@@ -19,6 +10,15 @@ import {
   sessionCookieOf,
   type TestApp,
 } from '../../test/helper.ts';
+import {
+  enrolTotp,
+  grandHotel,
+  mfaCall,
+  newUser,
+  summit,
+  type TestTenant,
+  totpAt,
+} from '../mfa/mfa.test-support.ts';
 
 const deviceCookieName = 'AUTH_X_DEVICE_ID';
 

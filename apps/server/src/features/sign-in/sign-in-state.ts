@@ -7,13 +7,13 @@ import {
   userTypes,
 } from '@keycard/contract';
 import { type Kysely, sql } from 'kysely';
-import type { UserRow } from '../accounts/user.repository.ts';
 import type { Database } from '../../platform/db/schema.ts';
+import { DAY } from '../../platform/shared/clock.ts';
+import { hashToken } from '../../platform/shared/crypto.ts';
+import type { UserRow } from '../accounts/user.repository.ts';
 import { effectiveMfaMode, type MfaFacts, mfaRequiredByRemainingInDays } from '../mfa/mfa-policy.ts';
 import { partnerDb } from '../partners/partner.schema.ts';
 import type { SessionRow } from '../sessions/session.service.ts';
-import { DAY } from '../../platform/shared/clock.ts';
-import { hashToken } from '../../platform/shared/crypto.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 
 /**

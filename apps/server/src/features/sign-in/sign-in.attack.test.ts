@@ -1,13 +1,13 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeUser, uniqueEmail } from '../accounts/test-support.ts';
 import { DAY } from '../../platform/shared/clock.ts';
-import { updateTenantSettings } from '../tenants/tenant.admin.ts';
 import { engines } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
 import { type Cluster, instancesFor } from '../../test/instances.ts';
 import { discoverIssuer, startAuthorization } from '../../test/oidc.ts';
 import { appSignIn, callbackOf, passwordStep, refresh } from '../../test/sign-in-flow.ts';
+import { activeUser, uniqueEmail } from '../accounts/test-support.ts';
+import { updateTenantSettings } from '../tenants/tenant.admin.ts';
 
 /**
  * Invariant 1 against single sign-on, attacked over real HTTP with openid-client as the app:

@@ -2,6 +2,8 @@ import { errorCodes } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { resolveRedirect } from '../../platform/http/redirects.ts';
+import { AppError, assertThat } from '../../platform/shared/errors.ts';
+import { redeemToken } from '../../platform/shared/one-time-token.ts';
 import type { LoginCodeData } from '../login/login.service.ts';
 import { deviceIdForApps } from '../mfa/device.service.ts';
 import { applyTrustedDevice } from '../mfa/mfa.service.ts';
@@ -13,8 +15,6 @@ import {
 import type { ProviderRegistry } from '../oidc/provider-registry.ts';
 import { rememberBrowser } from '../sessions/known-browser.ts';
 import { createSession, revokeSession } from '../sessions/session.service.ts';
-import { AppError, assertThat } from '../../platform/shared/errors.ts';
-import { redeemToken } from '../../platform/shared/one-time-token.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { amrOf, loadAccount, type SignIn, signInOf } from './sign-in-state.ts';
 

@@ -1,10 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../accounts/password.service.ts';
-import { adminCall, operatorToken } from '../../surfaces/admin/admin.test-support.ts';
 import type { Engine } from '../../platform/db/database.ts';
+import { adminCall, operatorToken } from '../../surfaces/admin/admin.test-support.ts';
 import { call, engines, sessionCookieOf } from '../../test/helper.ts';
 import { type Cluster, instancesFor } from '../../test/instances.ts';
+import { hashPassword } from '../accounts/password.service.ts';
 
 /**
  * Issue 16, item 6: a tenant deleted while instances serve it. Requests of every kind on that

@@ -7,9 +7,9 @@ import {
   type ThemeTexts,
 } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliOn } from '../accounts/test-support.ts';
 import { adminCall, operatorToken } from '../../surfaces/admin/admin.test-support.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
+import { runCliOn } from '../accounts/test-support.ts';
 
 /**
  * A theme's text overrides, links and image addresses through the admin API's theme route: what it

@@ -1,8 +1,8 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isOutage } from '../shared/outage.ts';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
+import { isOutage } from '../shared/outage.ts';
 import { preparingPool } from './prepared-pool.ts';
 
 /** Prepared statements on PostgreSQL (db/prepared-pool.ts), against a real server. */

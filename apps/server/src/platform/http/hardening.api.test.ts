@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistrationLink, inviteUser } from '../../features/accounts/invitation.service.ts';
 import { lastMailTo, tenantOf, tokenIn, uniqueEmail } from '../../features/accounts/test-support.ts';
 import { mfaCall, newUser, passwordSignIn, summit, totpAt } from '../../features/mfa/mfa.test-support.ts';
-import { AppError } from '../shared/errors.ts';
 import { buildTestApp, call, demo, engines, sessionCookieOf, type TestApp } from '../../test/helper.ts';
 import { captureLog } from '../../test/log-capture.ts';
+import { AppError } from '../shared/errors.ts';
 
 const state = 'state-0123456789abcdef';
 const forbiddenOrigin = { code: 'common.forbidden_origin', message: 'Cross-site requests are not allowed.' };

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
-import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
 import { seedDemo } from '../../surfaces/seed/demo.ts';
 import { call, demo, sessionCookieOf } from '../../test/helper.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
 
 describe('logs', () => {
   it('never contain passwords, login codes, session tokens or query strings', async () => {

@@ -1,9 +1,9 @@
 import { errorCodes, redirectTargetProblem, type TenantConfig } from '@keycard/contract';
 import type { FastifyRequest } from 'fastify';
-import { type Config, publicOrigin } from '../config.ts';
-import { AppError } from '../shared/errors.ts';
 import { hostnameOf, isAllowedRedirect } from '../../features/tenants/tenant.service.ts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+import { type Config, publicOrigin } from '../config.ts';
+import { AppError } from '../shared/errors.ts';
 
 /** The public origin of the portal page that made this request (scheme, host, port). */
 export function ownOriginOf(config: Config, request: FastifyRequest): string {

@@ -1,8 +1,8 @@
 import { errorCodes } from '@keycard/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hostnameOf } from '../../features/tenants/tenant.service.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../shared/errors.ts';
-import { hostnameOf } from '../../features/tenants/tenant.service.ts';
 import { errorAnswer } from './errors.ts';
 import { ownOriginOf } from './redirects.ts';
 

@@ -1,6 +1,6 @@
 import { type CaptchaAction, lifecycleErrors } from '@keycard/contract';
-import { AppError } from '../shared/errors.ts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+import { AppError } from '../shared/errors.ts';
 import { type OutboundOptions, outboundFetch } from './outbound.ts';
 
 /** reCAPTCHA v3, the provider whose API the portal speaks, unless a tenant names another. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/database.ts';
 import { buildTestApp, engines, type TestApp } from '../../test/helper.ts';
+import { openDatabase } from '../db/database.ts';
 import { drainPerMs, type LimitRule, type RateLimiter, SqlRateLimiter } from './rate-limiter.ts';
 import { RedisRateLimiter } from './redis-rate-limiter.ts';
 

@@ -1,9 +1,9 @@
 import { adminScope, operatorTenantCode } from '@keycard/contract';
 import { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
+import { adminResource, consoleClientId } from '../../features/operators/operators.service.ts';
+import type { TenantContext } from '../../features/tenants/tenant.types.ts';
 import type { Config } from '../../platform/config.ts';
 import { type Clock, DAY } from '../../platform/shared/clock.ts';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
-import { adminResource, consoleClientId } from '../../features/operators/operators.service.ts';
 
 /** Access tokens for the admin API live ten minutes; a machine asks again (client credentials). */
 export const adminTokenTtlSeconds = 600;

@@ -8,12 +8,18 @@ import {
   partnerErrors,
 } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../platform/db/database.ts';
 import { partnerDb } from '../../features/partners/partner.schema.ts';
+import type { Engine } from '../../platform/db/database.ts';
 import { demo, engines } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
 import { type Cluster, instancesFor } from '../../test/instances.ts';
-import { manyRequests, type PartnerKey, partnerKey, partnerSso, signPartnerToken } from '../../test/partners.ts';
+import {
+  manyRequests,
+  type PartnerKey,
+  partnerKey,
+  partnerSso,
+  signPartnerToken,
+} from '../../test/partners.ts';
 import { operatorToken } from './admin.test-support.ts';
 
 /**

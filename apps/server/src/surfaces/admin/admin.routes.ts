@@ -50,13 +50,6 @@ import {
 } from '@keycard/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Services } from '../context.ts';
-import { ContractViolation } from '../../platform/http/contract.ts';
-import { errorAnswer } from '../../platform/http/errors.ts';
-import { parseInput } from '../../platform/http/validate.ts';
-import { assertOutboundAddresses, assertOutboundUrl } from '../../platform/security/outbound.ts';
-import { AppError } from '../../platform/shared/errors.ts';
-import { hostnameOf } from '../../features/tenants/tenant.service.ts';
 import {
   type AdminDeps,
   changeTenant,
@@ -81,11 +74,19 @@ import {
   setUserDisabled,
   unlockUser,
 } from '../../features/admin/admin.service.ts';
-import { type AdminCaller, assertAllowed, authenticateCaller, scopeOf } from './admin-auth.ts';
-import { adminLimits } from './admin-limits.ts';
-import { checkImage, type ImageSlot, imageSlots, storeImage, uploadContentTypes } from '../../features/assets/assets.service.ts';
+import {
+  listSigningKeys,
+  retireSigningKey,
+  rotateSigningKey,
+} from '../../features/admin/signing-keys.service.ts';
+import {
+  checkImage,
+  type ImageSlot,
+  imageSlots,
+  storeImage,
+  uploadContentTypes,
+} from '../../features/assets/assets.service.ts';
 import { exportAudit, searchAudit, systemActor } from '../../features/audit/audit.service.ts';
-import { adminOpenApiDocument } from './openapi.ts';
 import {
   changeOperator,
   createMachineClient,
@@ -95,7 +96,16 @@ import {
   removeOperator,
   repairOperatorTenant,
 } from '../../features/operators/operators.service.ts';
-import { listSigningKeys, retireSigningKey, rotateSigningKey } from '../../features/admin/signing-keys.service.ts';
+import { hostnameOf } from '../../features/tenants/tenant.service.ts';
+import { ContractViolation } from '../../platform/http/contract.ts';
+import { errorAnswer } from '../../platform/http/errors.ts';
+import { parseInput } from '../../platform/http/validate.ts';
+import { assertOutboundAddresses, assertOutboundUrl } from '../../platform/security/outbound.ts';
+import { AppError } from '../../platform/shared/errors.ts';
+import type { Services } from '../context.ts';
+import { type AdminCaller, assertAllowed, authenticateCaller, scopeOf } from './admin-auth.ts';
+import { adminLimits } from './admin-limits.ts';
+import { adminOpenApiDocument } from './openapi.ts';
 
 interface Input {
   params: Record<string, string>;

@@ -1,8 +1,8 @@
 import { errorCodes } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../context.ts';
-import { AppError } from '../../platform/shared/errors.ts';
 import { loadImage } from '../../features/assets/assets.service.ts';
+import { AppError } from '../../platform/shared/errors.ts';
+import type { Services } from '../context.ts';
 
 /**
  * Serves uploaded theme images on every host (a tenant's pages load their own by a relative

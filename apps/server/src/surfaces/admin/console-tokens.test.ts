@@ -4,13 +4,13 @@ import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCliOn } from '../../features/accounts/test-support.ts';
 import { hashClientSecret } from '../../features/oidc/client-secret.ts';
+import { consoleClientId } from '../../features/operators/operators.service.ts';
 import { DAY } from '../../platform/shared/clock.ts';
 import { engines, type TestApp } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
 import { listeningTestApp } from '../../test/oidc.ts';
 import { passwordStep, registerTotp, totpCode } from '../../test/sign-in-flow.ts';
 import { adminTokenTtlSeconds } from './admin-provider.ts';
-import { consoleClientId } from '../../features/operators/operators.service.ts';
 
 const password = 'Operator-owner-77';
 const email = 'owner@tokens.example';

@@ -7,14 +7,14 @@ import {
   loginResponse,
 } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../context.ts';
+import { passwordLogin } from '../../features/login/login.service.ts';
 import { answers } from '../../platform/http/contract.ts';
 import { deviceToken, knownBrowserToken } from '../../platform/http/cookies.ts';
 import { assertSameOrigin } from '../../platform/http/security.ts';
 import { requireTenant } from '../../platform/http/tenant.ts';
 import { parseInput } from '../../platform/http/validate.ts';
 import { AppError, retryAfter } from '../../platform/shared/errors.ts';
-import { passwordLogin } from '../../features/login/login.service.ts';
+import type { Services } from '../context.ts';
 
 /** The password step (ARCHITECTURE "The login, end to end", 2): HTTP glue only. */
 export async function loginRoutes(app: FastifyInstance, services: Services): Promise<void> {

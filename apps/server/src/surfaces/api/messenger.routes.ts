@@ -1,10 +1,14 @@
 import { apiPaths, type MessengerConfig, messengerConfigResponse } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../context.ts';
+import {
+  cspWithSources,
+  messengerConfigOf,
+  messengerSettingsOf,
+} from '../../features/messenger/messenger.ts';
+import { hostnameOf } from '../../features/tenants/tenant.service.ts';
 import { answers } from '../../platform/http/contract.ts';
 import { requireTenant } from '../../platform/http/tenant.ts';
-import { hostnameOf } from '../../features/tenants/tenant.service.ts';
-import { cspWithSources, messengerConfigOf, messengerSettingsOf } from '../../features/messenger/messenger.ts';
+import type { Services } from '../context.ts';
 
 /** The messenger widget (SPEC §1, §3): its runtime configuration and the pages' CSP. */
 export async function messengerRoutes(app: FastifyInstance, services: Services): Promise<void> {

@@ -26,18 +26,7 @@ import {
   sendPhoneCodeRequest,
 } from '@keycard/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { publicOrigin } from '../../platform/config.ts';
-import type { Services } from '../context.ts';
-import { answers } from '../../platform/http/contract.ts';
-import { sessionToken, setDeviceIdCookie } from '../../platform/http/cookies.ts';
-import { ownOriginOf, resolveRedirect } from '../../platform/http/redirects.ts';
-import { assertSameOrigin } from '../../platform/http/security.ts';
-import { requireTenant } from '../../platform/http/tenant.ts';
-import { parseInput } from '../../platform/http/validate.ts';
 import { idempotent } from '../../features/idempotency/idempotent.ts';
-import { AppError } from '../../platform/shared/errors.ts';
-import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
 import {
   type MfaDeps,
   mfaStatus,
@@ -51,6 +40,17 @@ import {
   verifyMfa,
 } from '../../features/mfa/mfa.service.ts';
 import { recordCallStatus } from '../../features/mfa/phone.service.ts';
+import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
+import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+import { publicOrigin } from '../../platform/config.ts';
+import { answers } from '../../platform/http/contract.ts';
+import { sessionToken, setDeviceIdCookie } from '../../platform/http/cookies.ts';
+import { ownOriginOf, resolveRedirect } from '../../platform/http/redirects.ts';
+import { assertSameOrigin } from '../../platform/http/security.ts';
+import { requireTenant } from '../../platform/http/tenant.ts';
+import { parseInput } from '../../platform/http/validate.ts';
+import { AppError } from '../../platform/shared/errors.ts';
+import type { Services } from '../context.ts';
 
 export function mfaDepsOf(services: Services): MfaDeps {
   const { config } = services;

@@ -16,16 +16,24 @@ import {
   userEmailParams,
 } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../context.ts';
+import {
+  dropPartnerLink,
+  keepPartnerLink,
+  listPartnerLinks,
+} from '../../features/partners/partner-links.service.ts';
+import {
+  generatePartnerHandoff,
+  partnerHelpLink,
+  signInWithPartner,
+} from '../../features/partners/partner-sso.service.ts';
+import { PartnerKeys } from '../../features/partners/partner-token.service.ts';
+import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
 import { answers } from '../../platform/http/contract.ts';
 import { deviceToken, sessionToken, setSessionCookie } from '../../platform/http/cookies.ts';
 import { assertSameOrigin } from '../../platform/http/security.ts';
 import { requireTenant } from '../../platform/http/tenant.ts';
 import { parseInput } from '../../platform/http/validate.ts';
-import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
-import { dropPartnerLink, keepPartnerLink, listPartnerLinks } from '../../features/partners/partner-links.service.ts';
-import { generatePartnerHandoff, partnerHelpLink, signInWithPartner } from '../../features/partners/partner-sso.service.ts';
-import { PartnerKeys } from '../../features/partners/partner-token.service.ts';
+import type { Services } from '../context.ts';
 
 /** The path parameter both partner routes share; the help link's second one is the address. */
 const partnerParam = 'partnerCode';

@@ -12,7 +12,8 @@ import {
   userIdentitySchema,
 } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../context.ts';
+import { authorizeSession, completeSignIn, endSignIn } from '../../features/sign-in/sign-in.service.ts';
+import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
 import { answers } from '../../platform/http/contract.ts';
 import {
   clearSessionCookie,
@@ -26,8 +27,7 @@ import { ownOriginOf, resolveRedirect } from '../../platform/http/redirects.ts';
 import { assertSameOrigin } from '../../platform/http/security.ts';
 import { requireTenant } from '../../platform/http/tenant.ts';
 import { parseInput } from '../../platform/http/validate.ts';
-import { authorizeSession, completeSignIn, endSignIn } from '../../features/sign-in/sign-in.service.ts';
-import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
+import type { Services } from '../context.ts';
 
 /**
  * The critical path after the password step (ARCHITECTURE "The login, end to end", 3–5):

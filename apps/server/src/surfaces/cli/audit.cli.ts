@@ -2,10 +2,15 @@ import { createReadStream, existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import {
+  type ChainReport,
+  type CopiedEntry,
+  compareWithCopy,
+  verifyChain,
+} from '../../features/audit/audit-chain.ts';
 import type { Config } from '../../platform/config.ts';
 import { type Db, openDatabase } from '../../platform/db/database.ts';
 import { grantAppRole } from '../../platform/db/database-roles.ts';
-import { type ChainReport, type CopiedEntry, compareWithCopy, verifyChain } from '../../features/audit/audit-chain.ts';
 
 export const auditUsage = `  keycard audit verify [--copy <file>]
       Checks the audit log's hash chain from the first entry to the last. Reports the first

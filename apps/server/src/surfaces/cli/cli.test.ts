@@ -5,10 +5,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './cli.ts';
-import { openDatabase } from '../../platform/db/database.ts';
-import { seedDemo } from '../seed/demo.ts';
-import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
 import {
   activeUser,
   lastMailTo,
@@ -19,6 +15,10 @@ import {
   uniqueEmail,
 } from '../../features/accounts/test-support.ts';
 import { findUserByEmail } from '../../features/accounts/user.repository.ts';
+import { openDatabase } from '../../platform/db/database.ts';
+import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
+import { seedDemo } from '../seed/demo.ts';
+import { runCli } from './cli.ts';
 
 const cliPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), './cli.ts');
 

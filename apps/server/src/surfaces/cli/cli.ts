@@ -14,18 +14,26 @@ import {
   type UserType,
   userTypes,
 } from '@keycard/contract';
-import { deleteAccount, disableAccount, enableAccount } from '../../features/accounts/account-status.service.ts';
+import {
+  deleteAccount,
+  disableAccount,
+  enableAccount,
+} from '../../features/accounts/account-status.service.ts';
 import { applyVerificationPolicy } from '../../features/accounts/email-verification.service.ts';
 import { createRegistrationLink, inviteUser } from '../../features/accounts/invitation.service.ts';
-import { AuditUsageError, auditUsage, runAuditCommand, runDbCommand } from './audit.cli.ts';
 import { cliActor, recordAudit } from '../../features/audit/audit.service.ts';
-import {
-  OperatorsUsageError,
-  operatorsUsage,
-  parseOperatorsArgs,
-  runOperatorsCommand,
-} from './operators.cli.ts';
+import { ConfigurationFileError } from '../../features/configuration/configuration-file.ts';
+import type { Partner } from '../../features/partners/partner.repository.ts';
+import { updateTenantSettings } from '../../features/tenants/tenant.admin.ts';
+import { TenantDirectory } from '../../features/tenants/tenant.service.ts';
+import type { TenantContext, TenantSettings } from '../../features/tenants/tenant.types.ts';
 import { type Config, ConfigError, loadConfig } from '../../platform/config.ts';
+import { type Db, openDatabase } from '../../platform/db/database.ts';
+import { assertOutboundAddresses } from '../../platform/security/outbound.ts';
+import { SqlRateLimiter } from '../../platform/security/rate-limiter.ts';
+import { RedisRateLimiter } from '../../platform/security/redis-rate-limiter.ts';
+import { AppError } from '../../platform/shared/errors.ts';
+import { AuditUsageError, auditUsage, runAuditCommand, runDbCommand } from './audit.cli.ts';
 import {
   type ConfigurationCommand,
   ConfigurationUsageError,
@@ -34,22 +42,13 @@ import {
   parseConfigurationArgs,
   runConfigurationCommand,
 } from './configuration.cli.ts';
-import { ConfigurationFileError } from '../../features/configuration/configuration-file.ts';
-import { type Db, openDatabase } from '../../platform/db/database.ts';
 import {
-  PartnerUsageError,
-  parsePartnerArgs,
-  partnersUsage,
-  runPartnerCommand,
-} from './partner.cli.ts';
-import type { Partner } from '../../features/partners/partner.repository.ts';
-import { assertOutboundAddresses } from '../../platform/security/outbound.ts';
-import { SqlRateLimiter } from '../../platform/security/rate-limiter.ts';
-import { RedisRateLimiter } from '../../platform/security/redis-rate-limiter.ts';
-import { AppError } from '../../platform/shared/errors.ts';
-import { updateTenantSettings } from '../../features/tenants/tenant.admin.ts';
-import { TenantDirectory } from '../../features/tenants/tenant.service.ts';
-import type { TenantContext, TenantSettings } from '../../features/tenants/tenant.types.ts';
+  OperatorsUsageError,
+  operatorsUsage,
+  parseOperatorsArgs,
+  runOperatorsCommand,
+} from './operators.cli.ts';
+import { PartnerUsageError, parsePartnerArgs, partnersUsage, runPartnerCommand } from './partner.cli.ts';
 
 const usage = `Keycard operator commands
 

@@ -6,10 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { parse, stringify } from 'yaml';
 import { activeUser, mailsTo, runCliOn } from '../../features/accounts/test-support.ts';
 import { findUserByEmail } from '../../features/accounts/user.repository.ts';
+import { jsonSchemaFile, jsonSchemaText } from '../../features/configuration/json-schema.ts';
 import { hashClientSecret } from '../../features/oidc/client-secret.ts';
 import { findPartner } from '../../features/partners/partner.repository.ts';
 import { buildTestApp, engines, type TestApp } from '../../test/helper.ts';
-import { jsonSchemaFile, jsonSchemaText } from '../../features/configuration/json-schema.ts';
 
 const exampleFile = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

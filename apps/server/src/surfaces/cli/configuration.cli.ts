@@ -3,10 +3,6 @@ import { parseArgs } from 'node:util';
 import { operatorTenantCode } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import { withTenantLease } from '../../features/admin/admin.service.ts';
-import type { Config } from '../../platform/config.ts';
-import type { Database } from '../../platform/db/schema.ts';
-import { assertOutboundAddresses } from '../../platform/security/outbound.ts';
-import { AppError } from '../../platform/shared/errors.ts';
 import {
   applyConfigurationPlan,
   exportTenant,
@@ -15,7 +11,15 @@ import {
   type PlannedObject,
   planConfiguration,
 } from '../../features/configuration/configuration.service.ts';
-import { ConfigurationFileError, configurationYaml, readConfigurationFile } from '../../features/configuration/configuration-file.ts';
+import {
+  ConfigurationFileError,
+  configurationYaml,
+  readConfigurationFile,
+} from '../../features/configuration/configuration-file.ts';
+import type { Config } from '../../platform/config.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import { assertOutboundAddresses } from '../../platform/security/outbound.ts';
+import { AppError } from '../../platform/shared/errors.ts';
 
 export const configurationUsage = `  keycard apply -f <file.yaml|file.json> [--dry-run] [--allow-operator-tenant]
       Creates or updates the tenants the file describes, with their domains, theme, settings,

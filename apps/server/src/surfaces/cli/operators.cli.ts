@@ -1,8 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type AdminRole, adminRoles, canonicalEmail, operatorTenantCode } from '@keycard/contract';
 import type { Kysely } from 'kysely';
-import type { Config } from '../../platform/config.ts';
-import type { Database } from '../../platform/db/schema.ts';
 import { cliActor } from '../../features/audit/audit.service.ts';
 import {
   adminResource,
@@ -12,6 +10,8 @@ import {
   listOperators,
   removeOperator,
 } from '../../features/operators/operators.service.ts';
+import type { Config } from '../../platform/config.ts';
+import type { Database } from '../../platform/db/schema.ts';
 
 export const operatorsUsage = `  keycard operators create-owner --email <address>
       Creates the operator tenant on ADMIN_DOMAIN if it is missing (MFA required) and an owner

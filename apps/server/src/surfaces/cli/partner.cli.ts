@@ -8,9 +8,15 @@ import {
 } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
+import {
+  findPartner,
+  listPartners,
+  type Partner,
+  removePartner,
+  savePartner,
+} from '../../features/partners/partner.repository.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { namesPrivateHost } from '../../platform/security/outbound.ts';
-import { findPartner, listPartners, type Partner, removePartner, savePartner } from '../../features/partners/partner.repository.ts';
 
 export const partnersUsage = `  keycard partners add --tenant <code> --partner <partnerCode> --issuer <iss>
                        (--jwks-uri <url> | --jwks-file <file.json>) [--name <display name>]

@@ -12,18 +12,23 @@ import {
 } from 'graphql';
 import { handleProtocols, makeServer } from 'graphql-ws';
 import type { WebSocket } from 'ws';
-import type { Services } from '../context.ts';
+import { authenticateDevice } from '../../features/mobile/device-key.service.ts';
+import {
+  type MobileEvents,
+  memoryEvents,
+  postgresEvents,
+  redisEvents,
+} from '../../features/mobile/events.ts';
+import type { MobileDeps } from '../../features/mobile/mobile.deps.ts';
+import type { DeviceRow } from '../../features/mobile/mobile.schema.ts';
+import { loadSignIn, type SignIn } from '../../features/sign-in/sign-in-state.ts';
 import { sessionToken } from '../../platform/http/cookies.ts';
 import { ownOriginOf } from '../../platform/http/redirects.ts';
 import { assertSameOrigin } from '../../platform/http/security.ts';
 import { requireTenant } from '../../platform/http/tenant.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import { loadSignIn, type SignIn } from '../../features/sign-in/sign-in-state.ts';
-import { authenticateDevice } from '../../features/mobile/device-key.service.ts';
-import { type MobileEvents, memoryEvents, postgresEvents, redisEvents } from '../../features/mobile/events.ts';
+import type { Services } from '../context.ts';
 import { checkDocument, codedError, formatError, httpAnswerOf, loadMobileSchema } from './graphql.ts';
-import type { MobileDeps } from '../../features/mobile/mobile.deps.ts';
-import type { DeviceRow } from '../../features/mobile/mobile.schema.ts';
 import { attachResolvers, type MobileContext, mobileResolvers } from './resolvers.ts';
 
 /**

@@ -11,9 +11,6 @@ import type {
 } from '@keycard/contract';
 import { errorCodes } from '@keycard/contract';
 import { type GraphQLFieldConfig, type GraphQLSchema, isObjectType } from 'graphql';
-import { AppError } from '../../platform/shared/errors.ts';
-import type { SignIn } from '../../features/sign-in/sign-in-state.ts';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
 import {
   answerChallenge,
   challengeOutcome,
@@ -23,10 +20,19 @@ import {
   watchDeviceChallenges,
 } from '../../features/mobile/challenge.service.ts';
 import { deviceView, findActiveDevice, loginDevice } from '../../features/mobile/device-key.service.ts';
-import { finishSetup, registerDevice, setupEvent, setupTopic, startSetup } from '../../features/mobile/enrolment.service.ts';
+import {
+  finishSetup,
+  registerDevice,
+  setupEvent,
+  setupTopic,
+  startSetup,
+} from '../../features/mobile/enrolment.service.ts';
 import { watchRow } from '../../features/mobile/events.ts';
 import type { MobileDeps } from '../../features/mobile/mobile.deps.ts';
 import type { DeviceRow } from '../../features/mobile/mobile.schema.ts';
+import type { SignIn } from '../../features/sign-in/sign-in-state.ts';
+import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+import { AppError } from '../../platform/shared/errors.ts';
 
 /**
  * What one operation knows of its caller, built by the route from the POST or the socket:

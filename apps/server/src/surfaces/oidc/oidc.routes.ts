@@ -1,11 +1,16 @@
 import { errorCodes, storageKeys } from '@keycard/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../context.ts';
+import {
+  isBrowserRoute,
+  unavailableBody,
+  unavailableCode,
+  unavailableHeaders,
+} from '../../features/oidc/provider-outage.ts';
 import { errorAnswer } from '../../platform/http/errors.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import { isOutage } from '../../platform/shared/outage.ts';
+import type { Services } from '../context.ts';
 import { logoutScript, providerCss } from './pages.ts';
-import { isBrowserRoute, unavailableBody, unavailableCode, unavailableHeaders } from '../../features/oidc/provider-outage.ts';
 
 /**
  * Mounts each tenant's provider under /oidc. The provider reads its own request bodies, so

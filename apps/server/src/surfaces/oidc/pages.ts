@@ -1,6 +1,8 @@
 import { type Locale, storageKeys } from '@keycard/contract';
 import { en, loadTexts, type Texts } from '@keycard/texts';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+import { cspWithStyleNonce } from '../../platform/http/security.ts';
 import {
   choosePageLocale,
   composePage,
@@ -9,8 +11,6 @@ import {
   pageShell,
   type RenderedPage,
 } from '../web/first-paint.ts';
-import { cspWithStyleNonce } from '../../platform/http/security.ts';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
 
 /**
  * The provider's own pages (its error page and RP-initiated logout's page) rendered as portal

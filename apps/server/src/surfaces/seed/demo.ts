@@ -11,10 +11,10 @@ import {
   settingsPatchOf,
 } from '../../features/configuration/configuration.service.ts';
 import { readConfigurationFile } from '../../features/configuration/configuration-file.ts';
-import type { Database } from '../../platform/db/schema.ts';
 import { savePartner } from '../../features/partners/partner.repository.ts';
 import { type TenantDefinition, upsertTenant } from '../../features/tenants/tenant.admin.ts';
 import type { ClientMetadata, TenantSettings } from '../../features/tenants/tenant.types.ts';
+import type { Database } from '../../platform/db/schema.ts';
 
 /**
  * The demo (README, "Quick start"). Its tenants, themes, clients and partners are the

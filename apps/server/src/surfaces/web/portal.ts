@@ -6,8 +6,8 @@ import { errorCodes, paths, storageKeys, toLocale } from '@keycard/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hostnameOf } from '../../features/tenants/tenant.service.ts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
-import { choosePageLocale, createNonce, inlineStylesheets, renderFirstPaint } from './first-paint.ts';
 import { cspWithStyleNonce } from '../../platform/http/security.ts';
+import { choosePageLocale, createNonce, inlineStylesheets, renderFirstPaint } from './first-paint.ts';
 
 /** Route patterns of the portal, from the one paths object; anything else is a 404 page. */
 const routePatterns = Object.values(paths).map((route) => {
