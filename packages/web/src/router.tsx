@@ -11,6 +11,9 @@ import {
   useMemo,
   useSyncExternalStore,
 } from 'react';
+import { matchRoutes, type Params, type Match as PathMatch } from './match-path.ts';
+
+export { generatePath, matchPath, type Params } from './match-path.ts';
 
 /**
  * The router of the portal and the admin console: history routing over a route table, with lazily loaded route chunks
@@ -46,13 +49,7 @@ export interface NavigateOptions {
   state?: unknown;
 }
 
-export type Params = Readonly<Record<string, string | undefined>>;
-
-interface Match {
-  /** The routes from the outermost layout to the matched leaf. */
-  branch: RouteObject[];
-  params: Params;
-}
+type Match = PathMatch<RouteObject>;
 
 interface RouterState {
   location: Location;
@@ -69,58 +66,6 @@ export interface Router {
   componentOf(route: RouteObject): ComponentType | undefined;
   /** Settles once the first screen's chunk (if any) has arrived. */
   readonly ready: Promise<void>;
-}
-
-/** Matches one path pattern; params are decoded. */
-export function matchPath(pattern: string, pathname: string): Params | null {
-  if (pattern === '*') return {};
-  const want = pattern.split('/').filter(Boolean);
-  const have = pathname.split('/').filter(Boolean);
-  const params: Record<string, string | undefined> = {};
-  for (let i = 0; i < Math.max(want.length, have.length); i++) {
-    const part = want[i];
-    const value = have[i];
-    if (part === undefined) return null;
-    if (part.startsWith(':')) {
-      const optional = part.endsWith('?');
-      const name = part.slice(1, optional ? -1 : undefined);
-      if (value === undefined) {
-        if (!optional) return null;
-        continue;
-      }
-      try {
-        params[name] = decodeURIComponent(value);
-      } catch {
-        return null;
-      }
-    } else if (part !== value) return null;
-  }
-  return params;
-}
-
-/** A pattern with its params filled in; a missing optional param drops its segment. */
-export function generatePath(pattern: string, params: Params): string {
-  const parts = pattern.split('/').flatMap((part) => {
-    if (!part.startsWith(':')) return [part];
-    const optional = part.endsWith('?');
-    const value = params[part.slice(1, optional ? -1 : undefined)];
-    if (value === undefined) return optional ? [] : [''];
-    return [encodeURIComponent(value)];
-  });
-  return parts.join('/') || '/';
-}
-
-function matchRoutes(routes: RouteObject[], pathname: string): Match | null {
-  for (const route of routes) {
-    if (route.children) {
-      const inner = matchRoutes(route.children, pathname);
-      if (inner) return { branch: [route, ...inner.branch], params: inner.params };
-    } else if (route.path !== undefined) {
-      const params = matchPath(route.path, pathname);
-      if (params) return { branch: [route], params };
-    }
-  }
-  return null;
 }
 
 function currentLocation(): Location {
