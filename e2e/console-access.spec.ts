@@ -1,9 +1,9 @@
 import { operatorTenantCode } from '@keycard/contract/admin';
 import { apiErrorSchema } from '@keycard/contract/error-catalogue';
 import { en } from '@keycard/texts';
+import { en as consoleEn } from '@keycard/texts/console/en';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { en as consoleEn } from '../apps/console/src/texts/en.ts';
 import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
 import {
   adminOrigin,

@@ -5,9 +5,9 @@ import { adminMeResponse, adminTenantSchema, operatorTenantCode } from '@keycard
 import { apiErrorSchema } from '@keycard/contract/error-catalogue';
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { en } from '@keycard/texts';
+import { en as consoleEn } from '@keycard/texts/console/en';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { en as consoleEn } from '../apps/console/src/texts/en.ts';
 import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
 import {
   adminOrigin,

@@ -1,8 +1,8 @@
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { en } from '@keycard/texts';
+import { en as consoleEn } from '@keycard/texts/console/en';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { en as consoleEn } from '../../apps/console/src/texts/en.ts';
 import { runCli } from '../../apps/server/src/surfaces/cli/cli.ts';
 import type { Keycard } from './keycard.ts';
 import { continueAfterRecoveryCodes, registerTotp } from './mfa.ts';

@@ -1,11 +1,14 @@
 import { enCore } from './en-core.ts';
 import { lifecycleEn } from './lifecycle/en.ts';
 import { mfaEn } from './mfa/en.ts';
+import type { Translation } from './translator.ts';
 
 /** Every English text: the typed source of every interface text (see en-core.ts). */
 export const en = { ...enCore, lifecycle: lifecycleEn, mfa: mfaEn } as const;
 
-type Widen<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
+type EnglishShape = typeof en;
+/** English's shape under a name, so that a type error names it instead of printing every text. */
+export interface English extends EnglishShape {}
 
 /** The shape every language implements. */
-export type Texts = Widen<typeof en>;
+export type Texts = Translation<English>;

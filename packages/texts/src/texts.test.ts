@@ -1,6 +1,14 @@
 import { type Locale, locales, overridableTextKeys } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
-import { compareKeys, leaves, placeholders, strayBraces } from './catalogue-checks.ts';
+import {
+  compareKeys,
+  leaves,
+  placeholders,
+  sameText,
+  strayBraces,
+  textPlaceholders,
+  wordings,
+} from './catalogue-checks.ts';
 import { de } from './de.ts';
 import { en, type Texts } from './en.ts';
 import { es } from './es.ts';
@@ -59,12 +67,14 @@ describe('test helpers', () => {
 });
 
 describe('en', () => {
-  it('has only non-empty string leaves and well-formed placeholders', () => {
+  it('has only non-empty texts (strings or plural nodes) and well-formed placeholders', () => {
     expect(english.size).toBeGreaterThan(0);
     for (const [path, value] of english) {
-      expect(typeof value, path).toBe('string');
-      expect(String(value).trim(), path).not.toBe('');
-      expect(strayBraces(String(value)), `${path}: malformed placeholder`).toBe(false);
+      expect(wordings(value).length, `${path}: neither a string nor a plural node`).toBeGreaterThan(0);
+      for (const wording of wordings(value)) {
+        expect(wording.trim(), path).not.toBe('');
+        expect(strayBraces(wording), `${path}: malformed placeholder`).toBe(false);
+      }
     }
   });
 });
@@ -91,9 +101,16 @@ describe.each(Object.entries(translations))('%s', (locale, texts) => {
     ).toEqual({ missing: [], extra: [] });
   });
 
-  it('has a non-empty string for every key', () => {
+  it('has a non-empty text for every key (a string, or a plural node where en has one)', () => {
     const bad = [...translated]
-      .filter(([, value]) => typeof value !== 'string' || value.trim() === '')
+      .filter(([path, value]) => {
+        const forms = wordings(value);
+        return (
+          forms.length === 0 ||
+          forms.some((form) => form.trim() === '') ||
+          typeof value !== typeof english.get(path)
+        );
+      })
       .map(([path, value]) => `${path}: ${JSON.stringify(value)}`);
     expect(bad, `${locale}: values that are not non-empty strings`).toEqual([]);
   });
@@ -102,10 +119,10 @@ describe.each(Object.entries(translations))('%s', (locale, texts) => {
     const bad: string[] = [];
     for (const [path, source] of english) {
       const value = translated.get(path);
-      if (typeof value !== 'string' || typeof source !== 'string') continue; // reported above
-      const want = placeholders(source);
-      const have = placeholders(value);
-      if (JSON.stringify(want) !== JSON.stringify(have) || strayBraces(value)) {
+      if (wordings(value).length === 0) continue; // reported above
+      const want = textPlaceholders(source);
+      const have = textPlaceholders(value);
+      if (JSON.stringify(want) !== JSON.stringify(have) || wordings(value).some(strayBraces)) {
         bad.push(`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(value)}`);
       }
     }
@@ -114,14 +131,16 @@ describe.each(Object.entries(translations))('%s', (locale, texts) => {
 
   it('translates every text (except allow-listed ones)', () => {
     const untranslated = [...english]
-      .filter(([path, source]) => translated.get(path) === source && !allowed.includes(String(source)))
+      .filter(([path, source]) => sameText(translated.get(path), source) && !allowed.includes(String(source)))
       .map(([path, source]) => `${path}: ${JSON.stringify(source)}`);
     expect(untranslated, `${locale}: identical to English`).toEqual([]);
   });
 
   it('keeps its allow-list minimal', () => {
     const used = new Set(
-      [...english].filter(([path, source]) => translated.get(path) === source).map(([, source]) => source),
+      [...english]
+        .filter(([path, source]) => sameText(translated.get(path), source))
+        .map(([, source]) => source),
     );
     expect(
       allowed.filter((value) => !used.has(value)),
@@ -133,8 +152,10 @@ describe.each(Object.entries(translations))('%s', (locale, texts) => {
     const bad: string[] = [];
     for (const [path, source] of english) {
       const value = translated.get(path);
-      if (typeof value !== 'string' || typeof source !== 'string') continue;
-      if (value.includes('...') || source.includes('…') !== value.includes('…')) {
+      const text = wordings(value).join(' ');
+      if (text === '') continue;
+      const sourceText = wordings(source).join(' ');
+      if (text.includes('...') || sourceText.includes('…') !== text.includes('…')) {
         bad.push(`${path}: ${JSON.stringify(value)}`);
       }
     }
@@ -143,7 +164,7 @@ describe.each(Object.entries(translations))('%s', (locale, texts) => {
 
   it('has no stray whitespace', () => {
     const bad = [...translated]
-      .filter(([, value]) => typeof value === 'string' && (value !== value.trim() || /\s{2}/.test(value)))
+      .filter(([, value]) => wordings(value).some((form) => form !== form.trim() || /\s{2}/.test(form)))
       .map(([path, value]) => `${path}: ${JSON.stringify(value)}`);
     expect(bad, `${locale}: leading, trailing or doubled whitespace`).toEqual([]);
   });
@@ -199,9 +220,10 @@ describe('format', () => {
   it('fills every placeholder of every catalogue, leaving no braces behind', () => {
     for (const [locale, texts] of [['en', en] as const, ...Object.entries(translations)]) {
       for (const [path, value] of leaves(texts)) {
-        if (typeof value !== 'string') continue;
-        const values = Object.fromEntries(placeholders(value).map((name) => [name, 'X']));
-        expect(format(value, values), `${locale}.${path}`).not.toMatch(/[{}]/);
+        for (const wording of wordings(value)) {
+          const values = Object.fromEntries(placeholders(wording).map((name) => [name, 'X']));
+          expect(format(wording, values), `${locale}.${path}`).not.toMatch(/[{}]/);
+        }
       }
     }
   });

@@ -1,30 +1,23 @@
 import { type Locale, locales } from '@keycard/contract/user-state';
+import { loadConsoleTexts } from '@keycard/texts/console/catalogues';
+import { type ConsoleEnglish, en } from '@keycard/texts/console/en';
+import {
+  Translator as CoreTranslator,
+  lookup,
+  type PluralKey,
+  type TextKey as TextKeyOf,
+  type Translate as TranslateOf,
+  type TranslateValues,
+} from '@keycard/texts/translator';
 import { createContext, type ReactNode, useContext, useSyncExternalStore } from 'react';
-import { type ConsoleTexts, en } from '../texts/en.ts';
 
 /**
- * The console's translations: English is bundled (the fallback for any missing key); each
- * other language is a chunk of its own, loaded when chosen. Keys are dotted paths of en.ts.
+ * The console's binding of the shared translator (`@keycard/texts/translator`), its texts in
+ * `packages/texts/src/console/`: English is bundled (the fallback for any missing key); each
+ * other language is a chunk of its own, loaded when chosen.
  */
-type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
-/** What a translation file exports: the English shape, every key optional. */
-export type ConsoleCatalogue = DeepPartial<ConsoleTexts>;
-
-type Leaves<T, P extends string = ''> = {
-  [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Leaves<T[K], `${P}${K}.`>;
-}[keyof T & string];
-export type TextKey = Leaves<ConsoleTexts>;
-export type Translate = (key: TextKey, values?: Record<string, string | number>) => string;
-
-const loaders: Record<Exclude<Locale, 'en'>, () => Promise<ConsoleCatalogue>> = {
-  de: () => import('../texts/de.ts').then((m) => m.de),
-  es: () => import('../texts/es.ts').then((m) => m.es),
-  fr: () => import('../texts/fr.ts').then((m) => m.fr),
-  id: () => import('../texts/id.ts').then((m) => m.id),
-  it: () => import('../texts/it.ts').then((m) => m.it),
-  pt: () => import('../texts/pt.ts').then((m) => m.pt),
-  th: () => import('../texts/th.ts').then((m) => m.th),
-};
+export type TextKey = TextKeyOf<ConsoleEnglish>;
+export type Translate = TranslateOf<ConsoleEnglish>;
 
 /** Each language's name in itself, for the language menu. */
 export const languageNames: Record<Locale, string> = {
@@ -40,59 +33,40 @@ export const languageNames: Record<Locale, string> = {
 
 const storageKey = 'keycard-console:language';
 
-function lookup(catalogue: unknown, key: string): string | undefined {
-  let node = catalogue;
-  for (const part of key.split('.')) {
-    if (typeof node !== 'object' || node === null) return undefined;
-    node = (node as Record<string, unknown>)[part];
+class ConsoleTranslator {
+  readonly #core = new CoreTranslator<ConsoleEnglish>('en', { base: en, load: loadConsoleTexts }, en);
+
+  get language(): Locale {
+    return this.#core.language;
   }
-  return typeof node === 'string' ? node : undefined;
-}
 
-function fill(text: string, values: Record<string, string | number> = {}): string {
-  return text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
-    name in values ? String(values[name]) : whole,
-  );
-}
+  get t(): Translate {
+    return this.#core.t;
+  }
 
-class Translator {
-  language: Locale = 'en';
-  catalogue: ConsoleCatalogue = en;
-  readonly #listeners = new Set<() => void>();
-  t: Translate = this.#make();
-
+  /** Switches the console to a language (loading its chunk) and remembers the choice. */
   async use(language: Locale): Promise<void> {
-    const catalogue = language === 'en' ? en : await loaders[language]();
-    this.language = language;
-    this.catalogue = catalogue;
-    this.t = this.#make();
+    await this.#core.switchTo(language);
     document.documentElement.lang = language;
     try {
       localStorage.setItem(storageKey, language);
     } catch {
       // Storage refused (private mode): the choice lasts this page only.
     }
-    for (const listener of this.#listeners) listener();
   }
 
-  /** A text by a key computed at run time (an error code), or undefined when there is none. */
-  optional(key: string, values?: Record<string, string | number>): string | undefined {
-    const text = lookup(this.catalogue, key) ?? lookup(en, key);
-    return text === undefined ? undefined : fill(text, values);
+  /** A text by a key computed at run time (an error code), or undefined when English has none. */
+  optional(key: string, values?: TranslateValues): string | undefined {
+    // The one place a run-time key becomes a typed one: English (the typed source) has it.
+    return lookup(en, key) === undefined
+      ? undefined
+      : this.t(key as Exclude<TextKey, PluralKey<ConsoleEnglish>>, values);
   }
 
-  subscribe = (listener: () => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
-
-  #make(): Translate {
-    const catalogue = this.catalogue;
-    return (key, values) => fill(lookup(catalogue, key) ?? lookup(en, key) ?? key, values);
-  }
+  subscribe = (listener: () => void): (() => void) => this.#core.subscribe(listener);
 }
 
-export const translator = new Translator();
+export const translator = new ConsoleTranslator();
 
 /** The remembered language, else the browser's first known one, else English. */
 export function initialLanguage(): Locale {
@@ -115,7 +89,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
   return <I18nContext.Provider value={translator}>{children}</I18nContext.Provider>;
 }
 
-export function useTranslation(): { t: Translate; language: Locale; translator: Translator } {
+export function useTranslation(): { t: Translate; language: Locale; translator: ConsoleTranslator } {
   const value = useContext(I18nContext);
   const t = useSyncExternalStore(value.subscribe, () => value.t);
   return { t, language: value.language, translator: value };

@@ -1,7 +1,7 @@
-import type { ConsoleCatalogue } from '../lib/i18n.tsx';
+import type { ConsoleTexts } from './en.ts';
 
 /** Portuguese (formal, “a sua”); terms follow the portal’s Portuguese texts (packages/texts/src/pt.ts). */
-export const pt = {
+export const pt: ConsoleTexts = {
   app: {
     title: 'Consola do Keycard',
     skipLink: 'Saltar para o conteúdo principal',
@@ -470,4 +470,4 @@ export const pt = {
     },
     shown: 'Entradas apresentadas: {{count}}.',
   },
-} satisfies ConsoleCatalogue;
+};

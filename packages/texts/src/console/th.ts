@@ -1,10 +1,10 @@
-import type { ConsoleCatalogue } from '../lib/i18n.tsx';
+import type { ConsoleTexts } from './en.ts';
 
 /**
  * Thai (polite); terms follow the portal’s Thai texts (packages/texts/src/th.ts). As there,
  * sentences end without a full stop and are separated by a space.
  */
-export const th = {
+export const th: ConsoleTexts = {
   app: {
     title: 'คอนโซล Keycard',
     skipLink: 'ข้ามไปยังเนื้อหาหลัก',
@@ -455,4 +455,4 @@ export const th = {
     },
     shown: 'แสดง {{count}} รายการ',
   },
-} satisfies ConsoleCatalogue;
+};

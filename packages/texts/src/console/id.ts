@@ -1,7 +1,7 @@
-import type { ConsoleCatalogue } from '../lib/i18n.tsx';
+import type { ConsoleTexts } from './en.ts';
 
 /** Indonesian (formal “Anda”); terms follow the portal’s Indonesian texts (packages/texts/src/id.ts). */
-export const id = {
+export const id: ConsoleTexts = {
   app: {
     title: 'Konsol Keycard',
     skipLink: 'Langsung ke konten utama',
@@ -472,4 +472,4 @@ export const id = {
     },
     shown: 'Entri ditampilkan: {{count}}.',
   },
-} satisfies ConsoleCatalogue;
+};

@@ -1,10 +1,10 @@
-import type { ConsoleCatalogue } from '../lib/i18n.tsx';
+import type { ConsoleTexts } from './en.ts';
 
 /**
  * French (« vous »); terms follow the portal’s French texts (packages/texts/src/fr.ts). A
  * no-break space comes before ? ! : ; so the sign never starts a line of its own.
  */
-export const fr = {
+export const fr: ConsoleTexts = {
   app: {
     title: 'Console Keycard',
     skipLink: 'Aller au contenu principal',
@@ -479,4 +479,4 @@ export const fr = {
     },
     shown: 'Entrées affichées : {{count}}.',
   },
-} satisfies ConsoleCatalogue;
+};

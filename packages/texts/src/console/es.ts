@@ -1,7 +1,7 @@
-import type { ConsoleCatalogue } from '../lib/i18n.tsx';
+import type { ConsoleTexts } from './en.ts';
 
 /** Spanish (formal «usted»); terms follow the portal’s Spanish texts (packages/texts/src/es.ts). */
-export const es = {
+export const es: ConsoleTexts = {
   app: {
     title: 'Consola de Keycard',
     skipLink: 'Saltar al contenido principal',
@@ -470,4 +470,4 @@ export const es = {
     },
     shown: 'Entradas mostradas: {{count}}.',
   },
-} satisfies ConsoleCatalogue;
+};

@@ -1,9 +1,17 @@
 import type { Locale } from '@keycard/contract/user-state';
-import { compareKeys, leaves, placeholders, strayBraces } from '@keycard/texts/catalogue-checks';
 import { describe, expect, it } from 'vitest';
-import type { ConsoleCatalogue } from '../lib/i18n.tsx';
+import {
+  compareKeys,
+  leaves,
+  placeholders,
+  sameText,
+  strayBraces,
+  textPlaceholders,
+  wordings,
+} from '../catalogue-checks.ts';
+import { loadConsoleTexts } from './catalogues.ts';
 import { de } from './de.ts';
-import { en } from './en.ts';
+import { type ConsoleTexts, en } from './en.ts';
 import { es } from './es.ts';
 import { fr } from './fr.ts';
 import { id } from './id.ts';
@@ -16,7 +24,7 @@ import { th } from './th.ts';
  * without a catalogue here is a type error. All checks walk `en`, so a key added to English
  * is checked in every language without touching this file.
  */
-const translations: Record<Exclude<Locale, 'en'>, ConsoleCatalogue> = {
+const translations: Record<Exclude<Locale, 'en'>, ConsoleTexts> = {
   de,
   es,
   fr,
@@ -39,7 +47,7 @@ const maxIdenticalWords = 3;
 function identicalToEnglish(texts: unknown): string[] {
   const translated = leaves(texts);
   return [...leaves(en)]
-    .filter(([path, source]) => translated.get(path) === source)
+    .filter(([path, source]) => sameText(translated.get(path), source))
     .map(([path, source]) => `${path}: ${JSON.stringify(source)}`);
 }
 
@@ -68,12 +76,14 @@ describe('test helpers', () => {
 });
 
 describe('en', () => {
-  it('has only non-empty string leaves and well-formed placeholders', () => {
+  it('has only non-empty texts (strings or plural nodes) and well-formed placeholders', () => {
     expect(english.size).toBeGreaterThan(0);
     for (const [path, value] of english) {
-      expect(typeof value, path).toBe('string');
-      expect(String(value).trim(), path).not.toBe('');
-      expect(strayBraces(String(value)), `${path}: malformed placeholder`).toBe(false);
+      expect(wordings(value).length, `${path}: neither a string nor a plural node`).toBeGreaterThan(0);
+      for (const wording of wordings(value)) {
+        expect(wording.trim(), path).not.toBe('');
+        expect(strayBraces(wording), `${path}: malformed placeholder`).toBe(false);
+      }
     }
   });
 });
@@ -89,9 +99,16 @@ describe.each(Object.entries(translations))('%s', (locale, texts) => {
     ).toEqual({ missing: [], extra: [] });
   });
 
-  it('has a non-empty string for every key', () => {
+  it('has a non-empty text for every key (a string, or a plural node where en has one)', () => {
     const bad = [...translated]
-      .filter(([, value]) => typeof value !== 'string' || value.trim() === '')
+      .filter(([path, value]) => {
+        const forms = wordings(value);
+        return (
+          forms.length === 0 ||
+          forms.some((form) => form.trim() === '') ||
+          typeof value !== typeof english.get(path)
+        );
+      })
       .map(([path, value]) => `${path}: ${JSON.stringify(value)}`);
     expect(bad, `${locale}: values that are not non-empty strings`).toEqual([]);
   });
@@ -100,10 +117,10 @@ describe.each(Object.entries(translations))('%s', (locale, texts) => {
     const bad: string[] = [];
     for (const [path, source] of english) {
       const value = translated.get(path);
-      if (typeof value !== 'string' || typeof source !== 'string') continue; // reported above
-      const want = placeholders(source);
-      const have = placeholders(value);
-      if (JSON.stringify(want) !== JSON.stringify(have) || strayBraces(value)) {
+      if (wordings(value).length === 0) continue; // reported above
+      const want = textPlaceholders(source);
+      const have = textPlaceholders(value);
+      if (JSON.stringify(want) !== JSON.stringify(have) || wordings(value).some(strayBraces)) {
         bad.push(`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(value)}`);
       }
     }
@@ -117,7 +134,7 @@ describe.each(Object.entries(translations))('%s', (locale, texts) => {
       `${locale}: ${identical.length} of ${english.size} texts identical to English: ${identical.join('; ')}`,
     ).toBeLessThanOrEqual(maxIdenticalShare);
     const sentences = [...english]
-      .filter(([path, source]) => translated.get(path) === source)
+      .filter(([path, source]) => sameText(translated.get(path), source))
       .filter(([, source]) => String(source).split(/\s+/).length > maxIdenticalWords)
       .map(([path, source]) => `${path}: ${JSON.stringify(source)}`);
     expect(sentences, `${locale}: untranslated sentences`).toEqual([]);
@@ -127,8 +144,10 @@ describe.each(Object.entries(translations))('%s', (locale, texts) => {
     const bad: string[] = [];
     for (const [path, source] of english) {
       const value = translated.get(path);
-      if (typeof value !== 'string' || typeof source !== 'string') continue;
-      if (value.includes('...') || source.includes('…') !== value.includes('…')) {
+      const text = wordings(value).join(' ');
+      if (text === '') continue;
+      const sourceText = wordings(source).join(' ');
+      if (text.includes('...') || sourceText.includes('…') !== text.includes('…')) {
         bad.push(`${path}: ${JSON.stringify(value)}`);
       }
     }
@@ -137,8 +156,19 @@ describe.each(Object.entries(translations))('%s', (locale, texts) => {
 
   it('has no stray whitespace', () => {
     const bad = [...translated]
-      .filter(([, value]) => typeof value === 'string' && (value !== value.trim() || /\s{2}/.test(value)))
+      .filter(([, value]) => wordings(value).some((form) => form !== form.trim() || /\s{2}/.test(form)))
       .map(([path, value]) => `${path}: ${JSON.stringify(value)}`);
     expect(bad, `${locale}: leading, trailing or doubled whitespace`).toEqual([]);
+  });
+});
+
+describe('loadConsoleTexts', () => {
+  it.each(Object.entries(translations))('returns the %s catalogue', async (locale, texts) => {
+    await expect(loadConsoleTexts(locale as Locale)).resolves.toBe(texts);
+  });
+
+  it('returns en for en and for an unknown locale', async () => {
+    await expect(loadConsoleTexts('en')).resolves.toBe(en);
+    await expect(loadConsoleTexts('xx' as Locale)).resolves.toBe(en);
   });
 });

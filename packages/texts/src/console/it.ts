@@ -1,7 +1,7 @@
-import type { ConsoleCatalogue } from '../lib/i18n.tsx';
+import type { ConsoleTexts } from './en.ts';
 
 /** Italian (formal «Lei»); terms follow the portal’s Italian texts (packages/texts/src/it.ts). */
-export const it = {
+export const it: ConsoleTexts = {
   app: {
     title: 'Console di Keycard',
     skipLink: 'Vai al contenuto principale',
@@ -474,4 +474,4 @@ export const it = {
     },
     shown: 'Voci visualizzate: {{count}}.',
   },
-} satisfies ConsoleCatalogue;
+};

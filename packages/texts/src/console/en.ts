@@ -1,3 +1,5 @@
+import type { Translation } from '../translator.ts';
+
 /**
  * The console's English texts: the typed source every other language follows (a missing
  * key falls back to English). Keys go screen → part → element; `{{name}}` placeholders.
@@ -462,4 +464,9 @@ export const en = {
   },
 };
 
-export type ConsoleTexts = typeof en;
+type ConsoleShape = typeof en;
+/** English's shape under a name, so that a type error names it instead of printing every text. */
+export interface ConsoleEnglish extends ConsoleShape {}
+
+/** The shape every console language implements. */
+export type ConsoleTexts = Translation<ConsoleEnglish>;

@@ -1,7 +1,7 @@
-import type { ConsoleCatalogue } from '../lib/i18n.tsx';
+import type { ConsoleTexts } from './en.ts';
 
 /** German (formal „Sie“); terms follow the portal’s German texts (packages/texts/src/de.ts). */
-export const de = {
+export const de: ConsoleTexts = {
   app: {
     title: 'Keycard-Konsole',
     skipLink: 'Zum Hauptinhalt springen',
@@ -480,4 +480,4 @@ export const de = {
     },
     shown: 'Angezeigte Einträge: {{count}}.',
   },
-} satisfies ConsoleCatalogue;
+};
