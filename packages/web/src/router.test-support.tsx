@@ -19,10 +19,14 @@ export interface RenderedRouter {
 
 const mounted: { root: Root; container: HTMLElement }[] = [];
 
-export async function renderRouter(routes: RouteObject[], at = '/'): Promise<RenderedRouter> {
+export async function renderRouter(
+  routes: RouteObject[],
+  at = '/',
+  historyState: unknown = null,
+): Promise<RenderedRouter> {
   // React warns about updates outside act() unless it knows it runs under a test.
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-  window.history.replaceState(null, '', at);
+  window.history.replaceState(historyState, '', at);
   const container = document.createElement('div');
   document.body.append(container);
   const root = createRoot(container);
