@@ -140,6 +140,24 @@ describe('lazily loaded route chunks', () => {
     expect(view.text()).toBe('error: chunk gone');
   });
 
+  it('of a layout that fail show the layout’s error element, not its screen’s', async () => {
+    const shell = chunk(Screen('shell'));
+    const view = await renderRouter(
+      [
+        { path: '/a', element: <p>A</p> },
+        {
+          lazy: shell.load,
+          errorElement: <ErrorView />,
+          children: [{ path: '/page', element: <p>page</p>, errorElement: <p>page error</p> }],
+        },
+      ],
+      '/a',
+    );
+    await settle(() => void view.router.navigate('/page'));
+    await shell.fail(new Error('shell gone'));
+    expect(view.text()).toBe('error: shell gone');
+  });
+
   it('that failed are tried again on the next visit', async () => {
     let attempts = 0;
     const view = await renderRouter(

@@ -80,11 +80,22 @@ export function createRouter(routes: RouteObject[]): Router {
   let state: RouterState = { location: currentLocation(), match: null, error: null };
   let latest = 0;
 
-  /** Loads the branch's lazy chunks; throws what the loader threw. */
-  async function load(match: Match | null): Promise<void> {
-    for (const route of match?.branch ?? []) {
-      if (route.lazy && !loaded.has(route)) loaded.set(route, (await route.lazy()).Component);
+  /**
+   * Loads the branch's lazy chunks, outermost first. When one fails, the branch ends at the
+   * route that failed, so its error goes to the nearest error element at or above that route
+   * (a layout's chunk that fails has no screen to draw below it).
+   */
+  async function load(match: Match | null): Promise<{ match: Match | null; error: unknown }> {
+    if (!match) return { match, error: null };
+    for (const [i, route] of match.branch.entries()) {
+      if (!route.lazy || loaded.has(route)) continue;
+      try {
+        loaded.set(route, (await route.lazy()).Component);
+      } catch (error) {
+        return { match: { ...match, branch: match.branch.slice(0, i + 1) }, error };
+      }
     }
+    return { match, error: null };
   }
 
   /**
@@ -93,13 +104,7 @@ export function createRouter(routes: RouteObject[]): Router {
    */
   async function resolve(pathname: string, commit: () => void): Promise<void> {
     const ticket = ++latest;
-    const match = matchRoutes(routes, pathname);
-    let error: unknown = null;
-    try {
-      await load(match);
-    } catch (caught) {
-      error = caught;
-    }
+    const { match, error } = await load(matchRoutes(routes, pathname));
     // A later navigation started while this one waited for its chunk: that one wins.
     if (ticket !== latest) return;
     commit();
