@@ -1,19 +1,62 @@
-import type { ApiError } from '@keycard/contract/errors';
+import {
+  adminErrors,
+  type ErrorCode,
+  errorCodes,
+  lifecycleErrors,
+  mfaErrors,
+  mobileErrors,
+  partnerErrors,
+} from '@keycard/contract/errors';
 import { idempotencyKeyHeader } from '@keycard/contract/idempotency';
 
+/** Every code of the contract: an answer's code is one of these or it is not trusted. */
+const knownCodes: ReadonlySet<string> = new Set<string>([
+  ...Object.values(errorCodes),
+  ...Object.values(mfaErrors),
+  ...Object.values(lifecycleErrors),
+  ...Object.values(partnerErrors),
+  ...Object.values(mobileErrors),
+  ...Object.values(adminErrors),
+]);
+
+/**
+ * The code an answer is handled by. A code the contract does not know (a newer server, a
+ * proxy's own JSON) or none at all is the contract's unexpected-error code, so every flow's
+ * table sees only codes it can be checked against.
+ */
+export const fallbackErrorCode: ErrorCode = errorCodes.internal;
+
+export function errorCodeOf(value: unknown): ErrorCode {
+  return typeof value === 'string' && knownCodes.has(value) ? (value as ErrorCode) : fallbackErrorCode;
+}
+
+/**
+ * A refused call. `network`: no answer came (offline, connection reset); its code is the
+ * contract's unavailable code, and flows that say "check your connection" ask `isNetworkError`.
+ * `answer`: the server (or a gateway) answered with an error; `code` is its typed code.
+ */
 export class ApiRequestError extends Error {
-  readonly kind: 'network' | 'http';
-  readonly status: number;
-  readonly code: string;
+  readonly kind: 'network' | 'answer';
+  readonly code: ErrorCode;
   readonly fields: Record<string, string> | undefined;
 
-  constructor(kind: 'network' | 'http', status: number, body?: Partial<ApiError>) {
-    super(body?.message ?? (kind === 'network' ? 'request_error' : `HTTP ${status}`));
+  /** `body`: the answer's JSON as it came (anything: it is checked here, not trusted). */
+  constructor(kind: 'network' | 'answer', body?: unknown) {
+    const answer = isRecord(body) ? body : {};
+    const code = kind === 'network' ? errorCodes.unavailable : errorCodeOf(answer.code);
+    super(typeof answer.message === 'string' ? answer.message : code);
     this.kind = kind;
-    this.status = status;
-    this.code = body?.code ?? (kind === 'network' ? 'request_error' : 'common.unknown');
-    this.fields = body?.fields;
+    this.code = code;
+    this.fields = isTextRecord(answer.fields) ? answer.fields : undefined;
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isTextRecord(value: unknown): value is Record<string, string> {
+  return isRecord(value) && Object.values(value).every((entry) => typeof entry === 'string');
 }
 
 const gatewayStatuses = new Set([502, 503, 504]);
@@ -63,18 +106,40 @@ export async function apiRequest<T>(
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch {
-      throw new ApiRequestError('network', 0);
+      throw new ApiRequestError('network');
     }
     if (gatewayStatuses.has(response.status) && attempt < maxGatewayRetries) {
       await sleep(Math.min(100 * 2 ** attempt, 5000) * (0.5 + Math.random() / 2));
       continue;
     }
     const payload = (await response.json().catch(() => undefined)) as unknown;
-    if (!response.ok) throw new ApiRequestError('http', response.status, payload as Partial<ApiError>);
+    if (!response.ok) throw new ApiRequestError('answer', payload);
     return payload as T;
   }
 }
 
+/** No answer came: the flows say "check your connection" and offer to try again. */
 export function isNetworkError(error: unknown): boolean {
-  return error instanceof ApiRequestError && (error.kind === 'network' || error.code === 'request_error');
+  return error instanceof ApiRequestError && error.kind === 'network';
+}
+
+/** The typed code of a refusal; anything that is not an ApiRequestError is unexpected. */
+export function codeOf(error: unknown): ErrorCode {
+  return error instanceof ApiRequestError ? error.code : fallbackErrorCode;
+}
+
+/**
+ * One flow's error table: what a refusal does, by its typed code (SPEC §8; Logto's
+ * useErrorHandler). `network` when no answer came, `otherwise` for every code without a row
+ * (the unexpected fallback among them).
+ */
+export interface ErrorTable<T> {
+  network: T;
+  codes: Partial<Record<ErrorCode, T>>;
+  otherwise: T;
+}
+
+export function lookupError<T>(table: ErrorTable<T>, caught: unknown): T {
+  if (isNetworkError(caught)) return table.network;
+  return table.codes[codeOf(caught)] ?? table.otherwise;
 }

@@ -1,4 +1,4 @@
-import type { ApiError } from '@keycard/contract/errors';
+import { errorCodes } from '@keycard/contract/errors';
 import { graphqlClientRules, mobileGraphqlPath, mobileSocketCloseCodes } from '@keycard/contract/mobile-mfa';
 import { type Client, createClient } from 'graphql-ws';
 import { ApiRequestError } from './api.ts';
@@ -14,7 +14,7 @@ import { ApiRequestError } from './api.ts';
 /** One GraphQL error as the server formats it: the REST error code in extensions. */
 interface GraphqlError {
   message: string;
-  extensions?: { code?: string; status?: number; retryAfterSeconds?: number };
+  extensions?: { code?: string; retryAfterSeconds?: number };
 }
 
 interface GraphqlResponse<T> {
@@ -32,15 +32,16 @@ export function retryDelayMs(attempt: number, random: () => number = Math.random
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A GraphQL error as the ApiRequestError every screen already understands (code, status, fields). */
-export function toApiError(error: GraphqlError, httpStatus: number): ApiRequestError {
+/** A GraphQL error as the ApiRequestError every screen already understands (typed code, fields). */
+export function toApiError(error: GraphqlError): ApiRequestError {
   const extensions = error.extensions ?? {};
-  const body: Partial<ApiError> = { message: error.message };
-  if (extensions.code) body.code = extensions.code as ApiError['code'];
-  if (extensions.retryAfterSeconds !== undefined) {
-    body.fields = { retryAfterSeconds: String(extensions.retryAfterSeconds) };
-  }
-  return new ApiRequestError('http', extensions.status ?? httpStatus, body);
+  return new ApiRequestError('answer', {
+    code: extensions.code,
+    message: error.message,
+    ...(extensions.retryAfterSeconds !== undefined
+      ? { fields: { retryAfterSeconds: String(extensions.retryAfterSeconds) } }
+      : {}),
+  });
 }
 
 /**
@@ -72,7 +73,7 @@ export async function graphqlRequest<T>(
         await sleep(retryDelayMs(attempt));
         continue;
       }
-      throw new ApiRequestError('network', 0);
+      throw new ApiRequestError('network');
     }
     if (response.status >= 500 && attempt < graphqlClientRules.maxRetries) {
       await sleep(retryDelayMs(attempt));
@@ -80,8 +81,8 @@ export async function graphqlRequest<T>(
     }
     const payload = (await response.json().catch(() => undefined)) as GraphqlResponse<T> | undefined;
     const first = payload?.errors?.[0];
-    if (first) throw toApiError(first, response.status === 200 ? 400 : response.status);
-    if (!response.ok || !payload?.data) throw new ApiRequestError('http', response.status);
+    if (first) throw toApiError(first);
+    if (!response.ok || !payload?.data) throw new ApiRequestError('answer');
     return payload.data;
   }
 }
@@ -119,12 +120,12 @@ function subscriptions(): Client {
 
 /** What a subscription's failure is, as the screens handle it. */
 function subscriptionError(reason: unknown): ApiRequestError {
-  if (Array.isArray(reason) && reason[0]) return toApiError(reason[0] as GraphqlError, 400);
+  if (Array.isArray(reason) && reason[0]) return toApiError(reason[0] as GraphqlError);
   const code = (reason as { code?: unknown } | null)?.code;
   if (code === mobileSocketCloseCodes.unauthenticated) {
-    return new ApiRequestError('http', 401, { code: 'session.required' });
+    return new ApiRequestError('answer', { code: errorCodes.sessionRequired });
   }
-  return new ApiRequestError('network', 0);
+  return new ApiRequestError('network');
 }
 
 /**
@@ -142,7 +143,7 @@ export function graphqlSubscribe<T>(
     {
       next: (result) => {
         const first = result.errors?.[0];
-        if (first) handlers.onError(toApiError(first as GraphqlError, 400));
+        if (first) handlers.onError(toApiError(first as GraphqlError));
         else if (result.data) handlers.onData(result.data);
       },
       error: (reason) => handlers.onError(subscriptionError(reason)),

@@ -1,6 +1,6 @@
-import { type ErrorCode, errorCodes } from '@keycard/contract/errors';
+import { errorCodes } from '@keycard/contract/errors';
 import { paths } from '@keycard/contract/paths';
-import { ApiRequestError } from '../../lib/api.ts';
+import { type ErrorTable, lookupError } from '../../lib/api.ts';
 import { reauthenticationPath } from '../../lib/reauthentication.ts';
 
 /** What the hand-off knows when a step is refused. */
@@ -17,20 +17,28 @@ export interface HandOffRoute {
   state?: { email: string };
 }
 
+/** Where a refusal goes, given what is known; null: the unknown-error page. */
+type HandOffRow = (facts: HandOffFacts) => HandOffRoute | null;
+
+const unknownError: HandOffRow = () => null;
+
 /**
  * SPEC §4/§8 for /authenticated, one row per code: where a refused hand-off goes. Anything
  * else (network failures included) goes to the unknown-error page.
  */
-const handOffErrors: Partial<Record<ErrorCode, (facts: HandOffFacts) => HandOffRoute | null>> = {
-  // The app asked for a fresh sign-in (prompt=login, max_age): the password step again, for
-  // the session's account, then the same request is finished.
-  [errorCodes.reauthenticationRequired]: ({ email, iid }) =>
-    email && iid ? { to: reauthenticationPath(iid), state: { email } } : null,
-  // The session ended meanwhile: start again, as without a session (SPEC §4 step 1).
-  [errorCodes.sessionRequired]: () => ({ to: paths.root }),
+export const handOffErrors: ErrorTable<HandOffRow> = {
+  network: unknownError,
+  codes: {
+    // The app asked for a fresh sign-in (prompt=login, max_age): the password step again, for
+    // the session's account, then the same request is finished.
+    [errorCodes.reauthenticationRequired]: ({ email, iid }) =>
+      email && iid ? { to: reauthenticationPath(iid), state: { email } } : null,
+    // The session ended meanwhile: start again, as without a session (SPEC §4 step 1).
+    [errorCodes.sessionRequired]: () => ({ to: paths.root }),
+  },
+  otherwise: unknownError,
 };
 
 export function routeForHandOffError(caught: unknown, facts: HandOffFacts): HandOffRoute {
-  const row = caught instanceof ApiRequestError ? handOffErrors[caught.code as ErrorCode] : undefined;
-  return row?.(facts) ?? { to: paths.error };
+  return lookupError(handOffErrors, caught)(facts) ?? { to: paths.error };
 }

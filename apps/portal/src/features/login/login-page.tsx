@@ -11,6 +11,7 @@ import { EmailField, useEmailField } from '../../ui/email-field.tsx';
 import { Checkbox, Notice, PasswordField } from '../../ui/fields.tsx';
 import { Page, PendingLabel } from '../../ui/page.tsx';
 import { WaitSentence } from '../../ui/wait-sentence.tsx';
+import { loginErrorTexts } from './login-errors.ts';
 import { useFlowParams } from './use-flow-params.ts';
 import { useHelpLink } from './use-help-link.ts';
 import { type LoginWait, usePasswordLogin } from './use-password-login.ts';
@@ -160,15 +161,7 @@ function PasswordStep() {
       ) : ready ? (
         <Notice tone="info">{t('login.limits.ready')}</Notice>
       ) : error ? (
-        <Notice tone="error">
-          {t(
-            error === 'network'
-              ? 'common.networkError'
-              : error === 'busy'
-                ? 'login.errors.busy'
-                : 'login.errors.invalidCredentials',
-          )}
-        </Notice>
+        <Notice tone="error">{t(loginErrorTexts[error])}</Notice>
       ) : null}
       <form onSubmit={submit} noValidate>
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />

@@ -1,10 +1,11 @@
 import { errorCodes, type MobileErrorCode, mfaErrors, mobileErrors } from '@keycard/contract/errors';
 import type { MfaErrorCode } from '@keycard/contract/mfa';
-import { ApiRequestError, isNetworkError } from '../../lib/api.ts';
+import { ApiRequestError, type ErrorTable, lookupError } from '../../lib/api.ts';
+import type { PortalTextKey } from '../../lib/i18n.tsx';
 
 /** A problem to show: a text key with its values, and the provider's code in brackets if any. */
 export interface MfaProblem {
-  key: string;
+  key: PortalTextKey;
   values?: Record<string, string | number>;
   providerCode?: string;
   /** The field it belongs to, when it is about one input. */
@@ -13,79 +14,106 @@ export interface MfaProblem {
   retryAfterSeconds?: number;
   /** The session is gone: start again at the login. */
   signedOut?: boolean;
+  /** A wrong, expired or spent code was entered (analytics: mfa_failed). */
+  wrongCode?: boolean;
+  /** Checks are locked for a while (too many wrong codes): nothing that needs one is offered. */
+  locksChecks?: boolean;
+  /** A code went out moments ago (a reload): wait for it rather than send another. */
+  codeOnItsWay?: boolean;
+  /** The partner app's sign-in requests are paused (refused or unanswered ones): a back-off. */
+  pausesApprovals?: boolean;
 }
 
-/** SPEC §8 MFA messages, one row per error code (typed: a new code without a row fails to compile). */
-const texts: Record<MfaErrorCode, string> = {
-  [mfaErrors.codeInvalid]: 'mfa.errors.codeInvalid',
-  [mfaErrors.codeExpired]: 'mfa.errors.codeExpired',
-  [mfaErrors.attemptsExceeded]: 'mfa.errors.attemptsExceeded',
-  [mfaErrors.rateLimited]: 'mfa.errors.rateLimited',
-  [mfaErrors.resendTooSoon]: 'mfa.errors.resendTooSoon',
-  [mfaErrors.countryCodeInvalid]: 'mfa.errors.countryCodeInvalid',
-  [mfaErrors.phoneInvalid]: 'mfa.errors.phoneInvalid',
-  [mfaErrors.phoneNotMobile]: 'mfa.errors.phoneNotMobile',
-  [mfaErrors.phoneBlocked]: 'mfa.errors.phoneBlocked',
-  [mfaErrors.deliveryRetryable]: 'mfa.errors.deliveryRetryable',
-  [mfaErrors.deliveryFailed]: 'mfa.errors.deliveryFailed',
-  [mfaErrors.phoneRejected]: 'mfa.errors.phoneRejected',
-  [mfaErrors.telecomError]: 'mfa.errors.telecomError',
-  [mfaErrors.lineBusy]: 'mfa.errors.lineBusy',
-  [mfaErrors.notEnrolled]: 'mfa.errors.unknown',
-  [mfaErrors.alreadyEnrolled]: 'mfa.errors.unknown',
-  [mfaErrors.registrationNotStarted]: 'mfa.errors.codeExpired',
-  [mfaErrors.freshVerificationRequired]: 'mfa.errors.unknown',
+/** A table row: the text, the text when no wait is named, and what the code means for a screen. */
+interface MfaErrorRow {
+  key: PortalTextKey;
+  keyWithoutWait?: PortalTextKey;
+  signedOut?: true;
+  wrongCode?: true;
+  locksChecks?: true;
+  codeOnItsWay?: true;
+  pausesApprovals?: true;
+}
+
+/** SPEC §8 MFA messages, one row per code (typed: a new code without a row fails to compile). */
+const mfaRows: Record<MfaErrorCode, MfaErrorRow> = {
+  [mfaErrors.codeInvalid]: { key: 'mfa.errors.codeInvalid', wrongCode: true },
+  [mfaErrors.codeExpired]: { key: 'mfa.errors.codeExpired', wrongCode: true },
+  [mfaErrors.attemptsExceeded]: { key: 'mfa.errors.attemptsExceeded', wrongCode: true },
+  [mfaErrors.rateLimited]: {
+    key: 'mfa.errors.rateLimited',
+    keyWithoutWait: 'mfa.errors.rateLimitedLater',
+    locksChecks: true,
+  },
+  [mfaErrors.resendTooSoon]: { key: 'mfa.errors.resendTooSoon', codeOnItsWay: true },
+  [mfaErrors.countryCodeInvalid]: { key: 'mfa.errors.countryCodeInvalid' },
+  [mfaErrors.phoneInvalid]: { key: 'mfa.errors.phoneInvalid' },
+  [mfaErrors.phoneNotMobile]: { key: 'mfa.errors.phoneNotMobile' },
+  [mfaErrors.phoneBlocked]: { key: 'mfa.errors.phoneBlocked' },
+  [mfaErrors.deliveryRetryable]: { key: 'mfa.errors.deliveryRetryable' },
+  [mfaErrors.deliveryFailed]: { key: 'mfa.errors.deliveryFailed' },
+  [mfaErrors.phoneRejected]: { key: 'mfa.errors.phoneRejected' },
+  [mfaErrors.telecomError]: { key: 'mfa.errors.telecomError' },
+  [mfaErrors.lineBusy]: { key: 'mfa.errors.lineBusy' },
+  [mfaErrors.notEnrolled]: { key: 'mfa.errors.unknown' },
+  [mfaErrors.alreadyEnrolled]: { key: 'mfa.errors.unknown' },
+  [mfaErrors.registrationNotStarted]: { key: 'mfa.errors.codeExpired' },
+  [mfaErrors.freshVerificationRequired]: { key: 'mfa.errors.unknown' },
   // The screens offer only the tenant's methods: this is a policy changed while choosing.
-  [mfaErrors.methodNotOffered]: 'mfa.errors.unknown',
-  [mfaErrors.unknown]: 'mfa.errors.unknown',
+  [mfaErrors.methodNotOffered]: { key: 'mfa.errors.unknown' },
+  [mfaErrors.unknown]: { key: 'mfa.errors.unknown' },
 };
 
 /** Mobile-app MFA (GraphQL) failures, one row per code, like the MFA ones above. */
-const mobileTexts: Record<MobileErrorCode, string> = {
-  [mobileErrors.setupFailed]: 'mfa.mobile.errors.setupFailed',
-  [mobileErrors.setupTimeout]: 'mfa.mobile.errors.setupTimeout',
-  [mobileErrors.deviceExists]: 'mfa.mobile.errors.deviceExists',
-  [mobileErrors.noDevice]: 'mfa.mobile.errors.noDevice',
-  [mobileErrors.proofInvalid]: 'mfa.errors.unknown',
-  [mobileErrors.deviceUnauthenticated]: 'mfa.errors.unknown',
-  [mobileErrors.notFound]: 'mfa.mobile.errors.closed',
-  [mobileErrors.challengeClosed]: 'mfa.mobile.errors.closed',
-  [mobileErrors.challengePending]: 'mfa.mobile.errors.challengePending',
-  [mobileErrors.rateLimited]: 'mfa.mobile.errors.rateLimited',
-  [mobileErrors.notOffered]: 'mfa.mobile.errors.notOffered',
-  [mobileErrors.invalidQuery]: 'mfa.errors.unknown',
-  [mobileErrors.queryTooDeep]: 'mfa.errors.unknown',
-  [mobileErrors.queryTooCostly]: 'mfa.errors.unknown',
+const mobileRows: Record<MobileErrorCode, MfaErrorRow> = {
+  [mobileErrors.setupFailed]: { key: 'mfa.mobile.errors.setupFailed' },
+  [mobileErrors.setupTimeout]: { key: 'mfa.mobile.errors.setupTimeout' },
+  [mobileErrors.deviceExists]: { key: 'mfa.mobile.errors.deviceExists' },
+  [mobileErrors.noDevice]: { key: 'mfa.mobile.errors.noDevice' },
+  [mobileErrors.proofInvalid]: { key: 'mfa.errors.unknown' },
+  [mobileErrors.deviceUnauthenticated]: { key: 'mfa.errors.unknown' },
+  [mobileErrors.notFound]: { key: 'mfa.mobile.errors.closed' },
+  [mobileErrors.challengeClosed]: { key: 'mfa.mobile.errors.closed' },
+  [mobileErrors.challengePending]: { key: 'mfa.mobile.errors.challengePending' },
+  [mobileErrors.rateLimited]: {
+    key: 'mfa.mobile.errors.rateLimited',
+    keyWithoutWait: 'mfa.mobile.errors.rateLimitedLater',
+    pausesApprovals: true,
+  },
+  [mobileErrors.notOffered]: { key: 'mfa.mobile.errors.notOffered' },
+  [mobileErrors.invalidQuery]: { key: 'mfa.errors.unknown' },
+  [mobileErrors.queryTooDeep]: { key: 'mfa.errors.unknown' },
+  [mobileErrors.queryTooCostly]: { key: 'mfa.errors.unknown' },
 };
 
-/** Failures that mean the wrong code was entered (analytics: mfa_failed). */
-export const wrongCodeErrors = new Set<string>([
-  mfaErrors.codeInvalid,
-  mfaErrors.codeExpired,
-  mfaErrors.attemptsExceeded,
-]);
+/** The MFA flow's one table (setup, sign-in, reset, the partner app). */
+export const mfaErrorTable: ErrorTable<MfaErrorRow> = {
+  network: { key: 'common.networkError' },
+  codes: {
+    ...mfaRows,
+    ...mobileRows,
+    // The session ended meanwhile: start again at the login.
+    [errorCodes.sessionRequired]: { key: 'mfa.errors.unknown', signedOut: true },
+  },
+  otherwise: { key: 'mfa.errors.unknown' },
+};
 
 export function describeMfaError(caught: unknown): MfaProblem {
-  if (isNetworkError(caught)) return { key: 'common.networkError' };
-  if (!(caught instanceof ApiRequestError)) return { key: 'mfa.errors.unknown' };
-  if (caught.code === errorCodes.sessionRequired) return { key: 'mfa.errors.unknown', signedOut: true };
-  const key =
-    texts[caught.code as MfaErrorCode] ?? mobileTexts[caught.code as MobileErrorCode] ?? 'mfa.errors.unknown';
-  const fields = caught.fields ?? {};
+  const row = lookupError(mfaErrorTable, caught);
+  const fields = (caught instanceof ApiRequestError ? caught.fields : undefined) ?? {};
   const retryAfterSeconds = fields.retryAfterSeconds ? Number(fields.retryAfterSeconds) : undefined;
-  const problem: MfaProblem = { key };
-  if (fields.providerCode) problem.providerCode = fields.providerCode;
   // The wait is put into words ({{when}}, {{duration}}) in the page's language when shown.
+  const problem: MfaProblem = {
+    key: retryAfterSeconds === undefined && row.keyWithoutWait ? row.keyWithoutWait : row.key,
+  };
+  if (fields.providerCode) problem.providerCode = fields.providerCode;
   if (retryAfterSeconds !== undefined) problem.retryAfterSeconds = retryAfterSeconds;
-  if (caught.code === mfaErrors.rateLimited && retryAfterSeconds === undefined)
-    problem.key = 'mfa.errors.rateLimitedLater';
-  if (caught.code === mobileErrors.rateLimited && retryAfterSeconds === undefined)
-    problem.key = 'mfa.mobile.errors.rateLimitedLater';
   if (fields.countryCode) problem.field = 'countryCode';
   if (fields.phoneNumber) problem.field = 'phoneNumber';
+  if (row.signedOut) problem.signedOut = true;
+  if (row.wrongCode) problem.wrongCode = true;
+  if (row.locksChecks) problem.locksChecks = true;
+  if (row.codeOnItsWay) problem.codeOnItsWay = true;
+  if (row.pausesApprovals) problem.pausesApprovals = true;
   return problem;
-}
-
-export function isErrorCode(caught: unknown, code: MfaErrorCode | MobileErrorCode): boolean {
-  return caught instanceof ApiRequestError && caught.code === code;
 }

@@ -1,22 +1,9 @@
-import type { MfaStatusResponse, RegisterTotpResponse } from '@keycard/contract/mfa';
-import { type FormEvent, useRef, useState } from 'react';
+import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { Checkbox } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
-import { mfaApi } from './api.ts';
-import { isCompleteCode } from './code-format.ts';
-import {
-  CodeField,
-  CopyButton,
-  ProblemNotice,
-  problemText,
-  RecoveryCodes,
-  StepIndicator,
-} from './components.tsx';
-import { confirmRegistration } from './confirm-registration.ts';
-import { useFinishMfa } from './flow.ts';
-import { describeMfaError, type MfaProblem } from './mfa-errors.ts';
-import { useCountdown } from './use-countdown.ts';
+import { CodeField, CopyButton, ProblemNotice, RecoveryCodes, StepIndicator } from './components.tsx';
+import { useTotpSetup } from './use-totp-setup.ts';
 
 const appStores = {
   ios: 'https://apps.apple.com/app/google-authenticator/id388497605',
@@ -30,60 +17,9 @@ function groupKey(secret: string): string {
 
 /** SPEC §2: authenticator-app registration in four steps. */
 export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBack: () => void }) {
-  const { t, i18n } = useTranslation();
-  const finish = useFinishMfa(status);
-  const [step, setStep] = useState(1);
-  const [registration, setRegistration] = useState<RegisterTotpResponse | null>(null);
-  const [code, setCode] = useState('');
-  const [fieldError, setFieldError] = useState<string | undefined>();
-  const [problem, setProblem] = useState<MfaProblem | null>(null);
-  const [trust, setTrust] = useState(true);
-  const [pending, setPending] = useState(false);
-  const [recoveryCodes, setRecoveryCodes] = useState<string[]>([]);
-  const codeRef = useRef<HTMLInputElement>(null);
-  // Checks are locked (too many wrong codes): Verify waits for the end of the lock.
-  const [lockedFor, startLock] = useCountdown();
-
-  async function start() {
-    setPending(true);
-    setProblem(null);
-    try {
-      setRegistration(await mfaApi.registerTotp());
-      setStep(2);
-    } catch (caught) {
-      setProblem(describeMfaError(caught));
-    } finally {
-      setPending(false);
-    }
-  }
-
-  async function confirm(event: FormEvent) {
-    event.preventDefault();
-    if (!isCompleteCode(code)) {
-      setFieldError(t('mfa.errors.codeFormat'));
-      codeRef.current?.focus();
-      return;
-    }
-    setPending(true);
-    setFieldError(undefined);
-    setProblem(null);
-    const outcome = await confirmRegistration(status, code, 'totp');
-    setPending(false);
-    if (outcome.kind === 'signedOut') return finish(false);
-    if (outcome.kind === 'registered') {
-      setRecoveryCodes(outcome.recoveryCodes);
-      setStep(4);
-      return;
-    }
-    if (outcome.problem.key === 'mfa.errors.rateLimited' && outcome.problem.retryAfterSeconds) {
-      setProblem(outcome.problem);
-      startLock(outcome.problem.retryAfterSeconds);
-    } else {
-      setFieldError(problemText(t, outcome.problem, i18n.language));
-    }
-    setCode('');
-    codeRef.current?.focus();
-  }
+  const { t } = useTranslation();
+  const flow = useTotpSetup(status);
+  const { step, setStep, registration, problem, entry, pending } = flow;
 
   if (step === 1) {
     return (
@@ -104,7 +40,7 @@ export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBac
           </li>
         </ul>
         <div className="kc-mfa-actions">
-          <button type="button" className="kc-button" onClick={start} disabled={pending}>
+          <button type="button" className="kc-button" onClick={flow.start} disabled={pending}>
             {t('mfa.common.next')}
           </button>
           <button type="button" className="kc-button kc-button-secondary" onClick={onBack}>
@@ -169,25 +105,23 @@ export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBac
     return (
       <Page key="totp-3" titleKey="mfa.titles.totp" heading={t('mfa.totp.code.heading')}>
         <StepIndicator step={3} total={4} />
-        <ProblemNotice
-          problem={lockedFor > 0 && problem ? { ...problem, retryAfterSeconds: lockedFor } : null}
-        />
-        <form onSubmit={confirm} noValidate>
+        <ProblemNotice problem={entry.lockNotice} />
+        <form onSubmit={flow.confirm} noValidate>
           <CodeField
             label={t('mfa.common.codeLabel')}
             hint={t('mfa.totp.code.body', { issuer: registration.issuer })}
-            value={code}
-            onChange={setCode}
-            error={fieldError}
-            inputRef={codeRef}
+            value={entry.value}
+            onChange={entry.setValue}
+            error={entry.fieldError}
+            inputRef={entry.inputRef}
           />
           <Checkbox
-            label={t('mfa.common.trustDevice', { days: status.trustedDeviceDays })}
-            checked={trust}
-            onChange={(event) => setTrust(event.target.checked)}
+            label={t('mfa.common.trustDevice', { count: status.trustedDeviceDays })}
+            checked={flow.trust}
+            onChange={(event) => flow.setTrust(event.target.checked)}
           />
           <div className="kc-mfa-actions">
-            <button type="submit" className="kc-button" disabled={pending || lockedFor > 0}>
+            <button type="submit" className="kc-button" disabled={pending || entry.locked}>
               {t('mfa.common.verify')}
             </button>
             <button type="button" className="kc-button kc-button-secondary" onClick={() => setStep(2)}>
@@ -203,11 +137,7 @@ export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBac
     <Page key="totp-4" titleKey="mfa.titles.recoveryCodes" heading={t('mfa.totp.done.heading')}>
       <StepIndicator step={4} total={4} />
       <p>{t('mfa.totp.done.body')}</p>
-      <RecoveryCodes
-        codes={recoveryCodes}
-        intro={t('mfa.recovery.body')}
-        onContinue={() => void finish(trust)}
-      />
+      <RecoveryCodes codes={flow.recoveryCodes} intro={t('mfa.recovery.body')} onContinue={flow.finish} />
     </Page>
   );
 }

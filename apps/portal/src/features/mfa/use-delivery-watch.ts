@@ -35,7 +35,7 @@ export function useDeliveryWatch(onFailure: (problem: MfaProblem) => void) {
           const { code, providerCode } = answer.error;
           report.current(
             describeMfaError(
-              new ApiRequestError('http', 422, {
+              new ApiRequestError('answer', {
                 code,
                 message: code,
                 ...(providerCode ? { fields: { providerCode } } : {}),

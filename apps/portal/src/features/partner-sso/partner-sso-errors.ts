@@ -1,6 +1,6 @@
 import { partnerErrors } from '@keycard/contract/errors';
 import { paths } from '@keycard/contract/paths';
-import { ApiRequestError, isNetworkError } from '../../lib/api.ts';
+import { type ErrorTable, lookupError } from '../../lib/api.ts';
 
 /** What the partner sign-in does with a failure. */
 export type PartnerSsoFailure = { kind: 'retry' } | { kind: 'unverified' } | { kind: 'leave'; to: string };
@@ -13,10 +13,14 @@ export type PartnerSsoFailure = { kind: 'retry' } | { kind: 'unverified' } | { k
  * not linked or disabled) goes to the unknown-error page. Their reason is in the server's log,
  * never on screen: it would tell a forger which check failed.
  */
+export const partnerSsoErrors: ErrorTable<PartnerSsoFailure> = {
+  network: { kind: 'retry' },
+  codes: {
+    [partnerErrors.emailUnverified]: { kind: 'unverified' },
+  },
+  otherwise: { kind: 'leave', to: paths.error },
+};
+
 export function partnerSsoFailure(caught: unknown): PartnerSsoFailure {
-  if (isNetworkError(caught)) return { kind: 'retry' };
-  if (caught instanceof ApiRequestError && caught.code === partnerErrors.emailUnverified) {
-    return { kind: 'unverified' };
-  }
-  return { kind: 'leave', to: paths.error };
+  return lookupError(partnerSsoErrors, caught);
 }

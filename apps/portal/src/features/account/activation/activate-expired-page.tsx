@@ -1,38 +1,23 @@
-import { paths } from '@keycard/contract/paths';
-import { useNavigate } from '@keycard/web/router';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from '../../../lib/i18n.tsx';
 import { EmailField, useEmailField } from '../../../ui/email-field.tsx';
 import { Page, PendingLabel } from '../../../ui/page.tsx';
-import { accountApi } from '../shared/api.ts';
-import { captchaToken } from '../shared/captcha.ts';
-import { commonOutcome } from '../shared/outcomes.ts';
-import { RefusalNotice, useRefusal } from '../shared/refusal-notice.tsx';
+import { RefusalNotice } from '../shared/refusal-notice.tsx';
 import { SupportLinks } from '../shared/support-links.tsx';
+import { useActivationResend } from './use-activation.ts';
 
 /** /error/activate-expired/ — re-ask the e-mail and send a new activation link. */
 export function ActivateExpiredPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const emailField = useEmailField('');
-  const { refusal, seconds, waiting, refuse, clear } = useRefusal();
-  const [pending, setPending] = useState(false);
+  const { refusal, seconds, waiting, pending, resend, clear } = useActivationResend();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     clear();
     const address = emailField.check();
     if (!address) return;
-    setPending(true);
-    try {
-      await accountApi.resendActivation(address, await captchaToken('SIGNUP'));
-      navigate(paths.activateSent);
-    } catch (caught) {
-      setPending(false);
-      const outcome = commonOutcome(caught);
-      if (outcome && 'notice' in outcome) refuse(outcome.notice, outcome.wait);
-      else navigate(paths.error);
-    }
+    await resend(address);
   }
 
   return (

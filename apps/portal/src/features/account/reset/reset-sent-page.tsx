@@ -1,45 +1,21 @@
 import { lifecycleTokenTtl } from '@keycard/contract/lifecycle-api';
 import { paths } from '@keycard/contract/paths';
-import { Link, useLocation, useNavigate } from '@keycard/web/router';
-import { useState } from 'react';
+import { Link, useLocation } from '@keycard/web/router';
 import { useBranding } from '../../../lib/branding.tsx';
 import { useTranslation } from '../../../lib/i18n.tsx';
 import { Notice } from '../../../ui/fields.tsx';
 import { Page, PendingLabel } from '../../../ui/page.tsx';
-import { accountApi } from '../shared/api.ts';
-import { captchaToken } from '../shared/captcha.ts';
-import { commonOutcome } from '../shared/outcomes.ts';
-import { RefusalNotice, useRefusal } from '../shared/refusal-notice.tsx';
+import { RefusalNotice } from '../shared/refusal-notice.tsx';
+import { useResetResend } from './use-reset.ts';
 import '../shared/account.css';
 
 /** /reset-password/sent — offer to send the mail again; the trouble-logging-in link if configured. */
 export function ResetSentPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const email = (useLocation().state as { email?: string } | null)?.email;
   const helpUrl = useBranding()?.theme.links.loginHelpUrl;
-  const [resent, setResent] = useState(false);
-  const { refusal, seconds, waiting, refuse, clear } = useRefusal();
-  const [pending, setPending] = useState(false);
+  const { refusal, seconds, waiting, pending, resent, resend } = useResetResend(email);
   const minutes = lifecycleTokenTtl.resetMinutes;
-
-  async function resend() {
-    if (!email) return;
-    setPending(true);
-    setResent(false);
-    clear();
-    try {
-      const answer = await accountApi.requestReset(email, await captchaToken('PASSWORD_RESET'));
-      if (answer.state === 'activate') navigate(paths.activateSent);
-      else setResent(true);
-    } catch (caught) {
-      const outcome = commonOutcome(caught);
-      if (outcome && 'notice' in outcome) refuse(outcome.notice, outcome.wait);
-      else navigate(paths.error);
-    } finally {
-      setPending(false);
-    }
-  }
 
   return (
     <Page titleKey="lifecycle.titles.resetPasswordSent" heading={t('lifecycle.resetSent.heading')}>
@@ -47,8 +23,8 @@ export function ResetSentPage() {
       <RefusalNotice refusal={refusal} seconds={seconds} />
       <p>
         {email
-          ? t('lifecycle.resetSent.body', { email, minutes })
-          : t('lifecycle.resetSent.bodyWithoutEmail', { minutes })}
+          ? t('lifecycle.resetSent.body', { email, count: minutes })
+          : t('lifecycle.resetSent.bodyWithoutEmail', { count: minutes })}
       </p>
       <div className="kc-actions">
         {email ? (

@@ -1,13 +1,13 @@
 import { useCallback, useState } from 'react';
 import { useSecondsLeft } from '../../../lib/duration.ts';
-import { useTranslation } from '../../../lib/i18n.tsx';
+import { type PortalTextKey, useTranslation } from '../../../lib/i18n.tsx';
 import { Notice } from '../../../ui/fields.tsx';
 import { WaitSentence } from '../../../ui/wait-sentence.tsx';
-import type { Wait } from './outcomes.ts';
+import type { Wait } from './lifecycle-errors.ts';
 
 interface Refusal {
-  key: string;
-  wait?: { key: string; until: number };
+  key: PortalTextKey;
+  wait?: { key: PortalTextKey; until: number };
 }
 
 /**
@@ -20,7 +20,7 @@ export function useRefusal() {
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const seconds = useSecondsLeft(refusal?.wait?.until ?? 0);
   const expired = refusal?.wait !== undefined && seconds === 0;
-  const refuse = useCallback((key: string, wait?: Wait) => {
+  const refuse = useCallback((key: PortalTextKey, wait?: Wait) => {
     setRefusal(wait ? { key, wait: { key: wait.key, until: Date.now() + wait.seconds * 1000 } } : { key });
   }, []);
   const clear = useCallback(() => setRefusal(null), []);

@@ -1,15 +1,11 @@
-import { errorCodes } from '@keycard/contract/errors';
 import { lifecycleTokenTtl } from '@keycard/contract/lifecycle-api';
 import { paths } from '@keycard/contract/paths';
-import { Link, useNavigate } from '@keycard/web/router';
-import { useState } from 'react';
-import { isNetworkError } from '../../../lib/api.ts';
+import { Link } from '@keycard/web/router';
 import { useTranslation } from '../../../lib/i18n.tsx';
 import { Notice } from '../../../ui/fields.tsx';
 import { Page, PendingLabel } from '../../../ui/page.tsx';
-import { accountApi } from '../shared/api.ts';
-import { codeOf, waitOf } from '../shared/outcomes.ts';
-import { RefusalNotice, useRefusal } from '../shared/refusal-notice.tsx';
+import { RefusalNotice } from '../shared/refusal-notice.tsx';
+import { useVerificationMail } from './use-email-verification.ts';
 import '../shared/account.css';
 
 /**
@@ -19,28 +15,8 @@ import '../shared/account.css';
  */
 export function EmailVerificationPrompt({ email }: { email: string }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const [sent, setSent] = useState(false);
-  const { refusal, seconds, waiting, refuse, clear } = useRefusal();
-  const [pending, setPending] = useState(false);
+  const { refusal, seconds, waiting, pending, sent, sendMail, again } = useVerificationMail(email);
   const hours = lifecycleTokenTtl.verificationHours;
-
-  async function send() {
-    setPending(true);
-    clear();
-    try {
-      await accountApi.sendVerification(email);
-      setSent(true);
-    } catch (caught) {
-      if (isNetworkError(caught)) refuse('common.networkError');
-      // Verification mails are limited per account (docs/accounts.md): say so, with the wait.
-      else if (codeOf(caught) === errorCodes.rateLimited)
-        refuse('lifecycle.errors.rateLimited', waitOf(caught, 'lifecycle.errors.rateLimitedVerification'));
-      else navigate(paths.error, { replace: true });
-    } finally {
-      setPending(false);
-    }
-  }
 
   const logout = (
     <div className="kc-links">
@@ -60,7 +36,7 @@ export function EmailVerificationPrompt({ email }: { email: string }) {
       >
         <Notice tone="success">{t('lifecycle.verificationPrompt.sentBody', { email })}</Notice>
         <div className="kc-actions">
-          <button type="button" className="kc-button kc-button-secondary" onClick={() => setSent(false)}>
+          <button type="button" className="kc-button kc-button-secondary" onClick={again}>
             {t('lifecycle.verificationPrompt.notReceived')}
           </button>
         </div>
@@ -75,12 +51,12 @@ export function EmailVerificationPrompt({ email }: { email: string }) {
       heading={t('lifecycle.verificationPrompt.heading')}
     >
       <RefusalNotice refusal={refusal} seconds={seconds} />
-      <p>{t('lifecycle.verificationPrompt.body', { email, hours })}</p>
+      <p>{t('lifecycle.verificationPrompt.body', { email, count: hours })}</p>
       <div className="kc-actions">
         <button
           type="button"
           className="kc-button"
-          onClick={send}
+          onClick={sendMail}
           disabled={pending || waiting}
           aria-busy={pending}
         >

@@ -1,81 +1,21 @@
-import { lifecycleErrors } from '@keycard/contract/lifecycle-api';
-import { paths } from '@keycard/contract/paths';
-import { useNavigate, useSearchParams } from '@keycard/web/router';
-import { type FormEvent, useEffect, useState } from 'react';
-import { isNetworkError } from '../../../lib/api.ts';
+import type { FormEvent } from 'react';
 import { useTranslation } from '../../../lib/i18n.tsx';
 import { EmailField, useEmailField } from '../../../ui/email-field.tsx';
 import { Notice } from '../../../ui/fields.tsx';
 import { Loader, LoadingPage, Page, PendingLabel } from '../../../ui/page.tsx';
-import { accountApi } from '../shared/api.ts';
-import { codeOf, statusOf } from '../shared/outcomes.ts';
+import { useVerifyEmail } from './use-email-verification.ts';
 
-/** How long the success message shows before the automatic redirect. */
-const redirectDelayMs = 2500;
-
-/** The homepage must be on this origin; anything else falls back to /authenticated. */
-function sameOriginOr(url: string): string {
-  try {
-    const target = new URL(url, window.location.origin);
-    return target.origin === window.location.origin ? target.href : paths.authenticated;
-  } catch {
-    return paths.authenticated;
-  }
-}
-
-/**
- * /verify-email/?token — the link is checked first (failures go to verify-expired), then the
- * person confirms the address; on success a message shows and the browser moves on to the
- * returned homepage. SPEC §8: EmailInValid (400) shows the mismatch message.
- */
+/** /verify-email/?token — confirm the address a verification link was sent to (use-email-verification.ts). */
 export function VerifyEmailPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const params = useSearchParams();
-  const token = params.get('token');
-  const [state, setState] = useState<'checking' | 'form' | 'verified'>('checking');
   const emailField = useEmailField('');
-  const [notice, setNotice] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { state, notice, pending, verify, clearNotice } = useVerifyEmail(emailField);
 
-  useEffect(() => {
-    if (!token) {
-      navigate(paths.verifyExpired, { replace: true });
-      return;
-    }
-    let cancelled = false;
-    accountApi
-      .validateVerification(token)
-      .then(() => !cancelled && setState('form'))
-      .catch(() => !cancelled && navigate(paths.verifyExpired, { replace: true }));
-    return () => {
-      cancelled = true;
-    };
-  }, [token, navigate]);
-
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    setNotice(null);
+    clearNotice();
     const address = emailField.check();
-    if (!address) return;
-    setPending(true);
-    try {
-      const { homepageUrl } = await accountApi.verifyEmail(address, token as string);
-      setState('verified');
-      setTimeout(() => window.location.assign(sameOriginOr(homepageUrl)), redirectDelayMs);
-    } catch (caught) {
-      setPending(false);
-      if (codeOf(caught) === lifecycleErrors.verifyEmailInvalid) {
-        emailField.setError('lifecycle.verifyEmail.mismatch');
-        emailField.inputRef.current?.focus();
-      } else if (isNetworkError(caught)) {
-        setNotice('common.networkError');
-      } else if ([403, 409, 410].includes(statusOf(caught))) {
-        navigate(paths.verifyExpired, { replace: true });
-      } else {
-        navigate(paths.error, { replace: true });
-      }
-    }
+    if (address) void verify(address);
   }
 
   if (state === 'checking') {

@@ -1,32 +1,16 @@
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
-import type { MasterDeviceSetupStatus } from '@keycard/contract/mobile-mfa';
 import { paths } from '@keycard/contract/paths';
 import { Link } from '@keycard/web/router';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { trackEvent } from '../../../lib/analytics.ts';
+import { useState } from 'react';
 import { waitValues } from '../../../lib/duration.ts';
 import { useTranslation } from '../../../lib/i18n.tsx';
 import { Checkbox, Notice } from '../../../ui/fields.tsx';
 import { Loader, Page } from '../../../ui/page.tsx';
 import { ConfirmDialog, CopyButton, ProblemNotice, RecoveryCodes } from '../components.tsx';
-import { analyticsProps, useFinishMfa } from '../flow.ts';
-import { describeMfaError, type MfaProblem } from '../mfa-errors.ts';
-import { useCountdown } from '../use-countdown.ts';
-import { type MasterDeviceSetup, type MasterDeviceSetupResult, mobileApi } from './api.ts';
+import type { MfaProblem } from '../mfa-errors.ts';
 import { Countdown } from './parts.tsx';
 import { MobileRegistrationScreen } from './registration-screen.tsx';
-
-type SetupFailure = Extract<MasterDeviceSetupStatus, 'SETUP_FAILED' | 'SETUP_TIMEOUT_FAILED'>;
-
-type Phase =
-  | { name: 'intro' }
-  | { name: 'starting' }
-  | { name: 'waiting'; setup: MasterDeviceSetup; connected: boolean }
-  | { name: 'done'; result: MasterDeviceSetupResult }
-  | { name: 'failed'; reason: SetupFailure };
-
-/** The enrolment's own expiry decides; this only covers a lost connection that never said so. */
-const outcomeGraceMs = 15_000;
+import { type SetupFailure, useMobileSetup } from './use-mobile-setup.ts';
 
 /**
  * Enrolling the partner app as the account's primary device (flow setupMasterDevice): the
@@ -47,95 +31,7 @@ export function MobileSetup({
   onChoose: (method: 'totp' | 'phone') => void;
 }) {
   const { t, i18n } = useTranslation();
-  const finish = useFinishMfa(status, 'smmobile');
-  const [phase, setPhase] = useState<Phase>(replace ? { name: 'starting' } : { name: 'intro' });
-  const [problem, setProblem] = useState<MfaProblem | null>(null);
-  // As on the app's setup: the browser someone just enrolled on is theirs, unless they untick it.
-  const [trust, setTrust] = useState(!replace);
-  const [seconds, startCountdown] = useCountdown();
-  const stop = useRef<(() => void) | null>(null);
-  const guard = useRef<ReturnType<typeof setTimeout> | null>(null);
-
-  const end = useCallback(() => {
-    stop.current?.();
-    stop.current = null;
-    if (guard.current) clearTimeout(guard.current);
-    guard.current = null;
-  }, []);
-  useEffect(() => end, [end]);
-
-  const fail = useCallback(
-    (reason: SetupFailure) => {
-      end();
-      if (reason === 'SETUP_FAILED') void trackEvent('mfa_failed', analyticsProps(status, 'smmobile'));
-      setPhase({ name: 'failed', reason });
-    },
-    [end, status],
-  );
-
-  const completed = useRef<string | null>(null);
-  const complete = useCallback(
-    async (setup: MasterDeviceSetup) => {
-      end();
-      // finishMasterDeviceSetup once per setup, even if COMPLETED were reported twice.
-      if (completed.current === setup.setupId) return;
-      completed.current = setup.setupId;
-      setPhase({ name: 'waiting', setup, connected: true });
-      try {
-        const result = await mobileApi.finishSetup(setup.setupId);
-        void trackEvent('mfa_register', analyticsProps(status, 'smmobile'));
-        setPhase({ name: 'done', result });
-      } catch (caught) {
-        const described = describeMfaError(caught);
-        if (described.signedOut) return finish(false);
-        setProblem(described);
-        setPhase({ name: 'failed', reason: 'SETUP_FAILED' });
-      }
-    },
-    [end, finish, status],
-  );
-
-  const start = useCallback(async () => {
-    end();
-    setProblem(null);
-    setPhase({ name: 'starting' });
-    let setup: MasterDeviceSetup;
-    try {
-      setup = await mobileApi.setup(replace);
-    } catch (caught) {
-      const described = describeMfaError(caught);
-      if (described.signedOut) return finish(false);
-      setProblem(described);
-      setPhase(replace ? { name: 'failed', reason: 'SETUP_FAILED' } : { name: 'intro' });
-      return;
-    }
-    setPhase({ name: 'waiting', setup, connected: false });
-    startCountdown(setup.expiresInSeconds);
-    guard.current = setTimeout(
-      () => fail('SETUP_TIMEOUT_FAILED'),
-      setup.expiresInSeconds * 1000 + outcomeGraceMs,
-    );
-    stop.current = mobileApi.watchSetup(setup.setupId, {
-      onData: (event) => {
-        if (event.status === 'COMPLETED') void complete(setup);
-        else if (event.status !== 'WAITING') fail(event.status);
-      },
-      onError: (error) => {
-        const described = describeMfaError(error);
-        if (described.signedOut) return finish(false);
-        end();
-        setProblem(described);
-        setPhase({ name: 'failed', reason: 'SETUP_FAILED' });
-      },
-    });
-  }, [complete, end, fail, finish, replace, startCountdown]);
-
-  const startedReplace = useRef(false);
-  useEffect(() => {
-    if (!replace || startedReplace.current) return;
-    startedReplace.current = true;
-    void start();
-  }, [replace, start]);
+  const { phase, problem, trust, setTrust, seconds, start, back, finish } = useMobileSetup(status, replace);
 
   if (phase.name === 'intro') {
     return (
@@ -143,7 +39,7 @@ export function MobileSetup({
         status={status}
         problem={problem}
         busy={false}
-        onStart={() => void start()}
+        onStart={start}
         onChoose={onChoose}
       />
     );
@@ -155,7 +51,7 @@ export function MobileSetup({
         reason={phase.reason}
         problem={problem}
         mayContinue={replace || status.state === 'AUTHENTICATED' || status.canSkip}
-        onRetry={() => void start()}
+        onRetry={start}
       />
     );
   }
@@ -166,7 +62,7 @@ export function MobileSetup({
         <Notice tone="success">{t('mfa.mobile.done.body', { device: phase.result.device.name })}</Notice>
         {replace ? null : (
           <Checkbox
-            label={t('mfa.common.trustDevice', { days: status.trustedDeviceDays })}
+            label={t('mfa.common.trustDevice', { count: status.trustedDeviceDays })}
             checked={trust}
             onChange={(event) => setTrust(event.target.checked)}
           />
@@ -174,7 +70,7 @@ export function MobileSetup({
         <RecoveryCodes
           codes={phase.result.recoveryCodes}
           intro={t('mfa.recovery.body')}
-          onContinue={() => void finish(trust && !replace)}
+          onContinue={finish}
         />
       </Page>
     );
@@ -219,13 +115,7 @@ export function MobileSetup({
       ) : (
         <Loader label={t('mfa.mobile.waiting.starting')} />
       )}
-      <BackWithConfirmation
-        onBack={() => {
-          end();
-          if (replace) onBack();
-          else setPhase({ name: 'intro' });
-        }}
-      />
+      <BackWithConfirmation onBack={() => back(onBack)} />
     </Page>
   );
 }

@@ -1,9 +1,8 @@
-import { mobileErrors } from '@keycard/contract/errors';
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { trackEvent } from '../../../lib/analytics.ts';
 import { analyticsProps } from '../flow.ts';
-import { describeMfaError, isErrorCode, type MfaProblem } from '../mfa-errors.ts';
+import { describeMfaError, type MfaProblem } from '../mfa-errors.ts';
 import { mobileApi, type NumberChallenge } from './api.ts';
 
 /** SPEC §4 mobile MFA failure reasons: how a sign-in approval can end without success. */
@@ -59,7 +58,7 @@ export function useNumberApproval(status: MfaStatusResponse) {
       challenge = await mobileApi.numberChallenge();
     } catch (caught) {
       const problem = describeMfaError(caught);
-      if (isErrorCode(caught, mobileErrors.rateLimited)) {
+      if (problem.pausesApprovals) {
         setState({
           phase: 'failed',
           reason: 'RATE_LIMITED',

@@ -1,21 +1,18 @@
-import { mfaErrors } from '@keycard/contract/errors';
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
 import { Link } from '@keycard/web/router';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { trackEvent } from '../../../lib/analytics.ts';
 import { useTranslation } from '../../../lib/i18n.tsx';
 import { Checkbox } from '../../../ui/fields.tsx';
 import { Loader, Page } from '../../../ui/page.tsx';
-import { mfaApi } from '../api.ts';
-import { enteredProof } from '../code-format.ts';
-import { ProblemNotice, ProofField, problemText } from '../components.tsx';
+import { ProblemNotice, ProofField } from '../components.tsx';
 import { analyticsProps, useFinishMfa } from '../flow.ts';
-import { describeMfaError, isErrorCode, type MfaProblem, wrongCodeErrors } from '../mfa-errors.ts';
 import { useCountdown } from '../use-countdown.ts';
 import { ApprovalFailureScreen } from './failure-screen.tsx';
 import { NumberPrompt } from './parts.tsx';
 import { useNumberApproval } from './use-number-approval.ts';
+import { useRecoveryCodeSignIn } from './use-recovery-sign-in.ts';
 
 /**
  * SPEC §2 'Authenticate by partner mobile app: number confirmation'. On arrival the portal
@@ -97,7 +94,7 @@ export function MobileVerifyScreen({ status }: { status: MfaStatusResponse }) {
         <Loader label={t('mfa.mobile.verify.sending')} />
       ) : null}
       <Checkbox
-        label={t('mfa.common.trustDevice', { days: status.trustedDeviceDays })}
+        label={t('mfa.common.trustDevice', { count: status.trustedDeviceDays })}
         checked={trust}
         onChange={(event) => setTrust(event.target.checked)}
       />
@@ -135,67 +132,27 @@ function RecoveryCodeSignIn({
   onTrust: (trust: boolean) => void;
   onUseApproval: () => void;
 }) {
-  const { t, i18n } = useTranslation();
-  const finish = useFinishMfa(status, 'smmobile');
-  const [value, setValue] = useState('');
-  const [fieldError, setFieldError] = useState<string | undefined>();
-  const [pending, setPending] = useState(false);
-  const [problem, setProblem] = useState<MfaProblem | null>(null);
-  // Checks are locked (too many wrong codes): no Verify, no reset until the wait ends.
-  const [lockedFor, startLock] = useCountdown();
-  const locked = lockedFor > 0;
-  const inputRef = useRef<HTMLInputElement>(null);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const entered = enteredProof('recovery', value);
-    if (entered === null) {
-      setFieldError(t('mfa.errors.recoveryFormat'));
-      inputRef.current?.focus();
-      return;
-    }
-    setPending(true);
-    setFieldError(undefined);
-    setProblem(null);
-    try {
-      await mfaApi.verify({ recoveryCode: entered });
-      void trackEvent('mfa_success', analyticsProps(status, 'smmobile'));
-      await finish(trust);
-    } catch (caught) {
-      setPending(false);
-      const described = describeMfaError(caught);
-      if (described.signedOut) return finish(false);
-      if (wrongCodeErrors.has((caught as { code?: string }).code ?? '')) {
-        void trackEvent('mfa_failed', analyticsProps(status, 'smmobile'));
-      }
-      if (isErrorCode(caught, mfaErrors.rateLimited) && described.retryAfterSeconds) {
-        setProblem(described);
-        startLock(described.retryAfterSeconds);
-      } else {
-        setFieldError(problemText(t, described, i18n.language));
-      }
-      setValue('');
-      inputRef.current?.focus();
-    }
-  }
+  const { t } = useTranslation();
+  const { entry, submit } = useRecoveryCodeSignIn(status, trust);
+  const { locked } = entry;
 
   return (
     <Page key="mobile-recovery" titleKey="mfa.titles.verify" heading={t('mfa.verify.heading')}>
-      <ProblemNotice problem={locked && problem ? { ...problem, retryAfterSeconds: lockedFor } : null} />
+      <ProblemNotice problem={entry.lockNotice} />
       <form onSubmit={submit} noValidate>
         <ProofField
           mode="recovery"
-          value={value}
-          onChange={setValue}
-          error={fieldError}
-          inputRef={inputRef}
+          value={entry.value}
+          onChange={entry.setValue}
+          error={entry.fieldError}
+          inputRef={entry.inputRef}
         />
         <Checkbox
-          label={t('mfa.common.trustDevice', { days: status.trustedDeviceDays })}
+          label={t('mfa.common.trustDevice', { count: status.trustedDeviceDays })}
           checked={trust}
           onChange={(event) => onTrust(event.target.checked)}
         />
-        <button type="submit" className="kc-button" disabled={pending || locked}>
+        <button type="submit" className="kc-button" disabled={entry.pending || locked}>
           {t('mfa.common.verify')}
         </button>
       </form>
