@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { createApp } from './app.ts';
 import { usePasswordHashing } from './features/accounts/password.service.ts';
-import { AuditSinkWorker, configuredSinks } from './features/audit/audit-sink.ts';
 import { startJanitor } from './features/maintenance/janitor.ts';
+import { AuditSinkWorker, configuredSinks } from './platform/audit/audit-sink.ts';
 import { ConfigError, loadConfig, publicOrigin } from './platform/config.ts';
 import { AuditLogProtectionError, openServerDatabase } from './platform/db/database.ts';
 import { loadSecrets } from './platform/shared/secrets.ts';

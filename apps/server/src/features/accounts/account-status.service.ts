@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
 import { analyticsDb } from '../analytics/analytics.service.ts';
-import { mfaDb } from '../mfa/mfa.schema.ts';
+import { mfaDb } from '../factors/mfa.schema.ts';
 import { endUserAccess } from '../sessions/user-access.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { findUserByEmail, type UserRow } from './user.repository.ts';

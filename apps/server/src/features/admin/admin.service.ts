@@ -16,16 +16,16 @@ import {
 } from '@keycard/contract';
 import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
+import { type AuditActor, recordAudit } from '../../platform/audit/audit.service.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Engine } from '../../platform/db/database.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import { assertProductionRedirects } from '../../platform/http/redirects.ts';
+import { hashClientSecret } from '../../platform/security/client-secret.ts';
 import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
 import { AppError, retryAfter } from '../../platform/shared/errors.ts';
 import { deleteAccount, disableAccount, enableAccount } from '../accounts/account-status.service.ts';
 import { inviteUser, queueActivation } from '../accounts/invitation.service.ts';
 import { findUserById, type UserRow } from '../accounts/user.repository.ts';
-import { type AuditActor, recordAudit } from '../audit/audit.service.ts';
 import {
   applyConfigurationPlan,
   exportTenant,
@@ -33,7 +33,6 @@ import {
 } from '../configuration/configuration.service.ts';
 import { ConfigurationFileError } from '../configuration/configuration-file.ts';
 import { removeUserFactors } from '../mfa/mfa.service.ts';
-import { hashClientSecret } from '../oidc/client-secret.ts';
 import { isUniqueViolation } from '../operators/operators.service.ts';
 import {
   deletePartnerRows,
@@ -44,6 +43,7 @@ import {
   savePartner,
 } from '../partners/partner.repository.ts';
 import { endUserAccess } from '../sessions/user-access.ts';
+import { assertProductionRedirects } from '../tenants/redirects.ts';
 import type { TenantDirectory } from '../tenants/tenant.service.ts';
 import type { ClientMetadata, TenantContext } from '../tenants/tenant.types.ts';
 import { forUpdate, retryOnDeadlock } from '../tenants/tenant-gone.ts';

@@ -1,10 +1,10 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { adminErrors } from '@keycard/contract';
 import { type Kysely, sql } from 'kysely';
+import { type AuditActor, recordAudit } from '../../platform/audit/audit.service.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { encrypt } from '../../platform/shared/crypto.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import { type AuditActor, recordAudit } from '../audit/audit.service.ts';
 
 /**
  * Signing-key rotation (docs/admin-api.md#signing-keys). A tenant's provider signs with its

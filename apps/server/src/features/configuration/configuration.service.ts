@@ -11,14 +11,19 @@ import {
   type UserType,
 } from '@keycard/contract';
 import { type Kysely, sql } from 'kysely';
+import {
+  type AuditActor,
+  applyActor,
+  recordAudit,
+  recordPlanAudit,
+} from '../../platform/audit/audit.service.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import { productionRedirectProblems } from '../../platform/http/redirects.ts';
+import { clientSecretMatches, hashClientSecret } from '../../platform/security/client-secret.ts';
 import { applyVerificationPolicy } from '../accounts/email-verification.service.ts';
 import { inviteUser } from '../accounts/invitation.service.ts';
-import { type AuditActor, applyActor, recordAudit, recordPlanAudit } from '../audit/audit.service.ts';
-import { clientSecretMatches, hashClientSecret } from '../oidc/client-secret.ts';
 import { deletePartnerRows, listPartners, savePartner } from '../partners/partner.repository.ts';
+import { productionRedirectProblems } from '../tenants/redirects.ts';
 import { parseStoredTheme, TenantDirectory } from '../tenants/tenant.service.ts';
 import { type ClientMetadata, defaultTenantSettings } from '../tenants/tenant.types.ts';
 import { ConfigurationFileError, fieldPath } from './configuration-file.ts';

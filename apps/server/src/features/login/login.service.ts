@@ -15,7 +15,7 @@ import {
   verifyPassword,
 } from '../accounts/password.service.ts';
 import { findUserByEmail, type UserRow, upgradePasswordHash } from '../accounts/user.repository.ts';
-import { findTrustedDeviceId } from '../mfa/device.service.ts';
+import { findTrustedDeviceId } from '../factors/device.service.ts';
 import { findKnownBrowserId } from '../sessions/known-browser.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 

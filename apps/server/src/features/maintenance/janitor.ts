@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { DAY } from '../../platform/shared/clock.ts';
 import { analyticsDb } from '../analytics/analytics.service.ts';
+import { mfaDb } from '../factors/mfa.schema.ts';
 import { sweepIdempotencyKeys } from '../idempotency/idempotency.service.ts';
-import { mfaDb } from '../mfa/mfa.schema.ts';
 import { mobileDb } from '../mobile/mobile.schema.ts';
 import { partnerDb } from '../partners/partner.schema.ts';
 

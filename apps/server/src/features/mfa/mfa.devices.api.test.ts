@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../../platform/shared/clock.ts';
 import { hashToken } from '../../platform/shared/crypto.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
-import { mfaDb } from './mfa.schema.ts';
+import { mfaDb } from '../factors/mfa.schema.ts';
 import {
   enrolTotp,
   mfaCall,

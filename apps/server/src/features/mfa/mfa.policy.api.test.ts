@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../../platform/shared/clock.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
-import { mfaDb } from './mfa.schema.ts';
+import { mfaDb } from '../factors/mfa.schema.ts';
 import {
   enrolTotp,
   grandHotel,

@@ -13,39 +13,36 @@ import type { Database } from '../../platform/db/schema.ts';
 import type { LimitRule } from '../../platform/security/rate-limiter.ts';
 import type { Clock } from '../../platform/shared/clock.ts';
 import type { UserRow } from '../accounts/user.repository.ts';
-import { redeemApprovedChallenge } from '../mobile/challenge.service.ts';
-import { activeDeviceName, deactivateUserDevices } from '../mobile/device-key.service.ts';
-import { recordMfaPassed, type SessionRow } from '../sessions/session.service.ts';
-import { endUserAccess } from '../sessions/user-access.ts';
-import { offeredMfaMethods, type TenantContext } from '../tenants/tenant.types.ts';
-import { issueDeviceToken, isTrustedDevice, removeDevices } from './device.service.ts';
-import { mfaError } from './mfa.errors.ts';
-import { type FactorRow, type FactorType, type MfaCheckMethod, mfaDb } from './mfa.schema.ts';
-import { findActiveFactor } from './mfa-policy.ts';
+import { issueDeviceToken, isTrustedDevice, removeDevices } from '../factors/device.service.ts';
+import { mfaError } from '../factors/mfa.errors.ts';
+import { type FactorRow, type FactorType, type MfaCheckMethod, mfaDb } from '../factors/mfa.schema.ts';
+import { findActiveFactor, freshVerificationMs } from '../factors/mfa-policy.ts';
 import {
   checkPhoneCode,
   createPendingPhoneFactor,
   latestDelivery,
   type PhoneDeps,
   sendPhoneCode,
-} from './phone.service.ts';
-import { checkPhoneNumber, maskPhone } from './phone-number.ts';
-import { countRecoveryCodes, redeemRecoveryCode, replaceRecoveryCodes } from './recovery.service.ts';
+} from '../factors/phone.service.ts';
+import { checkPhoneNumber, maskPhone } from '../factors/phone-number.ts';
+import { countRecoveryCodes, redeemRecoveryCode, replaceRecoveryCodes } from '../factors/recovery.service.ts';
 import {
   checkTotp,
   pendingRegistrationTtlMs,
   startTotpRegistration,
   type TotpRegistration,
-} from './totp.service.ts';
+} from '../factors/totp.service.ts';
+import { redeemApprovedChallenge } from '../mobile/challenge.service.ts';
+import { activeDeviceName, deactivateUserDevices } from '../mobile/device-key.service.ts';
+import { recordMfaPassed, type SessionRow } from '../sessions/session.service.ts';
+import { endUserAccess } from '../sessions/user-access.ts';
+import { offeredMfaMethods, type TenantContext } from '../tenants/tenant.types.ts';
 
 export interface MfaDeps extends PhoneDeps {
   /** SMS and voice can be delivered (a provider is configured, or the local outbox page). */
   phoneAvailable: boolean;
   clock: Clock;
 }
-
-/** Sensitive actions (a device token, new recovery codes) want a factor check this recent. */
-export const freshVerificationMs = 10 * 60_000;
 
 /**
  * Guesses of a second factor (codes and recovery codes alike) per user: 10 in a burst,

@@ -2,10 +2,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../platform/db/database.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
-import { mfaDb } from './mfa.schema.ts';
+import { mfaDb } from '../factors/mfa.schema.ts';
+import { findActiveFactor } from '../factors/mfa-policy.ts';
+import { checkTotp } from '../factors/totp.service.ts';
 import { enrolTotp, mfaCall, newUser, passwordSignIn, startOfWindow, totpAt } from './mfa.test-support.ts';
-import { findActiveFactor } from './mfa-policy.ts';
-import { checkTotp } from './totp.service.ts';
 
 describe.each(engines)('authenticator app (TOTP) API on %s', (engine) => {
   let t: TestApp;

@@ -21,7 +21,7 @@ import type { Database } from '../../platform/db/schema.ts';
 import type { PushContent } from '../../platform/messaging/message.types.ts';
 import { enqueueMessage } from '../../platform/messaging/outbox.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import { findActiveFactor } from '../mfa/mfa-policy.ts';
+import { findActiveFactor } from '../factors/mfa-policy.ts';
 import { recordMfaPassed } from '../sessions/session.service.ts';
 import type { SignIn } from '../sign-in/sign-in-state.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';

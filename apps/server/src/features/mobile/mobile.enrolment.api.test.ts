@@ -2,7 +2,7 @@ import { enrolmentTtlSeconds, parseEnrolmentUri } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../platform/shared/crypto.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
-import { mfaDb } from '../mfa/mfa.schema.ts';
+import { mfaDb } from '../factors/mfa.schema.ts';
 import { newUser, passwordSignIn, summit } from '../mfa/mfa.test-support.ts';
 import { setupEvent } from './enrolment.service.ts';
 import { memoryEvents } from './events.ts';

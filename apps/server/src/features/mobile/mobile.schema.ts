@@ -1,7 +1,7 @@
 import type { ChallengeStatus, DevicePlatform, MasterDeviceSetupStatus } from '@keycard/contract';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { type MfaDatabase, type MfaTables, mfaDb } from '../mfa/mfa.schema.ts';
+import { type MfaDatabase, type MfaTables, mfaDb } from '../factors/mfa.schema.ts';
 
 /**
  * The mobile-app MFA tables (migration 5001), owned by this feature; `mobileDb` widens a

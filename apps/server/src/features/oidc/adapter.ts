@@ -20,23 +20,6 @@ export async function revokeGrant(db: Kysely<Database>, tenantCode: string, gran
 }
 
 /**
- * Invariant 7: a credential change ends every grant. Removes all of a user's provider
- * artifacts on the tenant — grants, access and refresh tokens, codes and the provider's own
- * sessions — in one statement.
- */
-export async function revokeUserGrants(
-  db: Kysely<Database>,
-  tenantCode: string,
-  userId: string,
-): Promise<void> {
-  await db
-    .deleteFrom('oidc_payloads')
-    .where('tenant_code', '=', tenantCode)
-    .where('account_id', '=', userId)
-    .execute();
-}
-
-/**
  * oidc-provider's persistence (sessions, codes, grants, tokens, interactions) in our
  * database, scoped by tenant: one provider's artifacts are invisible to another's, and a
  * restart logs nobody out. Every method meets an outage as OAuth's temporarily_unavailable

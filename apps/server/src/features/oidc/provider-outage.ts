@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { isOutage, outageRetryAfterSeconds } from '../../platform/shared/outage.ts';
-import type { ProviderPages } from '../../surfaces/oidc/pages.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
+import type { ProviderPageRenderer } from './provider-pages.ts';
 
 /**
  * A database (or Redis) outage seen through the OIDC provider. OAuth has a word for it:
@@ -69,7 +69,7 @@ export const unavailableHeaders = {
  * those would have, adds Retry-After to every 503, and logs each outage once, as an error of
  * the request (the app's other routes log theirs the same way).
  */
-export function answerOutages(pages: ProviderPages, tenant: TenantContext, log: FastifyBaseLogger) {
+export function answerOutages(pages: ProviderPageRenderer, tenant: TenantContext, log: FastifyBaseLogger) {
   return async (ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> => {
     const state = ctx.state as OutageState;
     try {

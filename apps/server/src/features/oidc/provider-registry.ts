@@ -6,17 +6,18 @@ import type { Kysely } from 'kysely';
 import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import { type Config, publicOrigin } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
+import { clientSecretMatches } from '../../platform/security/client-secret.ts';
 import type { Clock } from '../../platform/shared/clock.ts';
 import type { Secrets } from '../../platform/shared/secrets.ts';
-import { ProviderPages } from '../../surfaces/oidc/pages.ts';
 import { revokeSession } from '../sessions/session.service.ts';
 import { isGrantSufficient, loadAccount, loadSignIn } from '../sign-in/sign-in-state.ts';
 import type { TenantDirectory } from '../tenants/tenant.service.ts';
+import { issuerFor } from '../tenants/tenant.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { createAdapterClass } from './adapter.ts';
-import { clientSecretMatches } from './client-secret.ts';
 import { loadSigningKeys } from './keys.ts';
 import { answerOutages, providerStoreWork } from './provider-outage.ts';
+import type { ProviderPageRenderer } from './provider-pages.ts';
 import { registerTokenExchange } from './token-exchange.ts';
 
 export interface ProviderDeps {
@@ -26,8 +27,8 @@ export interface ProviderDeps {
   tenants: TenantDirectory;
   clock: Clock;
   log: FastifyBaseLogger;
-  /** The provider's error and logout pages, as portal pages (without: a page of their own). */
-  pages?: ProviderPages;
+  /** The provider's error and logout pages, drawn as portal pages by the web surface. */
+  pages: ProviderPageRenderer;
   /** Adds to one tenant's provider configuration (the operator tenant's admin API resource). */
   configure?: (tenant: TenantContext, configuration: Configuration) => void;
 }
@@ -35,10 +36,6 @@ export interface ProviderDeps {
 interface Entry {
   provider: Provider;
   handler: (req: IncomingMessage, res: ServerResponse) => void;
-}
-
-export function issuerFor(config: Config, tenant: TenantContext): string {
-  return `${publicOrigin(config, tenant.loginDomain)}/oidc`;
 }
 
 /**
@@ -53,11 +50,11 @@ export class ProviderRegistry {
   readonly #entries = new Map<string, Promise<Entry>>();
 
   /** The provider's error and logout pages (also shown when no provider could be built). */
-  readonly pages: ProviderPages;
+  readonly pages: ProviderPageRenderer;
 
   constructor(deps: ProviderDeps) {
     this.#deps = deps;
-    this.pages = deps.pages ?? new ProviderPages(undefined);
+    this.pages = deps.pages;
     deps.tenants.onChange((code) => this.invalidate(code));
   }
 

@@ -10,18 +10,18 @@ import {
   rolePermissions,
 } from '@keycard/contract';
 import { type Kysely, sql } from 'kysely';
+import { type AuditActor, recordAudit } from '../../platform/audit/audit.service.ts';
 import { type Config, publicOrigin } from '../../platform/config.ts';
 import type { Engine } from '../../platform/db/database.ts';
 import type { Database } from '../../platform/db/schema.ts';
+import { hashClientSecret } from '../../platform/security/client-secret.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import { consumeUserTokens, issueToken } from '../../platform/shared/one-time-token.ts';
 import { accountLink } from '../accounts/account-mail.ts';
 import { inviteUser } from '../accounts/invitation.service.ts';
 import { insertUser } from '../accounts/lifecycle.repository.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
-import { type AuditActor, recordAudit } from '../audit/audit.service.ts';
 import { applyConfigurationPlan, planConfiguration } from '../configuration/configuration.service.ts';
-import { hashClientSecret } from '../oidc/client-secret.ts';
 import { TenantDirectory } from '../tenants/tenant.service.ts';
 
 /**

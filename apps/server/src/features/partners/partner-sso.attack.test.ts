@@ -17,7 +17,7 @@ import {
   signPartnerToken,
   startJwksServer,
 } from '../../test/partners.ts';
-import { issuerFor } from '../oidc/provider-registry.ts';
+import { issuerFor } from '../tenants/tenant.service.ts';
 import { signInWithPartner } from './partner-sso.service.ts';
 import { PartnerKeys } from './partner-token.service.ts';
 

@@ -11,18 +11,18 @@ import {
   partnerTokenClockToleranceSeconds,
 } from '@keycard/contract';
 import type { Kysely, Transaction } from 'kysely';
+import { recordAudit, systemActor } from '../../platform/audit/audit.service.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
 import { createToken, hashToken } from '../../platform/shared/crypto.ts';
 import { AppError, assertThat, retryAfter } from '../../platform/shared/errors.ts';
 import type { UserRow } from '../accounts/user.repository.ts';
-import { recordAudit, systemActor } from '../audit/audit.service.ts';
 import { addressRule } from '../login/login.service.ts';
 import { applyTrustedDevice } from '../mfa/mfa.service.ts';
-import { issuerFor } from '../oidc/provider-registry.ts';
 import { createSession, hasRecentMfa, revokeSession } from '../sessions/session.service.ts';
 import { amrOf, loadAccount, type SignIn, signInOf } from '../sign-in/sign-in-state.ts';
+import { issuerFor } from '../tenants/tenant.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { issueHandoffCode } from './handoff.service.ts';
 import { findPartner, type Partner } from './partner.repository.ts';

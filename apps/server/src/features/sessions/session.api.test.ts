@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../../test/helper.ts';
-import { deviceIdForApps } from '../mfa/device.service.ts';
+import { deviceIdForApps } from '../factors/device.service.ts';
 
 describe.each(engines)('session, authorize and logout API on %s', (engine) => {
   let t: TestApp;

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { consumeUserTokens } from '../../platform/shared/one-time-token.ts';
-import { revokeUserGrants } from '../oidc/adapter.ts';
 import { forgetBrowsers } from './known-browser.ts';
 import { invalidateUserSessions } from './session.service.ts';
 
@@ -35,4 +34,17 @@ export async function endUserAccess(
     now,
   );
   await forgetBrowsers(db, input.tenantCode, input.userId);
+}
+
+/**
+ * Invariant 7: a credential change ends every grant. Removes all of a user's provider
+ * artifacts on the tenant — grants, access and refresh tokens, codes and the provider's own
+ * sessions — in one statement.
+ */
+async function revokeUserGrants(db: Kysely<Database>, tenantCode: string, userId: string): Promise<void> {
+  await db
+    .deleteFrom('oidc_payloads')
+    .where('tenant_code', '=', tenantCode)
+    .where('account_id', '=', userId)
+    .execute();
 }

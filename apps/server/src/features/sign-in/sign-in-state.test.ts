@@ -2,7 +2,7 @@ import type { UserIdentity } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
 import { DAY } from '../../platform/shared/clock.ts';
 import type { UserRow } from '../accounts/user.repository.ts';
-import { effectiveMfaMode, type MfaFacts, mfaRequiredByRemainingInDays } from '../mfa/mfa-policy.ts';
+import { effectiveMfaMode, type MfaFacts, mfaRequiredByRemainingInDays } from '../factors/mfa-policy.ts';
 import type { SessionRow } from '../sessions/session.service.ts';
 import { defaultTenantSettings, type TenantContext } from '../tenants/tenant.types.ts';
 import {

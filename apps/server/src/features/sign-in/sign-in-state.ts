@@ -11,7 +11,7 @@ import type { Database } from '../../platform/db/schema.ts';
 import { DAY } from '../../platform/shared/clock.ts';
 import { hashToken } from '../../platform/shared/crypto.ts';
 import type { UserRow } from '../accounts/user.repository.ts';
-import { effectiveMfaMode, type MfaFacts, mfaRequiredByRemainingInDays } from '../mfa/mfa-policy.ts';
+import { effectiveMfaMode, type MfaFacts, mfaRequiredByRemainingInDays } from '../factors/mfa-policy.ts';
 import { partnerDb } from '../partners/partner.schema.ts';
 import type { SessionRow } from '../sessions/session.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';

@@ -7,21 +7,15 @@ import {
   themeSchema,
 } from '@keycard/contract';
 import type { Kysely } from 'kysely';
+import { type Config, publicOrigin } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
+import { hostnameOf } from '../../platform/http/host.ts';
 import {
   type ClientMetadata,
   defaultTenantSettings,
   type TenantContext,
   type TenantSettings,
 } from './tenant.types.ts';
-
-/** Strips the port (and IPv6 brackets) from a Host value and lower-cases it. */
-export function hostnameOf(host: string | undefined): string {
-  if (!host) return '';
-  const value = host.trim().toLowerCase();
-  if (value.startsWith('[')) return value.slice(0, value.indexOf(']') + 1);
-  return value.replace(/:\d+$/, '').replace(/\.$/, '');
-}
 
 /**
  * A tenant's stored theme. An image address stored before theme images were restricted
@@ -250,4 +244,9 @@ export class TenantDirectory {
 /** Invariant 2: a redirect goes only to a URI registered for the tenant, matched exactly. */
 export function isAllowedRedirect(tenant: TenantContext, uri: string | undefined | null): uri is string {
   return typeof uri === 'string' && tenant.allowedRedirects.has(uri);
+}
+
+/** A tenant's OpenID Connect issuer: its login domain's public origin and `/oidc`. */
+export function issuerFor(config: Config, tenant: TenantContext): string {
+  return `${publicOrigin(config, tenant.loginDomain)}/oidc`;
 }

@@ -12,12 +12,12 @@ import {
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeUser, runCliOn } from '../../features/accounts/test-support.ts';
+import { assertProductionRedirects, resolveRedirect } from '../../features/tenants/redirects.ts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
 import { adminCall, operatorToken, testTheme } from '../../surfaces/admin/admin.test-support.ts';
 import { runCli } from '../../surfaces/cli/cli.ts';
 import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../../test/helper.ts';
 import { AppError } from '../shared/errors.ts';
-import { assertProductionRedirects, resolveRedirect } from './redirects.ts';
 
 // Issue 16, item 7: targets the portal would navigate to, or a browser would run, are refused.
 // The `scheme://host` forms passed the rule before (an absolute URI with an authority).

@@ -1,10 +1,9 @@
 import { errorCodes } from '@keycard/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hostnameOf } from '../../features/tenants/tenant.service.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../shared/errors.ts';
 import { errorAnswer } from './errors.ts';
-import { ownOriginOf } from './redirects.ts';
+import { hostnameOf, ownOriginOf } from './host.ts';
 
 const portalCsp = [
   "default-src 'self'",

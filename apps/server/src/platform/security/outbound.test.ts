@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { lifecycleErrors } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PartnerKeys } from '../../features/partners/partner-token.service.ts';
+import { verifyCaptcha } from '../../features/tenants/captcha.ts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
 import { partnerKey, startJwksServer } from '../../test/partners.ts';
 import { loadConfig } from '../config.ts';
-import { verifyCaptcha } from './captcha.ts';
 import {
   isPrivateAddress,
   namesPrivateHost,

@@ -5,13 +5,13 @@ import {
   operatorTenantCode,
   rolePermissions,
 } from '@keycard/contract';
-import type { AuditActor } from '../../features/audit/audit.service.ts';
 import {
   adminResource,
   consoleClientId,
   findOperator,
   type Operator,
 } from '../../features/operators/operators.service.ts';
+import type { AuditActor } from '../../platform/audit/audit.service.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { Services } from '../context.ts';
 import { mfaFreshUntilClaim } from './admin-provider.ts';

@@ -18,14 +18,14 @@ import { hashPassword } from '../../features/accounts/password.service.ts';
 import { runCliOn } from '../../features/accounts/test-support.ts';
 import { findUserByEmail } from '../../features/accounts/user.repository.ts';
 import { rotateSigningKey } from '../../features/admin/signing-keys.service.ts';
-import { cliActor } from '../../features/audit/audit.service.ts';
-import { mfaDb } from '../../features/mfa/mfa.schema.ts';
+import { mfaDb } from '../../features/factors/mfa.schema.ts';
 import { enrolTotp } from '../../features/mfa/mfa.test-support.ts';
 import {
   consoleClientId,
   createMachineClient,
   repairOperatorTenant,
 } from '../../features/operators/operators.service.ts';
+import { cliActor } from '../../platform/audit/audit.service.ts';
 import { publicOrigin } from '../../platform/config.ts';
 import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../../test/helper.ts';
 import { type AdminRoute, adminRoutes } from './admin.routes.ts';

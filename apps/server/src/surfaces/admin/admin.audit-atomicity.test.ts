@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliOn } from '../../features/accounts/test-support.ts';
 import { findUserByEmail } from '../../features/accounts/user.repository.ts';
-import { mfaDb } from '../../features/mfa/mfa.schema.ts';
+import { mfaDb } from '../../features/factors/mfa.schema.ts';
 import { enrolTotp } from '../../features/mfa/mfa.test-support.ts';
 import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../../test/helper.ts';
 import { adminCall, operatorToken } from './admin.test-support.ts';

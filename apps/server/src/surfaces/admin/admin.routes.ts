@@ -86,7 +86,6 @@ import {
   storeImage,
   uploadContentTypes,
 } from '../../features/assets/assets.service.ts';
-import { exportAudit, searchAudit, systemActor } from '../../features/audit/audit.service.ts';
 import {
   changeOperator,
   createMachineClient,
@@ -96,9 +95,10 @@ import {
   removeOperator,
   repairOperatorTenant,
 } from '../../features/operators/operators.service.ts';
-import { hostnameOf } from '../../features/tenants/tenant.service.ts';
+import { exportAudit, searchAudit, systemActor } from '../../platform/audit/audit.service.ts';
 import { ContractViolation } from '../../platform/http/contract.ts';
 import { errorAnswer } from '../../platform/http/errors.ts';
+import { hostnameOf } from '../../platform/http/host.ts';
 import { parseInput } from '../../platform/http/validate.ts';
 import { assertOutboundAddresses, assertOutboundUrl } from '../../platform/security/outbound.ts';
 import { AppError } from '../../platform/shared/errors.ts';

@@ -1,7 +1,7 @@
 import type { AdminRole } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import { cliActor } from '../../features/audit/audit.service.ts';
 import { createMachineClient } from '../../features/operators/operators.service.ts';
+import { cliActor } from '../../platform/audit/audit.service.ts';
 import type { TestApp } from '../../test/helper.ts';
 
 export const adminHost = 'admin.localhost:3000';

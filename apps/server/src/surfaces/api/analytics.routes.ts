@@ -1,14 +1,14 @@
 import { acceptedResponse, analyticsEventRequest, apiPaths, errorCodes } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
 import { recordAnalyticsEvent } from '../../features/analytics/analytics.service.ts';
+import { sessionToken } from '../../features/sessions/cookies.ts';
 import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
 import { answers } from '../../platform/http/contract.ts';
-import { sessionToken } from '../../platform/http/cookies.ts';
 import { assertSameOrigin } from '../../platform/http/security.ts';
-import { requireTenant } from '../../platform/http/tenant.ts';
 import { parseInput } from '../../platform/http/validate.ts';
 import { AppError, retryAfter } from '../../platform/shared/errors.ts';
 import type { Services } from '../context.ts';
+import { requireTenant } from '../tenant.ts';
 
 /** Events per client address and tenant per minute: a page sends a handful. */
 export const analyticsEventsPerMinute = 60;

@@ -46,16 +46,16 @@ import {
   requestPasswordReset,
 } from '../../features/accounts/password-reset.service.ts';
 import { idempotent } from '../../features/idempotency/idempotent.ts';
+import { sessionToken } from '../../features/sessions/cookies.ts';
 import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
+import { captchaSettingsOf, cspWithCaptcha, verifyCaptcha } from '../../features/tenants/captcha.ts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
 import { answers } from '../../platform/http/contract.ts';
-import { sessionToken } from '../../platform/http/cookies.ts';
 import { assertSameOrigin, securityHeaders } from '../../platform/http/security.ts';
-import { requireTenant } from '../../platform/http/tenant.ts';
 import { parseInput } from '../../platform/http/validate.ts';
-import { captchaSettingsOf, cspWithCaptcha, verifyCaptcha } from '../../platform/security/captcha.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { Services } from '../context.ts';
+import { requireTenant } from '../tenant.ts';
 
 /**
  * Activation, registration, password reset, e-mail verification (issue 3). HTTP glue only:

@@ -5,10 +5,10 @@ import {
   messengerConfigOf,
   messengerSettingsOf,
 } from '../../features/messenger/messenger.ts';
-import { hostnameOf } from '../../features/tenants/tenant.service.ts';
 import { answers } from '../../platform/http/contract.ts';
-import { requireTenant } from '../../platform/http/tenant.ts';
+import { hostnameOf } from '../../platform/http/host.ts';
 import type { Services } from '../context.ts';
+import { requireTenant } from '../tenant.ts';
 
 /** The messenger widget (SPEC §1, §3): its runtime configuration and the pages' CSP. */
 export async function messengerRoutes(app: FastifyInstance, services: Services): Promise<void> {

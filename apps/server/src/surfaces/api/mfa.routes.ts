@@ -26,6 +26,7 @@ import {
   sendPhoneCodeRequest,
 } from '@keycard/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { recordCallStatus } from '../../features/factors/phone.service.ts';
 import { idempotent } from '../../features/idempotency/idempotent.ts';
 import {
   type MfaDeps,
@@ -39,18 +40,18 @@ import {
   trustDevice,
   verifyMfa,
 } from '../../features/mfa/mfa.service.ts';
-import { recordCallStatus } from '../../features/mfa/phone.service.ts';
+import { sessionToken, setDeviceIdCookie } from '../../features/sessions/cookies.ts';
 import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
+import { resolveRedirect } from '../../features/tenants/redirects.ts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
 import { publicOrigin } from '../../platform/config.ts';
 import { answers } from '../../platform/http/contract.ts';
-import { sessionToken, setDeviceIdCookie } from '../../platform/http/cookies.ts';
-import { ownOriginOf, resolveRedirect } from '../../platform/http/redirects.ts';
+import { ownOriginOf } from '../../platform/http/host.ts';
 import { assertSameOrigin } from '../../platform/http/security.ts';
-import { requireTenant } from '../../platform/http/tenant.ts';
 import { parseInput } from '../../platform/http/validate.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { Services } from '../context.ts';
+import { requireTenant } from '../tenant.ts';
 
 export function mfaDepsOf(services: Services): MfaDeps {
   const { config } = services;

@@ -27,13 +27,13 @@ import {
   signInWithPartner,
 } from '../../features/partners/partner-sso.service.ts';
 import { PartnerKeys } from '../../features/partners/partner-token.service.ts';
+import { deviceToken, sessionToken, setSessionCookie } from '../../features/sessions/cookies.ts';
 import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
 import { answers } from '../../platform/http/contract.ts';
-import { deviceToken, sessionToken, setSessionCookie } from '../../platform/http/cookies.ts';
 import { assertSameOrigin } from '../../platform/http/security.ts';
-import { requireTenant } from '../../platform/http/tenant.ts';
 import { parseInput } from '../../platform/http/validate.ts';
 import type { Services } from '../context.ts';
+import { requireTenant } from '../tenant.ts';
 
 /** The path parameter both partner routes share; the help link's second one is the address. */
 const partnerParam = 'partnerCode';

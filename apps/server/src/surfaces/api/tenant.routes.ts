@@ -8,12 +8,12 @@ import {
   routePattern,
 } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import { hostnameOf } from '../../features/tenants/tenant.service.ts';
 import { answers } from '../../platform/http/contract.ts';
-import { requireTenant } from '../../platform/http/tenant.ts';
+import { hostnameOf } from '../../platform/http/host.ts';
 import { parseInput } from '../../platform/http/validate.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { Services } from '../context.ts';
+import { requireTenant } from '../tenant.ts';
 
 export async function tenantRoutes(app: FastifyInstance, { tenants }: Services): Promise<void> {
   app.get(

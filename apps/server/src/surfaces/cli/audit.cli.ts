@@ -7,7 +7,7 @@ import {
   type CopiedEntry,
   compareWithCopy,
   verifyChain,
-} from '../../features/audit/audit-chain.ts';
+} from '../../platform/audit/audit-chain.ts';
 import type { Config } from '../../platform/config.ts';
 import { type Db, openDatabase } from '../../platform/db/database.ts';
 import { grantAppRole } from '../../platform/db/database-roles.ts';

@@ -21,12 +21,12 @@ import {
 } from '../../features/accounts/account-status.service.ts';
 import { applyVerificationPolicy } from '../../features/accounts/email-verification.service.ts';
 import { createRegistrationLink, inviteUser } from '../../features/accounts/invitation.service.ts';
-import { cliActor, recordAudit } from '../../features/audit/audit.service.ts';
 import { ConfigurationFileError } from '../../features/configuration/configuration-file.ts';
 import type { Partner } from '../../features/partners/partner.repository.ts';
 import { updateTenantSettings } from '../../features/tenants/tenant.admin.ts';
 import { TenantDirectory } from '../../features/tenants/tenant.service.ts';
 import type { TenantContext, TenantSettings } from '../../features/tenants/tenant.types.ts';
+import { cliActor, recordAudit } from '../../platform/audit/audit.service.ts';
 import { type Config, ConfigError, loadConfig } from '../../platform/config.ts';
 import { type Db, openDatabase } from '../../platform/db/database.ts';
 import { assertOutboundAddresses } from '../../platform/security/outbound.ts';

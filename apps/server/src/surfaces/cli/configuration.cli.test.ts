@@ -7,8 +7,8 @@ import { parse, stringify } from 'yaml';
 import { activeUser, mailsTo, runCliOn } from '../../features/accounts/test-support.ts';
 import { findUserByEmail } from '../../features/accounts/user.repository.ts';
 import { jsonSchemaFile, jsonSchemaText } from '../../features/configuration/json-schema.ts';
-import { hashClientSecret } from '../../features/oidc/client-secret.ts';
 import { findPartner } from '../../features/partners/partner.repository.ts';
+import { hashClientSecret } from '../../platform/security/client-secret.ts';
 import { buildTestApp, engines, type TestApp } from '../../test/helper.ts';
 
 const exampleFile = path.resolve(

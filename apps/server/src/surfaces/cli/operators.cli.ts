@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type AdminRole, adminRoles, canonicalEmail, operatorTenantCode } from '@keycard/contract';
 import type { Kysely } from 'kysely';
-import { cliActor } from '../../features/audit/audit.service.ts';
 import {
   adminResource,
   changeOperator,
@@ -10,6 +9,7 @@ import {
   listOperators,
   removeOperator,
 } from '../../features/operators/operators.service.ts';
+import { cliActor } from '../../platform/audit/audit.service.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 

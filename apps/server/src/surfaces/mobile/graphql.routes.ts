@@ -21,13 +21,13 @@ import {
 } from '../../features/mobile/events.ts';
 import type { MobileDeps } from '../../features/mobile/mobile.deps.ts';
 import type { DeviceRow } from '../../features/mobile/mobile.schema.ts';
+import { sessionToken } from '../../features/sessions/cookies.ts';
 import { loadSignIn, type SignIn } from '../../features/sign-in/sign-in-state.ts';
-import { sessionToken } from '../../platform/http/cookies.ts';
-import { ownOriginOf } from '../../platform/http/redirects.ts';
+import { ownOriginOf } from '../../platform/http/host.ts';
 import { assertSameOrigin } from '../../platform/http/security.ts';
-import { requireTenant } from '../../platform/http/tenant.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { Services } from '../context.ts';
+import { requireTenant } from '../tenant.ts';
 import { checkDocument, codedError, formatError, httpAnswerOf, loadMobileSchema } from './graphql.ts';
 import { attachResolvers, type MobileContext, mobileResolvers } from './resolvers.ts';
 

@@ -1,13 +1,14 @@
 import { type Locale, storageKeys } from '@keycard/contract';
 import { en, loadTexts, type Texts } from '@keycard/texts';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { ProviderPageRenderer } from '../../features/oidc/provider-pages.ts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
 import { cspWithStyleNonce } from '../../platform/http/security.ts';
+import { escapeHtml } from '../../platform/shared/html.ts';
 import {
   choosePageLocale,
   composePage,
   createNonce,
-  escapeHtml as escapeText,
   pageShell,
   type RenderedPage,
 } from '../web/first-paint.ts';
@@ -21,9 +22,6 @@ import {
  */
 
 /** Text for HTML, attribute values included (the dev outbox's pages use it too). */
-export function escapeHtml(value: unknown): string {
-  return escapeText(String(value ?? ''));
-}
 
 /** The data block the portal's provider screen reads (its element id and shape). */
 export const providerPageElementId = 'kc-provider-page';
@@ -68,7 +66,7 @@ function localeOf(ctx: KoaContextWithOIDC): Locale {
   });
 }
 
-export class ProviderPages {
+export class ProviderPages implements ProviderPageRenderer {
   readonly #template: string;
 
   /** `template`: the portal's built index.html with its stylesheets inline (portal.ts). */

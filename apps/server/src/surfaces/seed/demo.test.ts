@@ -8,9 +8,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { parse } from 'yaml';
 import { runCliOn } from '../../features/accounts/test-support.ts';
 import { jsonSchemaFile } from '../../features/configuration/json-schema.ts';
-import { hashClientSecret } from '../../features/oidc/client-secret.ts';
 import { findPartner, listPartners, savePartner } from '../../features/partners/partner.repository.ts';
 import { updateTenantSettings } from '../../features/tenants/tenant.admin.ts';
+import { hashClientSecret } from '../../platform/security/client-secret.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
 import { demoClientSecretEnv, demoConfigurationFile, demoPartner, seedDemo } from './demo.ts';
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hostnameOf } from '../../features/tenants/tenant.service.ts';
+import { hostnameOf } from '../../platform/http/host.ts';
 import { consoleCsp } from '../../platform/http/security.ts';
 
 /** Where the console lives on the operator host (its Vite `base`). */

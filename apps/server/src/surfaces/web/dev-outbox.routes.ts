@@ -1,11 +1,11 @@
 import { errorCodes } from '@keycard/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hostnameOf } from '../../features/tenants/tenant.service.ts';
 import { errorAnswer } from '../../platform/http/errors.ts';
+import { hostnameOf } from '../../platform/http/host.ts';
 import type { EmailContent, PhoneContent, PushContent } from '../../platform/messaging/message.types.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { Services } from '../context.ts';
-import { escapeHtml } from '../oidc/pages.ts';
+import { escapeHtml } from '../../platform/shared/html.ts';
 
 const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1', 'localhost']);
 

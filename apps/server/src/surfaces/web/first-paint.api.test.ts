@@ -8,10 +8,11 @@ import { de } from '@keycard/texts/de';
 import { en } from '@keycard/texts/en';
 import { th } from '@keycard/texts/th';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../platform/shared/html.ts';
 import { call, engines, type TestApp } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
 import { discoverIssuer, listeningTestApp, startAuthorization } from '../../test/oidc.ts';
-import { acceptedLanguages, choosePageLocale, escapeHtml } from './first-paint.ts';
+import { acceptedLanguages, choosePageLocale } from './first-paint.ts';
 
 // The portal's real page template (Vite only adds its script and stylesheet links to it).
 const template = readFileSync(

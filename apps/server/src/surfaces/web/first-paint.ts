@@ -10,6 +10,7 @@ import {
 } from '@keycard/contract';
 import { en, loadTexts, type Texts } from '@keycard/texts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+import { escapeHtml } from '../../platform/shared/html.ts';
 
 /**
  * The portal's first response, rendered per host (issue 11): the tenant's colours, title,
@@ -83,12 +84,6 @@ export function choosePageLocale(input: {
   }
   return 'en';
 }
-
-export const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
 
 /** JSON inside <script>: no `<` may end the element early (</script>, <!--). */
 const jsonForScript = (value: unknown) =>

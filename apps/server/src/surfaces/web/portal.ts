@@ -4,8 +4,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { errorCodes, paths, storageKeys, toLocale } from '@keycard/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hostnameOf } from '../../features/tenants/tenant.service.ts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+import { hostnameOf } from '../../platform/http/host.ts';
 import { cspWithStyleNonce } from '../../platform/http/security.ts';
 import { choosePageLocale, createNonce, inlineStylesheets, renderFirstPaint } from './first-paint.ts';
 

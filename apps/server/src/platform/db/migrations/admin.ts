@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { type Kysely, type Migration, sql } from 'kysely';
-import { type ChainedContent, entryHash, genesisHash } from '../../../features/audit/audit-chain.ts';
-import { hashClientSecret, isHashedClientSecret } from '../../../features/oidc/client-secret.ts';
+import type { ChainedContent } from '../audit-chain-format.ts';
+import { entryHash, genesisHash } from '../audit-chain-format.ts';
 
 // Migrations describe the schema as it was at their time, not today's types.
 // biome-ignore lint/suspicious/noExplicitAny: Kysely's documented type for migrations
@@ -17,6 +18,15 @@ async function isPostgres(db: AnyDb): Promise<boolean> {
 }
 
 /** Admin API migrations (docs/admin-api.md), named '8xxx_…'. */
+/**
+ * The client-secret digest as migration 8005 wrote it. It is the stored format that
+ * platform/security/client-secret.ts reads; a migration keeps its own copy so that it still
+ * does what it did when it ran.
+ */
+const digestPrefix = 'sha256:';
+const secretDigest = (secret: string) =>
+  `${digestPrefix}${createHash('sha256').update(secret, 'utf8').digest('base64url')}`;
+
 export const adminMigrations: Record<string, Migration> = {
   /**
    * The audit log: who changed what, when, with the changed fields before and after (secrets
@@ -146,9 +156,9 @@ export const adminMigrations: Record<string, Migration> = {
         }>;
         for (const row of rows) {
           const metadata = JSON.parse(row.metadata) as { client_secret?: unknown };
-          if (typeof metadata.client_secret !== 'string' || isHashedClientSecret(metadata.client_secret))
+          if (typeof metadata.client_secret !== 'string' || metadata.client_secret.startsWith(digestPrefix))
             continue;
-          metadata.client_secret = hashClientSecret(metadata.client_secret);
+          metadata.client_secret = secretDigest(metadata.client_secret);
           await db
             .updateTable(table)
             .set({ metadata: JSON.stringify(metadata) })

@@ -1,12 +1,6 @@
 import type { Locale, Theme } from '@keycard/contract';
 import { nearestPassing, textContrast } from '@keycard/contract/contrast';
-
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-}
+import { escapeHtml } from '../../shared/html.ts';
 
 /** A theme image as an absolute URL on the tenant's own origin (mail clients have no base URL). */
 export function absoluteUrl(origin: string, src: string): string {

@@ -1,14 +1,10 @@
 import { errorCodes, redirectTargetProblem, type TenantConfig } from '@keycard/contract';
 import type { FastifyRequest } from 'fastify';
-import { hostnameOf, isAllowedRedirect } from '../../features/tenants/tenant.service.ts';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
-import { type Config, publicOrigin } from '../config.ts';
-import { AppError } from '../shared/errors.ts';
-
-/** The public origin of the portal page that made this request (scheme, host, port). */
-export function ownOriginOf(config: Config, request: FastifyRequest): string {
-  return publicOrigin(config, hostnameOf(request.host));
-}
+import { type Config, publicOrigin } from '../../platform/config.ts';
+import { hostnameOf } from '../../platform/http/host.ts';
+import { AppError } from '../../platform/shared/errors.ts';
+import { isAllowedRedirect } from './tenant.service.ts';
+import type { TenantContext } from './tenant.types.ts';
 
 /**
  * Invariant 2: where may a redirect go? To a URI registered for the tenant (exact match),

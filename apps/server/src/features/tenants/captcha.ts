@@ -1,7 +1,7 @@
 import { type CaptchaAction, lifecycleErrors } from '@keycard/contract';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
-import { AppError } from '../shared/errors.ts';
-import { type OutboundOptions, outboundFetch } from './outbound.ts';
+import { type OutboundOptions, outboundFetch } from '../../platform/security/outbound.ts';
+import { AppError } from '../../platform/shared/errors.ts';
+import type { TenantContext } from './tenant.types.ts';
 
 /** reCAPTCHA v3, the provider whose API the portal speaks, unless a tenant names another. */
 export const defaultCaptchaScriptUrl = 'https://www.google.com/recaptcha/api.js';

@@ -3,14 +3,15 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../platform/config.ts';
-import { type Db, openDatabase } from '../../platform/db/database.ts';
-import { systemClock } from '../../platform/shared/clock.ts';
 import { runCli } from '../../surfaces/cli/cli.ts';
 import { engines, freePort } from '../../test/helper.ts';
+import { loadConfig } from '../config.ts';
+import { entryHash } from '../db/audit-chain-format.ts';
+import { type Db, openDatabase } from '../db/database.ts';
+import { systemClock } from '../shared/clock.ts';
 import { cliActor, recordAudit } from './audit.service.ts';
 import { chainRows, scratchDatabase, tamper } from './audit.test-support.ts';
-import { entryHash, verifyChain } from './audit-chain.ts';
+import { verifyChain } from './audit-chain.ts';
 import { type AuditSink, AuditSinkWorker, fileSink, httpSink } from './audit-sink.ts';
 
 interface SinkLine {

@@ -1,22 +1,18 @@
 import { errorCodes } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { resolveRedirect } from '../../platform/http/redirects.ts';
 import { AppError, assertThat } from '../../platform/shared/errors.ts';
 import { redeemToken } from '../../platform/shared/one-time-token.ts';
+import { deviceIdForApps } from '../factors/device.service.ts';
 import type { LoginCodeData } from '../login/login.service.ts';
-import { deviceIdForApps } from '../mfa/device.service.ts';
 import { applyTrustedDevice } from '../mfa/mfa.service.ts';
-import {
-  earliestAcceptedAuthentication,
-  findInteraction,
-  finishInteraction,
-} from '../oidc/interaction.service.ts';
-import type { ProviderRegistry } from '../oidc/provider-registry.ts';
 import { rememberBrowser } from '../sessions/known-browser.ts';
 import { createSession, revokeSession } from '../sessions/session.service.ts';
+import { amrOf, loadAccount, type SignIn, signInOf } from '../sign-in/sign-in-state.ts';
+import { resolveRedirect } from '../tenants/redirects.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
-import { amrOf, loadAccount, type SignIn, signInOf } from './sign-in-state.ts';
+import { earliestAcceptedAuthentication, findInteraction, finishInteraction } from './interaction.service.ts';
+import type { ProviderRegistry } from './provider-registry.ts';
 
 /**
  * POST /api/authenticate: redeems the single-use login code of the password step (one atomic

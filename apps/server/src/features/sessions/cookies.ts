@@ -1,8 +1,8 @@
 import { storageKeys } from '@keycard/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { knownBrowserLifetimeMs } from '../../features/sessions/known-browser.ts';
-import { sessionLifetimeMs } from '../../features/sessions/session.service.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../../platform/config.ts';
+import { knownBrowserLifetimeMs } from './known-browser.ts';
+import { sessionLifetimeMs } from './session.service.ts';
 
 /**
  * Invariant 3: Keycard's cookies are HttpOnly, SameSite=Lax, Secure whenever the public URLs

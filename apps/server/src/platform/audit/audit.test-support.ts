@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
-import type { Db, Engine } from '../../platform/db/database.ts';
-import { openDatabase } from '../../platform/db/database.ts';
-import type { Database } from '../../platform/db/schema.ts';
 import { postgresAdminUrl } from '../../test/helper.ts';
+import type { Db, Engine } from '../db/database.ts';
+import { openDatabase } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 
 /** A PostgreSQL database of its own, created by the superuser (optionally owned by a role). */
 export async function scratchPostgres(

@@ -47,3 +47,6 @@ export function findActiveFactor(
     .orderBy('confirmed_at', 'desc')
     .executeTakeFirst();
 }
+
+/** Sensitive actions (a device token, new recovery codes) want a factor check this recent. */
+export const freshVerificationMs = 10 * 60_000;

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Config } from '../../platform/config.ts';
-import type { Database } from '../../platform/db/schema.ts';
-import { outboundFetch, type Resolver } from '../../platform/security/outbound.ts';
-import type { Clock } from '../../platform/shared/clock.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/schema.ts';
+import { outboundFetch, type Resolver } from '../security/outbound.ts';
+import type { Clock } from '../shared/clock.ts';
 
 /**
  * Audit sinks: a copy of every audit entry outside the database, as JSON lines, shipped as

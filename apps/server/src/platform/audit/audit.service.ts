@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditActorKind, AuditEntry } from '@keycard/contract';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Database } from '../db/schema.ts';
 import { appendChained } from './audit-chain.ts';
 
 /**

@@ -6,17 +6,12 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
-import { type Config, loadConfig } from '../../platform/config.ts';
-import {
-  AuditLogProtectionError,
-  type Db,
-  openDatabase,
-  openServerDatabase,
-} from '../../platform/db/database.ts';
 import { adminCall, operatorToken } from '../../surfaces/admin/admin.test-support.ts';
 import { runCli } from '../../surfaces/cli/cli.ts';
 import { seedDemo } from '../../surfaces/seed/demo.ts';
 import { postgresAdminUrl, type TestApp, TestClock, testPasswordHashingEnv } from '../../test/helper.ts';
+import { type Config, loadConfig } from '../config.ts';
+import { AuditLogProtectionError, type Db, openDatabase, openServerDatabase } from '../db/database.ts';
 import { chainRows, scratchPostgres, superuser } from './audit.test-support.ts';
 import { verifyChain } from './audit-chain.ts';
 

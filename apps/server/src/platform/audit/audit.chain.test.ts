@@ -1,15 +1,16 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../platform/config.ts';
-import type { Db } from '../../platform/db/database.ts';
-import { migrateTo, migrateToLatest } from '../../platform/db/migrations.ts';
+import { createMachineClient } from '../../features/operators/operators.service.ts';
 import { runCli } from '../../surfaces/cli/cli.ts';
 import { engines } from '../../test/helper.ts';
 import { type Cluster, twoInstances } from '../../test/instances.ts';
-import { createMachineClient } from '../operators/operators.service.ts';
+import { loadConfig } from '../config.ts';
+import { entryHash, genesisHash } from '../db/audit-chain-format.ts';
+import type { Db } from '../db/database.ts';
+import { migrateTo, migrateToLatest } from '../db/migrations.ts';
 import { cliActor, recordAudit } from './audit.service.ts';
 import { chainRows, scratchDatabase, tamper } from './audit.test-support.ts';
-import { entryHash, genesisHash, verifyChain } from './audit-chain.ts';
+import { verifyChain } from './audit-chain.ts';
 
 /** Writes n entries, each in its own transaction as a change would, a millisecond apart. */
 async function writeEntries(db: Db, n: number): Promise<void> {

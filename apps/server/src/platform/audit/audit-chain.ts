@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import { type ChainedContent, entryHash, genesisHash } from '../db/audit-chain-format.ts';
+import type { Database } from '../db/schema.ts';
 
 /**
  * The audit log's hash chain (docs/security.md#audit-chain). Every entry carries its position
@@ -9,44 +9,9 @@ import type { Database } from '../../platform/db/schema.ts';
  * removing or inserting an entry breaks the chain at that entry, which `keycard audit verify`
  * reports. The head of the chain (last position and hash) is one row, `audit_chain_head`,
  * locked by each append until its transaction ends, so concurrent writers on any number of
- * instances append one after the other and the chain never forks.
+ * instances append one after the other and the chain never forks. The hash itself is part of
+ * the stored format (`db/audit-chain-format.ts`), which migration 9101 also uses.
  */
-
-export const genesisHash = '0'.repeat(64);
-
-/** The stored columns the hash covers, as stored (before/after are JSON text). */
-export interface ChainedContent {
-  id: string;
-  at: number;
-  actor_kind: string;
-  actor_id: string | null;
-  tenant_code: string | null;
-  action: string;
-  target_kind: string;
-  target_id: string;
-  before: string | null;
-  after: string | null;
-}
-
-/**
- * SHA-256 over the previous hash, a newline and a JSON array of the content in a fixed order:
- * one text for one entry, whatever the engine or the object's key order.
- */
-export function entryHash(prevHash: string, entry: ChainedContent): string {
-  const canonical = JSON.stringify([
-    entry.id,
-    Number(entry.at),
-    entry.actor_kind,
-    entry.actor_id,
-    entry.tenant_code,
-    entry.action,
-    entry.target_kind,
-    entry.target_id,
-    entry.before,
-    entry.after,
-  ]);
-  return createHash('sha256').update(`${prevHash}\n${canonical}`).digest('hex');
-}
 
 /**
  * Appends an entry at the head of the chain. Must run inside a transaction (recordAudit makes
