@@ -188,7 +188,7 @@ describe('console operations (Chromium)', () => {
 
     await page.waitForURL(`${admin}/console/`);
     await expect.poll(heading).toBe(consoleEn.tenants.heading);
-    // "Tenant lakeside was deleted, with 0 accounts, …": what went with it is counted.
+    // "Tenant lakeside was deleted (accounts: 0, …)": what went with it is counted.
     const said = fill(consoleEn.tenants.deleted, {
       code: 'lakeside',
       users: 0,

@@ -150,7 +150,7 @@ export async function registerTotp(
   await expectHeading(page, texts.mfa.totp.code.heading);
   await screen('totp step 3');
   if (options.trust === false) {
-    await page.getByLabel(texts.mfa.common.trustDevice.replace('{{days}}', '60')).uncheck();
+    await page.getByLabel(texts.mfa.common.trustDevice.other.replace('{{count}}', '60')).uncheck();
   }
   const code = await totpCode(keycard, secret);
   if (options.pasted) await pasteCode(page, options.pasted(code), texts);

@@ -48,6 +48,9 @@ export type PluralKey<T> = {
       : `${K}.${PluralKey<T[K]>}`;
 }[keyof T & string];
 
+/** The keys of the texts without plural forms: what a screen may keep in a variable and show later. */
+export type PlainKey<T> = Exclude<TextKey<T>, PluralKey<T>>;
+
 /** The keys of groups of texts (`errors.provider.reasons`), for names known at run time (`keyIn`). */
 export type GroupKey<T> = {
   [K in keyof T & string]: T[K] extends string
@@ -70,7 +73,7 @@ export type TranslateValues = Readonly<Record<string, string | number>>;
 
 /** `t(key, values)`: a key that does not exist does not compile, nor a plural text without `count`. */
 export interface Translate<T> {
-  (key: Exclude<TextKey<T>, PluralKey<T>>, values?: TranslateValues): string;
+  (key: PlainKey<T>, values?: TranslateValues): string;
   (key: PluralKey<T>, values: TranslateValues & { readonly count: number }): string;
 }
 
@@ -111,6 +114,18 @@ export function pluralCategory(locale: Locale, count: number): PluralCategory {
     pluralRules.set(locale, rules);
   }
   return rules.select(count);
+}
+
+const numberFormats = new Map<Locale, Intl.NumberFormat>();
+
+/** A count as the language writes it: "1,5" in French, "1,000" in English. */
+export function formatCount(locale: Locale, count: number): string {
+  let numbers = numberFormats.get(locale);
+  if (!numbers) {
+    numbers = new Intl.NumberFormat(intlLocale(locale));
+    numberFormats.set(locale, numbers);
+  }
+  return numbers.format(count);
 }
 
 /** A text's wording for `count` in its language; a string is its own wording. */
@@ -222,11 +237,16 @@ export class Translator<T> {
       const override = overrides.get(key);
       if (typeof override === 'string') return override;
       const own = lookup(catalogue, key);
-      // English's wording is chosen by English's rules.
       const text = own ?? lookup(english, key) ?? lookup(base, key);
       if (text === undefined) return key;
-      const wording = chooseForm(text, own === undefined ? 'en' : language, values?.count);
-      return values ? format(wording, values) : wording;
+      const count = values?.count;
+      if (typeof count !== 'number') {
+        const wording = chooseForm(text, language, undefined);
+        return values ? format(wording, values) : wording;
+      }
+      // English's wording is chosen by English's rules; the number is written the page's way.
+      const wording = chooseForm(text, own === undefined ? 'en' : language, count);
+      return format(wording, { ...values, count: formatCount(language, count) });
     };
   }
 }

@@ -1,9 +1,11 @@
 import type { Locale } from '@keycard/contract/user-state';
+import { intlLocale } from '@keycard/texts/translator';
 import { useEffect, useState } from 'react';
 
 /**
  * Waits in words, in the page's language: "in 14 minutes", "in 45 Sekunden", "ในอีก 2 ชั่วโมง"
- * (Intl.RelativeTimeFormat), never "849 seconds". Texts take the phrase as {{when}} (or the
+ * (Intl.RelativeTimeFormat), never "849 seconds"; Intl writes the plural ("in 1 minute", "dans
+ * 2 heures"), and European Portuguese for the portal's Portuguese ("dentro de 14 minutos"). Texts take the phrase as {{when}} (or the
  * bare amount, "14 minutes", as {{duration}}) and are written so it reads naturally there.
  *
  * Rounded up, so the promised moment is never too early: a retry at "in 14 minutes" passes.
@@ -27,9 +29,6 @@ export function roundWait(totalSeconds: number): WordedWait {
   if (hours < 48) return { value: hours, unit: 'hour' };
   return { value: Math.ceil(seconds / 86_400), unit: 'day' };
 }
-
-/** The portal's Portuguese texts are European Portuguese ("dentro de 14 minutos", not "em"). */
-const intlLocale = (locale: Locale): string => (locale === 'pt' ? 'pt-PT' : locale);
 
 /** "in 14 minutes" in the locale's words (numeric: "in 1 day", not "tomorrow"). */
 export function waitInWords(totalSeconds: number, locale: Locale): string {

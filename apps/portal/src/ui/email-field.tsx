@@ -1,6 +1,6 @@
 import { isValidEmail } from '@keycard/contract/rules';
 import { useRef, useState } from 'react';
-import { useTranslation } from '../lib/i18n.tsx';
+import { type PortalTextKey, useTranslation } from '../lib/i18n.tsx';
 import { TextField } from './fields.tsx';
 
 type EmailProblem = 'common.required' | 'common.invalidEmail';
@@ -15,7 +15,7 @@ export function emailProblem(value: string): EmailProblem | undefined {
 export function useEmailField(initial = '') {
   const [value, setValue] = useState(initial);
   // A text key: the field's own problem, or one the server answered (e.g. a mismatch).
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<PortalTextKey | undefined>();
   const inputRef = useRef<HTMLInputElement>(null);
   /** Shows the problem and moves focus to the field; answers the trimmed address when valid. */
   function check(): string | null {

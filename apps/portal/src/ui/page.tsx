@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useBranding } from '../lib/branding.tsx';
-import { useTranslation } from '../lib/i18n.tsx';
+import { type PortalTextKey, useTranslation } from '../lib/i18n.tsx';
 import { LanguageMenu } from './language-menu.tsx';
 import { usePageTitle } from './use-page-title.ts';
 
@@ -21,7 +21,7 @@ export function Page({
   heading,
   children,
 }: {
-  titleKey: string;
+  titleKey: PortalTextKey;
   heading: ReactNode;
   children?: ReactNode;
 }) {
@@ -83,7 +83,7 @@ export function Loader({ label, labelShown = true }: { label: string; labelShown
 }
 
 /** A loading screen that still has its landmark and heading: one text, and a spinner. */
-export function LoadingPage({ titleKey, label }: { titleKey: string; label: string }) {
+export function LoadingPage({ titleKey, label }: { titleKey: PortalTextKey; label: string }) {
   return (
     <Page titleKey={titleKey} heading={label}>
       <Loader label={label} labelShown={false} />

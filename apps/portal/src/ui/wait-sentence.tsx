@@ -1,5 +1,5 @@
 import { splitAtWait, waitValues } from '../lib/duration.ts';
-import { type TranslateValues, useTranslation } from '../lib/i18n.tsx';
+import { type PortalTextKey, type TranslateValues, useTranslation } from '../lib/i18n.tsx';
 
 /**
  * A sentence with a wait in words ("Try again in 14 minutes."), counting down. The phrase
@@ -11,7 +11,7 @@ export function WaitSentence({
   seconds,
   values,
 }: {
-  textKey: string;
+  textKey: PortalTextKey;
   seconds: number;
   values?: TranslateValues;
 }) {

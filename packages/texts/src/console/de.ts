@@ -247,7 +247,10 @@ export const de: ConsoleTexts = {
     intro:
       'Jedes Farbpaar der Anmeldeseiten, geprüft nach WCAG 2.2 AA: 4,5 : 1 für Text, 3 : 1 für Schaltflächenränder und Fokusrahmen. Das Portal zeigt anstelle einer durchgefallenen Farbe die vorgeschlagene.',
     allPass: 'Alle {{count}} Paare bestehen.',
-    someFail: '{{failing}} von {{count}} Paaren bestehen nicht.',
+    someFail: {
+      one: '{{count}} von {{total}} Paaren besteht nicht.',
+      other: '{{count}} von {{total}} Paaren bestehen nicht.',
+    },
     pairs: {
       primaryText: 'Primärer Vordergrund auf primärem Hintergrund (Text)',
       secondaryText: 'Sekundärer Vordergrund auf sekundärem Hintergrund (Text)',

@@ -103,7 +103,7 @@ export const en = {
     version: 'Version',
     new: 'New tenant',
     deleted:
-      'Tenant {{code}} was deleted, with {{users}} accounts, {{clients}} clients, {{domains}} domains and {{partners}} partners.',
+      'Tenant {{code}} was deleted (accounts: {{users}}, clients: {{clients}}, domains: {{domains}}, partners: {{partners}}).',
   },
   newTenant: {
     heading: 'New tenant',
@@ -239,7 +239,10 @@ export const en = {
     intro:
       'Every colour pair the login pages draw, checked against WCAG 2.2 AA: 4.5 : 1 for text, 3 : 1 for button edges and focus rings. The portal draws the suggested colour in place of a failing one.',
     allPass: 'All {{count}} pairs pass.',
-    someFail: '{{failing}} of {{count}} pairs fail.',
+    someFail: {
+      one: '{{count}} of {{total}} pairs fails.',
+      other: '{{count}} of {{total}} pairs fail.',
+    },
     pairs: {
       primaryText: 'Primary foreground on primary background (text)',
       secondaryText: 'Secondary foreground on secondary background (text)',

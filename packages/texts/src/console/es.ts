@@ -242,7 +242,11 @@ export const es: ConsoleTexts = {
     intro:
       'Cada par de colores que muestran las páginas de inicio de sesión, comprobado según WCAG 2.2 AA: 4,5 : 1 para el texto, 3 : 1 para los bordes de botones y los indicadores de foco. El portal usa el color sugerido en lugar de uno que no cumple.',
     allPass: 'Los {{count}} pares cumplen.',
-    someFail: '{{failing}} de {{count}} pares no cumplen.',
+    someFail: {
+      one: '{{count}} de {{total}} pares no cumple.',
+      many: '{{count}} de {{total}} pares no cumplen.',
+      other: '{{count}} de {{total}} pares no cumplen.',
+    },
     pairs: {
       primaryText: 'Primer plano primario sobre fondo primario (texto)',
       secondaryText: 'Primer plano secundario sobre fondo secundario (texto)',

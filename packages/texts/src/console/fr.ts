@@ -246,7 +246,11 @@ export const fr: ConsoleTexts = {
     intro:
       'Chaque paire de couleurs affichée par les pages de connexion, vérifiée selon WCAG 2.2 AA : 4,5 : 1 pour le texte, 3 : 1 pour les bordures de bouton et les contours de focus. Le portail affiche la couleur suggérée à la place d’une couleur non conforme.',
     allPass: 'Les {{count}} paires sont conformes.',
-    someFail: '{{failing}} paires sur {{count}} ne sont pas conformes.',
+    someFail: {
+      one: '{{count}} paire sur {{total}} n’est pas conforme.',
+      many: '{{count}} de paires sur {{total}} ne sont pas conformes.',
+      other: '{{count}} paires sur {{total}} ne sont pas conformes.',
+    },
     pairs: {
       primaryText: 'Premier plan principal sur arrière-plan principal (texte)',
       secondaryText: 'Premier plan secondaire sur arrière-plan secondaire (texte)',

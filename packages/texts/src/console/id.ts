@@ -242,7 +242,9 @@ export const id: ConsoleTexts = {
     intro:
       'Setiap pasangan warna yang ditampilkan halaman masuk, diperiksa berdasarkan WCAG 2.2 AA: 4,5 : 1 untuk teks, 3 : 1 untuk tepi tombol dan cincin fokus. Portal menampilkan warna yang disarankan sebagai pengganti warna yang tidak lolos.',
     allPass: 'Semua {{count}} pasangan lolos.',
-    someFail: '{{failing}} dari {{count}} pasangan tidak lolos.',
+    someFail: {
+      other: '{{count}} dari {{total}} pasangan tidak lolos.',
+    },
     pairs: {
       primaryText: 'Latar depan utama di atas latar belakang utama (teks)',
       secondaryText: 'Latar depan sekunder di atas latar belakang sekunder (teks)',

@@ -244,7 +244,11 @@ export const it: ConsoleTexts = {
     intro:
       'Ogni coppia di colori mostrata dalle pagine di accesso, verificata secondo le WCAG 2.2 AA: 4,5 : 1 per il testo, 3 : 1 per i bordi dei pulsanti e gli indicatori di focus. Il portale usa il colore suggerito al posto di uno non conforme.',
     allPass: 'Tutte le {{count}} coppie sono conformi.',
-    someFail: '{{failing}} coppie su {{count}} non sono conformi.',
+    someFail: {
+      one: '{{count}} coppia su {{total}} non è conforme.',
+      many: '{{count}} di coppie su {{total}} non sono conformi.',
+      other: '{{count}} coppie su {{total}} non sono conformi.',
+    },
     pairs: {
       primaryText: 'Primo piano primario su sfondo primario (testo)',
       secondaryText: 'Primo piano secondario su sfondo secondario (testo)',

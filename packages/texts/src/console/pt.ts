@@ -241,7 +241,11 @@ export const pt: ConsoleTexts = {
     intro:
       'Cada par de cores que as páginas de início de sessão mostram, verificado segundo as WCAG 2.2 AA: 4,5 : 1 para texto, 3 : 1 para contornos de botões e indicadores de foco. O portal usa a cor sugerida em vez de uma que não cumpra.',
     allPass: 'Os {{count}} pares cumprem.',
-    someFail: '{{failing}} de {{count}} pares não cumprem.',
+    someFail: {
+      one: '{{count}} de {{total}} pares não cumpre.',
+      many: '{{count}} de {{total}} pares não cumprem.',
+      other: '{{count}} de {{total}} pares não cumprem.',
+    },
     pairs: {
       primaryText: 'Primeiro plano principal sobre fundo principal (texto)',
       secondaryText: 'Primeiro plano secundário sobre fundo secundário (texto)',

@@ -57,7 +57,11 @@ export const lifecycleDe: Texts['lifecycle'] = {
   },
   activateSent: {
     heading: 'Bitte prüfen Sie Ihren Posteingang',
-    body: 'Falls Ihr Konto noch auf die Aktivierung wartet, haben wir einen neuen Aktivierungslink an Ihre E-Mail-Adresse gesendet. Der Link ist {{days}} Tage lang gültig.',
+    body: {
+      one: 'Falls Ihr Konto noch auf die Aktivierung wartet, haben wir einen neuen Aktivierungslink an Ihre E-Mail-Adresse gesendet. Der Link ist {{count}} Tag lang gültig.',
+      other:
+        'Falls Ihr Konto noch auf die Aktivierung wartet, haben wir einen neuen Aktivierungslink an Ihre E-Mail-Adresse gesendet. Der Link ist {{count}} Tage lang gültig.',
+    },
     help: 'Keine E-Mail erhalten? Prüfen Sie Ihren Spam-Ordner oder wenden Sie sich an den Support.',
   },
   activateExpired: {
@@ -76,9 +80,16 @@ export const lifecycleDe: Texts['lifecycle'] = {
   },
   resetSent: {
     heading: 'Bitte prüfen Sie Ihren Posteingang',
-    body: 'Falls ein Konto für {{email}} existiert, haben wir dorthin einen Link zum Zurücksetzen des Passworts gesendet. Der Link ist {{minutes}} Minuten lang gültig.',
-    bodyWithoutEmail:
-      'Falls ein Konto für die eingegebene Adresse existiert, haben wir dorthin einen Link zum Zurücksetzen des Passworts gesendet. Der Link ist {{minutes}} Minuten lang gültig.',
+    body: {
+      one: 'Falls ein Konto für {{email}} existiert, haben wir dorthin einen Link zum Zurücksetzen des Passworts gesendet. Der Link ist {{count}} Minute lang gültig.',
+      other:
+        'Falls ein Konto für {{email}} existiert, haben wir dorthin einen Link zum Zurücksetzen des Passworts gesendet. Der Link ist {{count}} Minuten lang gültig.',
+    },
+    bodyWithoutEmail: {
+      one: 'Falls ein Konto für die eingegebene Adresse existiert, haben wir dorthin einen Link zum Zurücksetzen des Passworts gesendet. Der Link ist {{count}} Minute lang gültig.',
+      other:
+        'Falls ein Konto für die eingegebene Adresse existiert, haben wir dorthin einen Link zum Zurücksetzen des Passworts gesendet. Der Link ist {{count}} Minuten lang gültig.',
+    },
     resend: 'E-Mail erneut senden',
     resent: 'Wir haben die E-Mail erneut gesendet.',
     trouble: 'Probleme bei der Anmeldung?',
@@ -100,7 +111,11 @@ export const lifecycleDe: Texts['lifecycle'] = {
   },
   verifyExpired: {
     heading: 'Dieser Bestätigungslink ist abgelaufen',
-    body: 'Bestätigungslinks sind {{hours}} Stunden lang gültig und können einmal verwendet werden. Melden Sie sich erneut an, um einen neuen Link anzufordern.',
+    body: {
+      one: 'Bestätigungslinks sind {{count}} Stunde lang gültig und können einmal verwendet werden. Melden Sie sich erneut an, um einen neuen Link anzufordern.',
+      other:
+        'Bestätigungslinks sind {{count}} Stunden lang gültig und können einmal verwendet werden. Melden Sie sich erneut an, um einen neuen Link anzufordern.',
+    },
   },
   passwordExpired: {
     heading: 'Ihr Passwort ist abgelaufen',
@@ -111,7 +126,10 @@ export const lifecycleDe: Texts['lifecycle'] = {
     heading: 'Ihr Passwort läuft bald ab',
     today: 'Ihr Passwort läuft heute ab.',
     tomorrow: 'Ihr Passwort läuft morgen ab.',
-    inDays: 'Ihr Passwort läuft in {{days}} Tagen ab.',
+    inDays: {
+      one: 'Ihr Passwort läuft in {{count}} Tag ab.',
+      other: 'Ihr Passwort läuft in {{count}} Tagen ab.',
+    },
     advice:
       'Setzen Sie es jetzt zurück, um ohne Unterbrechung Zugriff zu behalten, oder fahren Sie fort und setzen Sie es später zurück.',
     resetNow: 'Jetzt zurücksetzen',
@@ -119,7 +137,11 @@ export const lifecycleDe: Texts['lifecycle'] = {
   },
   verificationPrompt: {
     heading: 'E-Mail-Adresse bestätigen',
-    body: 'Bevor Sie fortfahren, bestätigen Sie bitte, dass {{email}} Ihre E-Mail-Adresse ist. Wir senden Ihnen einen Bestätigungslink, der {{hours}} Stunden lang gültig ist.',
+    body: {
+      one: 'Bevor Sie fortfahren, bestätigen Sie bitte, dass {{email}} Ihre E-Mail-Adresse ist. Wir senden Ihnen einen Bestätigungslink, der {{count}} Stunde lang gültig ist.',
+      other:
+        'Bevor Sie fortfahren, bestätigen Sie bitte, dass {{email}} Ihre E-Mail-Adresse ist. Wir senden Ihnen einen Bestätigungslink, der {{count}} Stunden lang gültig ist.',
+    },
     send: 'Bestätigungs-E-Mail senden',
     sentHeading: 'Bitte prüfen Sie Ihren Posteingang',
     sentBody: 'Wir haben einen Bestätigungslink an {{email}} gesendet. Öffnen Sie ihn, um fortzufahren.',

@@ -57,7 +57,11 @@ export const lifecycleEn = {
   },
   activateSent: {
     heading: 'Check your inbox',
-    body: 'If your account is waiting to be activated, we have sent a new activation link to your e-mail address. The link is valid for {{days}} days.',
+    body: {
+      one: 'If your account is waiting to be activated, we have sent a new activation link to your e-mail address. The link is valid for {{count}} day.',
+      other:
+        'If your account is waiting to be activated, we have sent a new activation link to your e-mail address. The link is valid for {{count}} days.',
+    },
     help: 'No e-mail? Check your spam folder, or contact support.',
   },
   activateExpired: {
@@ -75,9 +79,16 @@ export const lifecycleEn = {
   },
   resetSent: {
     heading: 'Check your inbox',
-    body: 'If an account exists for {{email}}, we have sent it a link to reset the password. The link is valid for {{minutes}} minutes.',
-    bodyWithoutEmail:
-      'If an account exists for the address you entered, we have sent it a link to reset the password. The link is valid for {{minutes}} minutes.',
+    body: {
+      one: 'If an account exists for {{email}}, we have sent it a link to reset the password. The link is valid for {{count}} minute.',
+      other:
+        'If an account exists for {{email}}, we have sent it a link to reset the password. The link is valid for {{count}} minutes.',
+    },
+    bodyWithoutEmail: {
+      one: 'If an account exists for the address you entered, we have sent it a link to reset the password. The link is valid for {{count}} minute.',
+      other:
+        'If an account exists for the address you entered, we have sent it a link to reset the password. The link is valid for {{count}} minutes.',
+    },
     resend: 'Send the e-mail again',
     resent: 'We have sent the e-mail again.',
     trouble: 'Trouble logging in?',
@@ -99,7 +110,11 @@ export const lifecycleEn = {
   },
   verifyExpired: {
     heading: 'This verification link has expired',
-    body: 'Verification links are valid for {{hours}} hours and work once. Log in again to request a new one.',
+    body: {
+      one: 'Verification links are valid for {{count}} hour and work once. Log in again to request a new one.',
+      other:
+        'Verification links are valid for {{count}} hours and work once. Log in again to request a new one.',
+    },
   },
   passwordExpired: {
     heading: 'Your password has expired',
@@ -110,14 +125,21 @@ export const lifecycleEn = {
     heading: 'Your password will expire soon',
     today: 'Your password expires today.',
     tomorrow: 'Your password expires tomorrow.',
-    inDays: 'Your password expires in {{days}} days.',
+    inDays: {
+      one: 'Your password expires in {{count}} day.',
+      other: 'Your password expires in {{count}} days.',
+    },
     advice: 'Reset it now to keep access without interruption, or continue and reset it later.',
     resetNow: 'Reset now',
     resetLater: 'Reset later',
   },
   verificationPrompt: {
     heading: 'Verify your e-mail',
-    body: 'Before you continue, confirm that {{email}} is your e-mail address. We will send you a verification link that is valid for {{hours}} hours.',
+    body: {
+      one: 'Before you continue, confirm that {{email}} is your e-mail address. We will send you a verification link that is valid for {{count}} hour.',
+      other:
+        'Before you continue, confirm that {{email}} is your e-mail address. We will send you a verification link that is valid for {{count}} hours.',
+    },
     send: 'Send verification e-mail',
     sentHeading: 'Check your inbox',
     sentBody: 'We have sent a verification link to {{email}}. Open it to continue.',

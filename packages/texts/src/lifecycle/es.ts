@@ -55,7 +55,12 @@ export const lifecycleEs: Texts['lifecycle'] = {
   },
   activateSent: {
     heading: 'Revise su bandeja de entrada',
-    body: 'Si su cuenta está pendiente de activación, le hemos enviado un nuevo enlace de activación a su dirección de correo electrónico. El enlace es válido durante {{days}} días.',
+    body: {
+      one: 'Si su cuenta está pendiente de activación, le hemos enviado un nuevo enlace de activación a su dirección de correo electrónico. El enlace es válido durante {{count}} día.',
+      many: 'Si su cuenta está pendiente de activación, le hemos enviado un nuevo enlace de activación a su dirección de correo electrónico. El enlace es válido durante {{count}} de días.',
+      other:
+        'Si su cuenta está pendiente de activación, le hemos enviado un nuevo enlace de activación a su dirección de correo electrónico. El enlace es válido durante {{count}} días.',
+    },
     help: '¿No ha recibido el correo? Revise su carpeta de correo no deseado o contacte con soporte.',
   },
   activateExpired: {
@@ -74,9 +79,18 @@ export const lifecycleEs: Texts['lifecycle'] = {
   },
   resetSent: {
     heading: 'Revise su bandeja de entrada',
-    body: 'Si existe una cuenta para {{email}}, le hemos enviado un enlace para restablecer la contraseña. El enlace es válido durante {{minutes}} minutos.',
-    bodyWithoutEmail:
-      'Si existe una cuenta para la dirección que ha introducido, le hemos enviado un enlace para restablecer la contraseña. El enlace es válido durante {{minutes}} minutos.',
+    body: {
+      one: 'Si existe una cuenta para {{email}}, le hemos enviado un enlace para restablecer la contraseña. El enlace es válido durante {{count}} minuto.',
+      many: 'Si existe una cuenta para {{email}}, le hemos enviado un enlace para restablecer la contraseña. El enlace es válido durante {{count}} de minutos.',
+      other:
+        'Si existe una cuenta para {{email}}, le hemos enviado un enlace para restablecer la contraseña. El enlace es válido durante {{count}} minutos.',
+    },
+    bodyWithoutEmail: {
+      one: 'Si existe una cuenta para la dirección que ha introducido, le hemos enviado un enlace para restablecer la contraseña. El enlace es válido durante {{count}} minuto.',
+      many: 'Si existe una cuenta para la dirección que ha introducido, le hemos enviado un enlace para restablecer la contraseña. El enlace es válido durante {{count}} de minutos.',
+      other:
+        'Si existe una cuenta para la dirección que ha introducido, le hemos enviado un enlace para restablecer la contraseña. El enlace es válido durante {{count}} minutos.',
+    },
     resend: 'Volver a enviar el correo',
     resent: 'Hemos vuelto a enviar el correo.',
     trouble: '¿Problemas para iniciar sesión?',
@@ -98,7 +112,12 @@ export const lifecycleEs: Texts['lifecycle'] = {
   },
   verifyExpired: {
     heading: 'Este enlace de verificación ha caducado',
-    body: 'Los enlaces de verificación son válidos durante {{hours}} horas y solo se pueden usar una vez. Vuelva a iniciar sesión para solicitar uno nuevo.',
+    body: {
+      one: 'Los enlaces de verificación son válidos durante {{count}} hora y solo se pueden usar una vez. Vuelva a iniciar sesión para solicitar uno nuevo.',
+      many: 'Los enlaces de verificación son válidos durante {{count}} de horas y solo se pueden usar una vez. Vuelva a iniciar sesión para solicitar uno nuevo.',
+      other:
+        'Los enlaces de verificación son válidos durante {{count}} horas y solo se pueden usar una vez. Vuelva a iniciar sesión para solicitar uno nuevo.',
+    },
   },
   passwordExpired: {
     heading: 'Su contraseña ha caducado',
@@ -109,7 +128,11 @@ export const lifecycleEs: Texts['lifecycle'] = {
     heading: 'Su contraseña caducará pronto',
     today: 'Su contraseña caduca hoy.',
     tomorrow: 'Su contraseña caduca mañana.',
-    inDays: 'Su contraseña caduca dentro de {{days}} días.',
+    inDays: {
+      one: 'Su contraseña caduca dentro de {{count}} día.',
+      many: 'Su contraseña caduca dentro de {{count}} de días.',
+      other: 'Su contraseña caduca dentro de {{count}} días.',
+    },
     advice:
       'Restablézcala ahora para mantener el acceso sin interrupciones, o continúe y restablézcala más tarde.',
     resetNow: 'Restablecer ahora',
@@ -117,7 +140,12 @@ export const lifecycleEs: Texts['lifecycle'] = {
   },
   verificationPrompt: {
     heading: 'Verificar su correo electrónico',
-    body: 'Antes de continuar, confirme que {{email}} es su dirección de correo electrónico. Le enviaremos un enlace de verificación válido durante {{hours}} horas.',
+    body: {
+      one: 'Antes de continuar, confirme que {{email}} es su dirección de correo electrónico. Le enviaremos un enlace de verificación válido durante {{count}} hora.',
+      many: 'Antes de continuar, confirme que {{email}} es su dirección de correo electrónico. Le enviaremos un enlace de verificación válido durante {{count}} de horas.',
+      other:
+        'Antes de continuar, confirme que {{email}} es su dirección de correo electrónico. Le enviaremos un enlace de verificación válido durante {{count}} horas.',
+    },
     send: 'Enviar correo de verificación',
     sentHeading: 'Revise su bandeja de entrada',
     sentBody: 'Hemos enviado un enlace de verificación a {{email}}. Ábralo para continuar.',

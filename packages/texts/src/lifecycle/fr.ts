@@ -58,7 +58,12 @@ export const lifecycleFr: Texts['lifecycle'] = {
   },
   activateSent: {
     heading: 'Consultez votre boîte de réception',
-    body: 'Si votre compte est en attente d’activation, nous avons envoyé un nouveau lien d’activation à votre adresse e-mail. Ce lien est valable {{days}} jours.',
+    body: {
+      one: 'Si votre compte est en attente d’activation, nous avons envoyé un nouveau lien d’activation à votre adresse e-mail. Ce lien est valable {{count}} jour.',
+      many: 'Si votre compte est en attente d’activation, nous avons envoyé un nouveau lien d’activation à votre adresse e-mail. Ce lien est valable {{count}} de jours.',
+      other:
+        'Si votre compte est en attente d’activation, nous avons envoyé un nouveau lien d’activation à votre adresse e-mail. Ce lien est valable {{count}} jours.',
+    },
     help: 'Vous n’avez rien reçu ? Vérifiez votre dossier de courrier indésirable ou contactez l’assistance.',
   },
   activateExpired: {
@@ -77,9 +82,18 @@ export const lifecycleFr: Texts['lifecycle'] = {
   },
   resetSent: {
     heading: 'Consultez votre boîte de réception',
-    body: 'Si un compte existe pour {{email}}, nous lui avons envoyé un lien pour réinitialiser le mot de passe. Ce lien est valable {{minutes}} minutes.',
-    bodyWithoutEmail:
-      'Si un compte existe pour l’adresse saisie, nous lui avons envoyé un lien pour réinitialiser le mot de passe. Ce lien est valable {{minutes}} minutes.',
+    body: {
+      one: 'Si un compte existe pour {{email}}, nous lui avons envoyé un lien pour réinitialiser le mot de passe. Ce lien est valable {{count}} minute.',
+      many: 'Si un compte existe pour {{email}}, nous lui avons envoyé un lien pour réinitialiser le mot de passe. Ce lien est valable {{count}} de minutes.',
+      other:
+        'Si un compte existe pour {{email}}, nous lui avons envoyé un lien pour réinitialiser le mot de passe. Ce lien est valable {{count}} minutes.',
+    },
+    bodyWithoutEmail: {
+      one: 'Si un compte existe pour l’adresse saisie, nous lui avons envoyé un lien pour réinitialiser le mot de passe. Ce lien est valable {{count}} minute.',
+      many: 'Si un compte existe pour l’adresse saisie, nous lui avons envoyé un lien pour réinitialiser le mot de passe. Ce lien est valable {{count}} de minutes.',
+      other:
+        'Si un compte existe pour l’adresse saisie, nous lui avons envoyé un lien pour réinitialiser le mot de passe. Ce lien est valable {{count}} minutes.',
+    },
     resend: 'Renvoyer l’e-mail',
     resent: 'Nous avons renvoyé l’e-mail.',
     trouble: 'Un problème pour vous connecter ?',
@@ -101,7 +115,12 @@ export const lifecycleFr: Texts['lifecycle'] = {
   },
   verifyExpired: {
     heading: 'Ce lien de vérification a expiré',
-    body: 'Les liens de vérification sont valables {{hours}} heures et ne fonctionnent qu’une seule fois. Reconnectez-vous pour en demander un nouveau.',
+    body: {
+      one: 'Les liens de vérification sont valables {{count}} heure et ne fonctionnent qu’une seule fois. Reconnectez-vous pour en demander un nouveau.',
+      many: 'Les liens de vérification sont valables {{count}} d’heures et ne fonctionnent qu’une seule fois. Reconnectez-vous pour en demander un nouveau.',
+      other:
+        'Les liens de vérification sont valables {{count}} heures et ne fonctionnent qu’une seule fois. Reconnectez-vous pour en demander un nouveau.',
+    },
   },
   passwordExpired: {
     heading: 'Votre mot de passe a expiré',
@@ -112,7 +131,11 @@ export const lifecycleFr: Texts['lifecycle'] = {
     heading: 'Votre mot de passe va bientôt expirer',
     today: 'Votre mot de passe expire aujourd’hui.',
     tomorrow: 'Votre mot de passe expire demain.',
-    inDays: 'Votre mot de passe expire dans {{days}} jours.',
+    inDays: {
+      one: 'Votre mot de passe expire dans {{count}} jour.',
+      many: 'Votre mot de passe expire dans {{count}} de jours.',
+      other: 'Votre mot de passe expire dans {{count}} jours.',
+    },
     advice:
       'Réinitialisez-le maintenant pour conserver votre accès sans interruption, ou continuez et réinitialisez-le plus tard.',
     resetNow: 'Réinitialiser maintenant',
@@ -120,7 +143,12 @@ export const lifecycleFr: Texts['lifecycle'] = {
   },
   verificationPrompt: {
     heading: 'Vérifier votre adresse e-mail',
-    body: 'Avant de continuer, confirmez que {{email}} est bien votre adresse e-mail. Nous vous enverrons un lien de vérification valable {{hours}} heures.',
+    body: {
+      one: 'Avant de continuer, confirmez que {{email}} est bien votre adresse e-mail. Nous vous enverrons un lien de vérification valable {{count}} heure.',
+      many: 'Avant de continuer, confirmez que {{email}} est bien votre adresse e-mail. Nous vous enverrons un lien de vérification valable {{count}} d’heures.',
+      other:
+        'Avant de continuer, confirmez que {{email}} est bien votre adresse e-mail. Nous vous enverrons un lien de vérification valable {{count}} heures.',
+    },
     send: 'Envoyer l’e-mail de vérification',
     sentHeading: 'Consultez votre boîte de réception',
     sentBody: 'Nous avons envoyé un lien de vérification à {{email}}. Ouvrez-le pour continuer.',

@@ -56,7 +56,10 @@ export const lifecycleId: Texts['lifecycle'] = {
   },
   activateSent: {
     heading: 'Periksa kotak masuk Anda',
-    body: 'Jika akun Anda sedang menunggu aktivasi, kami telah mengirimkan tautan aktivasi baru ke alamat email Anda. Tautan ini berlaku selama {{days}} hari.',
+    body: {
+      other:
+        'Jika akun Anda sedang menunggu aktivasi, kami telah mengirimkan tautan aktivasi baru ke alamat email Anda. Tautan ini berlaku selama {{count}} hari.',
+    },
     help: 'Tidak menerima email? Periksa folder spam Anda atau hubungi tim dukungan.',
   },
   activateExpired: {
@@ -75,9 +78,14 @@ export const lifecycleId: Texts['lifecycle'] = {
   },
   resetSent: {
     heading: 'Periksa kotak masuk Anda',
-    body: 'Jika ada akun untuk {{email}}, kami telah mengirimkan tautan untuk mengatur ulang kata sandinya. Tautan ini berlaku selama {{minutes}} menit.',
-    bodyWithoutEmail:
-      'Jika ada akun untuk alamat yang Anda masukkan, kami telah mengirimkan tautan untuk mengatur ulang kata sandinya. Tautan ini berlaku selama {{minutes}} menit.',
+    body: {
+      other:
+        'Jika ada akun untuk {{email}}, kami telah mengirimkan tautan untuk mengatur ulang kata sandinya. Tautan ini berlaku selama {{count}} menit.',
+    },
+    bodyWithoutEmail: {
+      other:
+        'Jika ada akun untuk alamat yang Anda masukkan, kami telah mengirimkan tautan untuk mengatur ulang kata sandinya. Tautan ini berlaku selama {{count}} menit.',
+    },
     resend: 'Kirim ulang email',
     resent: 'Kami telah mengirim ulang email tersebut.',
     trouble: 'Mengalami kendala saat masuk?',
@@ -99,7 +107,10 @@ export const lifecycleId: Texts['lifecycle'] = {
   },
   verifyExpired: {
     heading: 'Tautan verifikasi ini telah kedaluwarsa',
-    body: 'Tautan verifikasi berlaku selama {{hours}} jam dan hanya dapat digunakan sekali. Silakan masuk kembali untuk meminta tautan baru.',
+    body: {
+      other:
+        'Tautan verifikasi berlaku selama {{count}} jam dan hanya dapat digunakan sekali. Silakan masuk kembali untuk meminta tautan baru.',
+    },
   },
   passwordExpired: {
     heading: 'Kata sandi Anda telah kedaluwarsa',
@@ -110,14 +121,19 @@ export const lifecycleId: Texts['lifecycle'] = {
     heading: 'Kata sandi Anda akan segera kedaluwarsa',
     today: 'Kata sandi Anda kedaluwarsa hari ini.',
     tomorrow: 'Kata sandi Anda kedaluwarsa besok.',
-    inDays: 'Kata sandi Anda kedaluwarsa dalam {{days}} hari.',
+    inDays: {
+      other: 'Kata sandi Anda kedaluwarsa dalam {{count}} hari.',
+    },
     advice: 'Atur ulang sekarang agar akses Anda tidak terganggu, atau lanjutkan dan atur ulang nanti.',
     resetNow: 'Atur ulang sekarang',
     resetLater: 'Atur ulang nanti',
   },
   verificationPrompt: {
     heading: 'Verifikasi email Anda',
-    body: 'Sebelum melanjutkan, konfirmasikan bahwa {{email}} adalah alamat email Anda. Kami akan mengirimkan tautan verifikasi yang berlaku selama {{hours}} jam.',
+    body: {
+      other:
+        'Sebelum melanjutkan, konfirmasikan bahwa {{email}} adalah alamat email Anda. Kami akan mengirimkan tautan verifikasi yang berlaku selama {{count}} jam.',
+    },
     send: 'Kirim email verifikasi',
     sentHeading: 'Periksa kotak masuk Anda',
     sentBody:

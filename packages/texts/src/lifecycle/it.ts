@@ -55,7 +55,12 @@ export const lifecycleIt: Texts['lifecycle'] = {
   },
   activateSent: {
     heading: 'Controlli la sua casella di posta',
-    body: 'Se il suo account è in attesa di attivazione, abbiamo inviato un nuovo link di attivazione al suo indirizzo e-mail. Il link è valido per {{days}} giorni.',
+    body: {
+      one: 'Se il suo account è in attesa di attivazione, abbiamo inviato un nuovo link di attivazione al suo indirizzo e-mail. Il link è valido per {{count}} giorno.',
+      many: 'Se il suo account è in attesa di attivazione, abbiamo inviato un nuovo link di attivazione al suo indirizzo e-mail. Il link è valido per {{count}} di giorni.',
+      other:
+        'Se il suo account è in attesa di attivazione, abbiamo inviato un nuovo link di attivazione al suo indirizzo e-mail. Il link è valido per {{count}} giorni.',
+    },
     help: 'Non ha ricevuto l’e-mail? Controlli la cartella della posta indesiderata o contatti l’assistenza.',
   },
   activateExpired: {
@@ -73,9 +78,18 @@ export const lifecycleIt: Texts['lifecycle'] = {
   },
   resetSent: {
     heading: 'Controlli la sua casella di posta',
-    body: 'Se esiste un account per {{email}}, abbiamo inviato a questo indirizzo un link per reimpostare la password. Il link è valido per {{minutes}} minuti.',
-    bodyWithoutEmail:
-      'Se esiste un account per l’indirizzo inserito, abbiamo inviato a questo indirizzo un link per reimpostare la password. Il link è valido per {{minutes}} minuti.',
+    body: {
+      one: 'Se esiste un account per {{email}}, abbiamo inviato a questo indirizzo un link per reimpostare la password. Il link è valido per {{count}} minuto.',
+      many: 'Se esiste un account per {{email}}, abbiamo inviato a questo indirizzo un link per reimpostare la password. Il link è valido per {{count}} di minuti.',
+      other:
+        'Se esiste un account per {{email}}, abbiamo inviato a questo indirizzo un link per reimpostare la password. Il link è valido per {{count}} minuti.',
+    },
+    bodyWithoutEmail: {
+      one: 'Se esiste un account per l’indirizzo inserito, abbiamo inviato a questo indirizzo un link per reimpostare la password. Il link è valido per {{count}} minuto.',
+      many: 'Se esiste un account per l’indirizzo inserito, abbiamo inviato a questo indirizzo un link per reimpostare la password. Il link è valido per {{count}} di minuti.',
+      other:
+        'Se esiste un account per l’indirizzo inserito, abbiamo inviato a questo indirizzo un link per reimpostare la password. Il link è valido per {{count}} minuti.',
+    },
     resend: 'Invia di nuovo l’e-mail',
     resent: 'Abbiamo inviato di nuovo l’e-mail.',
     trouble: 'Problemi di accesso?',
@@ -97,7 +111,12 @@ export const lifecycleIt: Texts['lifecycle'] = {
   },
   verifyExpired: {
     heading: 'Questo link di verifica è scaduto',
-    body: 'I link di verifica sono validi per {{hours}} ore e possono essere usati una sola volta. Acceda di nuovo per richiederne uno nuovo.',
+    body: {
+      one: 'I link di verifica sono validi per {{count}} ora e possono essere usati una sola volta. Acceda di nuovo per richiederne uno nuovo.',
+      many: 'I link di verifica sono validi per {{count}} di ore e possono essere usati una sola volta. Acceda di nuovo per richiederne uno nuovo.',
+      other:
+        'I link di verifica sono validi per {{count}} ore e possono essere usati una sola volta. Acceda di nuovo per richiederne uno nuovo.',
+    },
   },
   passwordExpired: {
     heading: 'La sua password è scaduta',
@@ -108,7 +127,11 @@ export const lifecycleIt: Texts['lifecycle'] = {
     heading: 'La sua password scadrà a breve',
     today: 'La sua password scade oggi.',
     tomorrow: 'La sua password scade domani.',
-    inDays: 'La sua password scade tra {{days}} giorni.',
+    inDays: {
+      one: 'La sua password scade tra {{count}} giorno.',
+      many: 'La sua password scade tra {{count}} di giorni.',
+      other: 'La sua password scade tra {{count}} giorni.',
+    },
     advice:
       'La reimposti ora per mantenere l’accesso senza interruzioni, oppure continui e la reimposti più tardi.',
     resetNow: 'Reimposta ora',
@@ -116,7 +139,12 @@ export const lifecycleIt: Texts['lifecycle'] = {
   },
   verificationPrompt: {
     heading: 'Verifichi il suo indirizzo e-mail',
-    body: 'Prima di continuare, confermi che {{email}} è il suo indirizzo e-mail. Le invieremo un link di verifica valido per {{hours}} ore.',
+    body: {
+      one: 'Prima di continuare, confermi che {{email}} è il suo indirizzo e-mail. Le invieremo un link di verifica valido per {{count}} ora.',
+      many: 'Prima di continuare, confermi che {{email}} è il suo indirizzo e-mail. Le invieremo un link di verifica valido per {{count}} di ore.',
+      other:
+        'Prima di continuare, confermi che {{email}} è il suo indirizzo e-mail. Le invieremo un link di verifica valido per {{count}} ore.',
+    },
     send: 'Invia e-mail di verifica',
     sentHeading: 'Controlli la sua casella di posta',
     sentBody: 'Abbiamo inviato un link di verifica a {{email}}. Lo apra per continuare.',

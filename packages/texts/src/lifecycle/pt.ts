@@ -55,7 +55,12 @@ export const lifecyclePt: Texts['lifecycle'] = {
   },
   activateSent: {
     heading: 'Verifique a sua caixa de entrada',
-    body: 'Se a sua conta estiver aguardando ativação, enviamos um novo link de ativação para o seu endereço de e-mail. O link é válido por {{days}} dias.',
+    body: {
+      one: 'Se a sua conta estiver aguardando ativação, enviamos um novo link de ativação para o seu endereço de e-mail. O link é válido por {{count}} dia.',
+      many: 'Se a sua conta estiver aguardando ativação, enviamos um novo link de ativação para o seu endereço de e-mail. O link é válido por {{count}} de dias.',
+      other:
+        'Se a sua conta estiver aguardando ativação, enviamos um novo link de ativação para o seu endereço de e-mail. O link é válido por {{count}} dias.',
+    },
     help: 'Não recebeu o e-mail? Verifique a pasta de spam ou fale com o suporte.',
   },
   activateExpired: {
@@ -73,9 +78,18 @@ export const lifecyclePt: Texts['lifecycle'] = {
   },
   resetSent: {
     heading: 'Verifique a sua caixa de entrada',
-    body: 'Se existir uma conta para {{email}}, enviamos um link para redefinir a senha. O link é válido por {{minutes}} minutos.',
-    bodyWithoutEmail:
-      'Se existir uma conta para o endereço inserido, enviamos um link para redefinir a senha. O link é válido por {{minutes}} minutos.',
+    body: {
+      one: 'Se existir uma conta para {{email}}, enviamos um link para redefinir a senha. O link é válido por {{count}} minuto.',
+      many: 'Se existir uma conta para {{email}}, enviamos um link para redefinir a senha. O link é válido por {{count}} de minutos.',
+      other:
+        'Se existir uma conta para {{email}}, enviamos um link para redefinir a senha. O link é válido por {{count}} minutos.',
+    },
+    bodyWithoutEmail: {
+      one: 'Se existir uma conta para o endereço inserido, enviamos um link para redefinir a senha. O link é válido por {{count}} minuto.',
+      many: 'Se existir uma conta para o endereço inserido, enviamos um link para redefinir a senha. O link é válido por {{count}} de minutos.',
+      other:
+        'Se existir uma conta para o endereço inserido, enviamos um link para redefinir a senha. O link é válido por {{count}} minutos.',
+    },
     resend: 'Enviar o e-mail novamente',
     resent: 'Enviamos o e-mail novamente.',
     trouble: 'Problemas ao iniciar sessão?',
@@ -97,7 +111,12 @@ export const lifecyclePt: Texts['lifecycle'] = {
   },
   verifyExpired: {
     heading: 'Este link de verificação expirou',
-    body: 'Os links de verificação são válidos por {{hours}} horas e funcionam uma única vez. Inicie sessão novamente para solicitar um novo.',
+    body: {
+      one: 'Os links de verificação são válidos por {{count}} hora e funcionam uma única vez. Inicie sessão novamente para solicitar um novo.',
+      many: 'Os links de verificação são válidos por {{count}} de horas e funcionam uma única vez. Inicie sessão novamente para solicitar um novo.',
+      other:
+        'Os links de verificação são válidos por {{count}} horas e funcionam uma única vez. Inicie sessão novamente para solicitar um novo.',
+    },
   },
   passwordExpired: {
     heading: 'A sua senha expirou',
@@ -108,14 +127,23 @@ export const lifecyclePt: Texts['lifecycle'] = {
     heading: 'A sua senha expirará em breve',
     today: 'A sua senha expira hoje.',
     tomorrow: 'A sua senha expira amanhã.',
-    inDays: 'A sua senha expira em {{days}} dias.',
+    inDays: {
+      one: 'A sua senha expira em {{count}} dia.',
+      many: 'A sua senha expira em {{count}} de dias.',
+      other: 'A sua senha expira em {{count}} dias.',
+    },
     advice: 'Redefina-a agora para manter o acesso sem interrupções, ou continue e redefina-a mais tarde.',
     resetNow: 'Redefinir agora',
     resetLater: 'Redefinir mais tarde',
   },
   verificationPrompt: {
     heading: 'Verificar o seu e-mail',
-    body: 'Antes de continuar, confirme que {{email}} é o seu endereço de e-mail. Enviaremos um link de verificação válido por {{hours}} horas.',
+    body: {
+      one: 'Antes de continuar, confirme que {{email}} é o seu endereço de e-mail. Enviaremos um link de verificação válido por {{count}} hora.',
+      many: 'Antes de continuar, confirme que {{email}} é o seu endereço de e-mail. Enviaremos um link de verificação válido por {{count}} de horas.',
+      other:
+        'Antes de continuar, confirme que {{email}} é o seu endereço de e-mail. Enviaremos um link de verificação válido por {{count}} horas.',
+    },
     send: 'Enviar e-mail de verificação',
     sentHeading: 'Verifique a sua caixa de entrada',
     sentBody: 'Enviamos um link de verificação para {{email}}. Abra-o para continuar.',

@@ -31,14 +31,20 @@ export const mfaDe: Texts['mfa'] = {
     copy: 'In die Zwischenablage kopieren',
     copied: 'In die Zwischenablage kopiert.',
     copyFailed: 'Das Kopieren ist fehlgeschlagen. Markieren und kopieren Sie den Text bitte selbst.',
-    trustDevice: 'Diesem Gerät vertrauen: {{days}} Tage lang nicht erneut fragen',
+    trustDevice: {
+      one: 'Diesem Gerät vertrauen: {{count}} Tag lang nicht erneut fragen',
+      other: 'Diesem Gerät vertrauen: {{count}} Tage lang nicht erneut fragen',
+    },
     working: 'Bitte warten…',
   },
   reminder: {
     heading: 'Schützen Sie Ihr Konto mit der Bestätigung in zwei Schritten',
     intro:
       'Zusätzlich zu Ihrem Passwort bestätigen Sie mit einem Code von Ihrem Telefon, dass Sie es sind. Selbst wer Ihr Passwort kennt, kann sich ohne diesen Code nicht anmelden.',
-    daysLeft: 'Die Bestätigung in zwei Schritten wird in {{days}} Tagen verpflichtend.',
+    daysLeft: {
+      one: 'Die Bestätigung in zwei Schritten wird in {{count}} Tag verpflichtend.',
+      other: 'Die Bestätigung in zwei Schritten wird in {{count}} Tagen verpflichtend.',
+    },
     lastDay: 'Die Bestätigung in zwei Schritten wird innerhalb eines Tages verpflichtend.',
     setUp: 'Jetzt einrichten',
     later: 'Später erinnern',
@@ -52,7 +58,10 @@ export const mfaDe: Texts['mfa'] = {
   benefits: {
     heading: 'Warum es sich lohnt',
     minutes: 'Die Einrichtung dauert nur wenige Minuten.',
-    trusted: 'Auf einem vertrauenswürdigen Gerät benötigen Sie nur alle {{days}} Tage einen Code.',
+    trusted: {
+      one: 'Auf einem vertrauenswürdigen Gerät benötigen Sie nur einmal am Tag einen Code.',
+      other: 'Auf einem vertrauenswürdigen Gerät benötigen Sie nur alle {{count}} Tage einen Code.',
+    },
     landline: 'Kein Smartphone? Ein Festnetzanschluss genügt: Wir rufen Sie an und sagen Ihnen den Code an.',
   },
   choose: {
@@ -65,7 +74,10 @@ export const mfaDe: Texts['mfa'] = {
     phone: 'SMS oder Anruf',
     phoneHint: 'Codes per SMS oder per Anruf, der auch einen Festnetzanschluss erreicht.',
     skip: 'Vorerst überspringen',
-    skipDays: 'Vorerst überspringen (noch {{days}} Tage)',
+    skipDays: {
+      one: 'Vorerst überspringen (noch {{count}} Tag)',
+      other: 'Vorerst überspringen (noch {{count}} Tage)',
+    },
   },
   totp: {
     download: {

@@ -30,14 +30,20 @@ export const mfaEn = {
     copy: 'Copy to clipboard',
     copied: 'Copied to the clipboard.',
     copyFailed: 'Copying failed. Select the text and copy it yourself.',
-    trustDevice: 'Trust this device: do not ask again for {{days}} days',
+    trustDevice: {
+      one: 'Trust this device: do not ask again for {{count}} day',
+      other: 'Trust this device: do not ask again for {{count}} days',
+    },
     working: 'Please wait…',
   },
   reminder: {
     heading: 'Protect your account with two-step verification',
     intro:
       'Besides your password, you will confirm it is you with a code from your phone. Even someone who knows your password cannot log in without it.',
-    daysLeft: 'Two-step verification becomes mandatory in {{days}} days.',
+    daysLeft: {
+      one: 'Two-step verification becomes mandatory in {{count}} day.',
+      other: 'Two-step verification becomes mandatory in {{count}} days.',
+    },
     lastDay: 'Two-step verification becomes mandatory within a day.',
     setUp: 'Set up now',
     later: 'Remind me later',
@@ -51,7 +57,10 @@ export const mfaEn = {
   benefits: {
     heading: 'Why it is worth it',
     minutes: 'Setting it up takes only a few minutes.',
-    trusted: 'On a trusted device you only need a code every {{days}} days.',
+    trusted: {
+      one: 'On a trusted device you only need a code once a day.',
+      other: 'On a trusted device you only need a code every {{count}} days.',
+    },
     landline: 'No smartphone? A landline works too: we call you and read out the code.',
   },
   choose: {
@@ -63,7 +72,10 @@ export const mfaEn = {
     phone: 'Text message or voice call',
     phoneHint: 'Codes by SMS, or by a call that also reaches a landline.',
     skip: 'Skip for now',
-    skipDays: 'Skip for now ({{days}} days left)',
+    skipDays: {
+      one: 'Skip for now ({{count}} day left)',
+      other: 'Skip for now ({{count}} days left)',
+    },
   },
   totp: {
     download: {

@@ -31,14 +31,22 @@ export const mfaEs: Texts['mfa'] = {
     copy: 'Copiar al portapapeles',
     copied: 'Copiado al portapapeles.',
     copyFailed: 'No se ha podido copiar. Seleccione el texto y cópielo usted mismo.',
-    trustDevice: 'Confiar en este dispositivo: no volver a preguntar durante {{days}} días',
+    trustDevice: {
+      one: 'Confiar en este dispositivo: no volver a preguntar durante {{count}} día',
+      many: 'Confiar en este dispositivo: no volver a preguntar durante {{count}} de días',
+      other: 'Confiar en este dispositivo: no volver a preguntar durante {{count}} días',
+    },
     working: 'Espere, por favor…',
   },
   reminder: {
     heading: 'Proteja su cuenta con la verificación en dos pasos',
     intro:
       'Además de su contraseña, confirmará su identidad con un código de su teléfono. Ni siquiera quien conozca su contraseña podrá iniciar sesión sin él.',
-    daysLeft: 'La verificación en dos pasos será obligatoria dentro de {{days}} días.',
+    daysLeft: {
+      one: 'La verificación en dos pasos será obligatoria dentro de {{count}} día.',
+      many: 'La verificación en dos pasos será obligatoria dentro de {{count}} de días.',
+      other: 'La verificación en dos pasos será obligatoria dentro de {{count}} días.',
+    },
     lastDay: 'La verificación en dos pasos será obligatoria en menos de un día.',
     setUp: 'Configurar ahora',
     later: 'Recordármelo más tarde',
@@ -52,7 +60,11 @@ export const mfaEs: Texts['mfa'] = {
   benefits: {
     heading: 'Por qué merece la pena',
     minutes: 'La configuración solo lleva unos minutos.',
-    trusted: 'En un dispositivo de confianza solo necesitará un código cada {{days}} días.',
+    trusted: {
+      one: 'En un dispositivo de confianza solo necesitará un código una vez al día.',
+      many: 'En un dispositivo de confianza solo necesitará un código cada {{count}} de días.',
+      other: 'En un dispositivo de confianza solo necesitará un código cada {{count}} días.',
+    },
     landline: '¿No tiene smartphone? También sirve un teléfono fijo: le llamamos y le dictamos el código.',
   },
   choose: {
@@ -65,7 +77,11 @@ export const mfaEs: Texts['mfa'] = {
     phone: 'Mensaje de texto o llamada',
     phoneHint: 'Códigos por SMS o mediante una llamada, que también llega a un teléfono fijo.',
     skip: 'Omitir por ahora',
-    skipDays: 'Omitir por ahora (quedan {{days}} días)',
+    skipDays: {
+      one: 'Omitir por ahora (queda {{count}} día)',
+      many: 'Omitir por ahora (quedan {{count}} de días)',
+      other: 'Omitir por ahora (quedan {{count}} días)',
+    },
   },
   totp: {
     download: {

@@ -31,14 +31,22 @@ export const mfaFr: Texts['mfa'] = {
     copy: 'Copier dans le presse-papiers',
     copied: 'Copié dans le presse-papiers.',
     copyFailed: 'La copie a échoué. Sélectionnez le texte et copiez-le vous-même.',
-    trustDevice: 'Faire confiance à cet appareil : ne plus demander pendant {{days}} jours',
+    trustDevice: {
+      one: 'Faire confiance à cet appareil : ne plus demander pendant {{count}} jour',
+      many: 'Faire confiance à cet appareil : ne plus demander pendant {{count}} de jours',
+      other: 'Faire confiance à cet appareil : ne plus demander pendant {{count}} jours',
+    },
     working: 'Veuillez patienter…',
   },
   reminder: {
     heading: 'Protégez votre compte avec la validation en deux étapes',
     intro:
       'En plus de votre mot de passe, vous confirmerez votre identité avec un code reçu sur votre téléphone. Même une personne qui connaît votre mot de passe ne pourra pas se connecter sans ce code.',
-    daysLeft: 'La validation en deux étapes deviendra obligatoire dans {{days}} jours.',
+    daysLeft: {
+      one: 'La validation en deux étapes deviendra obligatoire dans {{count}} jour.',
+      many: 'La validation en deux étapes deviendra obligatoire dans {{count}} de jours.',
+      other: 'La validation en deux étapes deviendra obligatoire dans {{count}} jours.',
+    },
     lastDay: 'La validation en deux étapes deviendra obligatoire dans moins d’un jour.',
     setUp: 'Configurer maintenant',
     later: 'Me le rappeler plus tard',
@@ -52,7 +60,11 @@ export const mfaFr: Texts['mfa'] = {
   benefits: {
     heading: 'Pourquoi cela en vaut la peine',
     minutes: 'La configuration ne prend que quelques minutes.',
-    trusted: 'Sur un appareil de confiance, un code ne vous est demandé que tous les {{days}} jours.',
+    trusted: {
+      one: 'Sur un appareil de confiance, un code ne vous est demandé qu’au bout de {{count}} jour.',
+      many: 'Sur un appareil de confiance, un code ne vous est demandé qu’au bout de {{count}} de jours.',
+      other: 'Sur un appareil de confiance, un code ne vous est demandé que tous les {{count}} jours.',
+    },
     landline: 'Pas de smartphone ? Une ligne fixe suffit : nous vous appelons et vous dictons le code.',
   },
   choose: {
@@ -65,7 +77,11 @@ export const mfaFr: Texts['mfa'] = {
     phone: 'SMS ou appel vocal',
     phoneHint: 'Des codes par SMS ou par un appel, qui peut aussi joindre une ligne fixe.',
     skip: 'Ignorer pour l’instant',
-    skipDays: 'Ignorer pour l’instant ({{days}} jours restants)',
+    skipDays: {
+      one: 'Ignorer pour l’instant ({{count}} jour restant)',
+      many: 'Ignorer pour l’instant ({{count}} de jours restants)',
+      other: 'Ignorer pour l’instant ({{count}} jours restants)',
+    },
   },
   totp: {
     download: {

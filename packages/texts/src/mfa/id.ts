@@ -31,14 +31,18 @@ export const mfaId: Texts['mfa'] = {
     copy: 'Salin ke papan klip',
     copied: 'Telah disalin ke papan klip.',
     copyFailed: 'Gagal menyalin. Silakan pilih teksnya dan salin sendiri.',
-    trustDevice: 'Percayai perangkat ini: jangan tanyakan lagi selama {{days}} hari',
+    trustDevice: {
+      other: 'Percayai perangkat ini: jangan tanyakan lagi selama {{count}} hari',
+    },
     working: 'Mohon tunggu…',
   },
   reminder: {
     heading: 'Lindungi akun Anda dengan verifikasi dua langkah',
     intro:
       'Selain kata sandi, Anda akan mengonfirmasi identitas Anda dengan kode dari telepon Anda. Bahkan orang yang mengetahui kata sandi Anda tidak dapat masuk tanpa kode tersebut.',
-    daysLeft: 'Verifikasi dua langkah akan diwajibkan dalam {{days}} hari.',
+    daysLeft: {
+      other: 'Verifikasi dua langkah akan diwajibkan dalam {{count}} hari.',
+    },
     lastDay: 'Verifikasi dua langkah akan diwajibkan dalam waktu kurang dari sehari.',
     setUp: 'Siapkan sekarang',
     later: 'Ingatkan saya nanti',
@@ -52,7 +56,9 @@ export const mfaId: Texts['mfa'] = {
   benefits: {
     heading: 'Mengapa ini bermanfaat',
     minutes: 'Penyiapannya hanya memerlukan beberapa menit.',
-    trusted: 'Pada perangkat tepercaya, Anda hanya memerlukan kode setiap {{days}} hari.',
+    trusted: {
+      other: 'Pada perangkat tepercaya, Anda hanya memerlukan kode setiap {{count}} hari.',
+    },
     landline:
       'Tidak punya ponsel pintar? Telepon rumah juga bisa: kami akan menelepon Anda dan membacakan kodenya.',
   },
@@ -66,7 +72,9 @@ export const mfaId: Texts['mfa'] = {
     phone: 'Pesan teks atau panggilan suara',
     phoneHint: 'Kode melalui SMS, atau melalui panggilan yang juga dapat menjangkau telepon rumah.',
     skip: 'Lewati untuk saat ini',
-    skipDays: 'Lewati untuk saat ini (tersisa {{days}} hari)',
+    skipDays: {
+      other: 'Lewati untuk saat ini (tersisa {{count}} hari)',
+    },
   },
   totp: {
     download: {

@@ -31,14 +31,22 @@ export const mfaIt: Texts['mfa'] = {
     copy: 'Copia negli appunti',
     copied: 'Copiato negli appunti.',
     copyFailed: 'La copia non è riuscita. Selezioni il testo e lo copi manualmente.',
-    trustDevice: 'Considera attendibile questo dispositivo: non chiedere più per {{days}} giorni',
+    trustDevice: {
+      one: 'Considera attendibile questo dispositivo: non chiedere più per {{count}} giorno',
+      many: 'Considera attendibile questo dispositivo: non chiedere più per {{count}} di giorni',
+      other: 'Considera attendibile questo dispositivo: non chiedere più per {{count}} giorni',
+    },
     working: 'Attenda…',
   },
   reminder: {
     heading: 'Protegga il suo account con la verifica in due passaggi',
     intro:
       'Oltre alla password, confermerà la sua identità con un codice ricevuto sul telefono. Anche chi conosce la sua password non potrà accedere senza questo codice.',
-    daysLeft: 'La verifica in due passaggi diventerà obbligatoria tra {{days}} giorni.',
+    daysLeft: {
+      one: 'La verifica in due passaggi diventerà obbligatoria tra {{count}} giorno.',
+      many: 'La verifica in due passaggi diventerà obbligatoria tra {{count}} di giorni.',
+      other: 'La verifica in due passaggi diventerà obbligatoria tra {{count}} giorni.',
+    },
     lastDay: 'La verifica in due passaggi diventerà obbligatoria entro un giorno.',
     setUp: 'Configura ora',
     later: 'Ricordamelo più tardi',
@@ -52,7 +60,11 @@ export const mfaIt: Texts['mfa'] = {
   benefits: {
     heading: 'Perché conviene',
     minutes: 'La configurazione richiede solo pochi minuti.',
-    trusted: 'Su un dispositivo attendibile le servirà un codice solo ogni {{days}} giorni.',
+    trusted: {
+      one: 'Su un dispositivo attendibile le servirà un codice solo una volta al giorno.',
+      many: 'Su un dispositivo attendibile le servirà un codice solo ogni {{count}} di giorni.',
+      other: 'Su un dispositivo attendibile le servirà un codice solo ogni {{count}} giorni.',
+    },
     landline: 'Non ha uno smartphone? Va bene anche un telefono fisso: la chiamiamo e le dettiamo il codice.',
   },
   choose: {
@@ -64,7 +76,11 @@ export const mfaIt: Texts['mfa'] = {
     phone: 'SMS o chiamata vocale',
     phoneHint: 'Codici via SMS o tramite una chiamata, che raggiunge anche un telefono fisso.',
     skip: 'Salta per ora',
-    skipDays: 'Salta per ora (mancano {{days}} giorni)',
+    skipDays: {
+      one: 'Salta per ora (manca {{count}} giorno)',
+      many: 'Salta per ora (mancano {{count}} di giorni)',
+      other: 'Salta per ora (mancano {{count}} giorni)',
+    },
   },
   totp: {
     download: {

@@ -31,14 +31,22 @@ export const mfaPt: Texts['mfa'] = {
     copy: 'Copiar para a área de transferência',
     copied: 'Copiado para a área de transferência.',
     copyFailed: 'Não foi possível copiar. Selecione o texto e copie-o manualmente.',
-    trustDevice: 'Confiar neste dispositivo: não voltar a pedir durante {{days}} dias',
+    trustDevice: {
+      one: 'Confiar neste dispositivo: não voltar a pedir durante {{count}} dia',
+      many: 'Confiar neste dispositivo: não voltar a pedir durante {{count}} de dias',
+      other: 'Confiar neste dispositivo: não voltar a pedir durante {{count}} dias',
+    },
     working: 'Aguarde…',
   },
   reminder: {
     heading: 'Proteja a sua conta com a verificação em dois passos',
     intro:
       'Além da sua senha, confirmará a sua identidade com um código enviado para o seu telefone. Mesmo quem souber a sua senha não conseguirá iniciar sessão sem ele.',
-    daysLeft: 'A verificação em dois passos passará a ser obrigatória dentro de {{days}} dias.',
+    daysLeft: {
+      one: 'A verificação em dois passos passará a ser obrigatória dentro de {{count}} dia.',
+      many: 'A verificação em dois passos passará a ser obrigatória dentro de {{count}} de dias.',
+      other: 'A verificação em dois passos passará a ser obrigatória dentro de {{count}} dias.',
+    },
     lastDay: 'A verificação em dois passos passará a ser obrigatória em menos de um dia.',
     setUp: 'Configurar agora',
     later: 'Lembrar-me mais tarde',
@@ -52,7 +60,11 @@ export const mfaPt: Texts['mfa'] = {
   benefits: {
     heading: 'Porque vale a pena',
     minutes: 'A configuração demora apenas alguns minutos.',
-    trusted: 'Num dispositivo de confiança, só precisa de um código a cada {{days}} dias.',
+    trusted: {
+      one: 'Num dispositivo de confiança, só precisa de um código uma vez por dia.',
+      many: 'Num dispositivo de confiança, só precisa de um código a cada {{count}} de dias.',
+      other: 'Num dispositivo de confiança, só precisa de um código a cada {{count}} dias.',
+    },
     landline: 'Não tem smartphone? Um telefone fixo também serve: ligamos-lhe e ditamos o código.',
   },
   choose: {
@@ -65,7 +77,11 @@ export const mfaPt: Texts['mfa'] = {
     phone: 'Mensagem de texto ou chamada de voz',
     phoneHint: 'Códigos por SMS ou através de uma chamada, que também chega a um telefone fixo.',
     skip: 'Ignorar por agora',
-    skipDays: 'Ignorar por agora (faltam {{days}} dias)',
+    skipDays: {
+      one: 'Ignorar por agora (falta {{count}} dia)',
+      many: 'Ignorar por agora (faltam {{count}} de dias)',
+      other: 'Ignorar por agora (faltam {{count}} dias)',
+    },
   },
   totp: {
     download: {

@@ -24,7 +24,7 @@ export function ContrastPanel({
       <p className="hint">{t('contrast.intro')}</p>
       <p className={failing ? 'summary summary-fail' : 'summary summary-pass'}>
         {failing
-          ? t('contrast.someFail', { failing, count: report.length })
+          ? t('contrast.someFail', { count: failing, total: report.length })
           : t('contrast.allPass', { count: report.length })}
       </p>
       <ul className="contrast-list">

@@ -1,4 +1,5 @@
 import { enCore } from '@keycard/texts/en-core';
+import { keyIn } from '@keycard/texts/translator';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { Page } from '../../ui/page.tsx';
@@ -31,10 +32,10 @@ function readProviderPage(): ProviderPageData | null {
 function ProviderErrorScreen({ code, request }: { code: string; request: 'sign-in' | 'log-out' }) {
   const { t } = useTranslation();
   const titleKey = request === 'log-out' ? 'titles.logoutRefused' : 'titles.requestRefused';
-  const reason = Object.hasOwn(enCore.errors.provider.reasons, code) ? code : 'other';
+  const reason = keyIn(enCore, 'errors.provider.reasons', code) ?? 'errors.provider.reasons.other';
   return (
     <Page titleKey={titleKey} heading={t(titleKey)}>
-      <p>{t(`errors.provider.reasons.${reason}`)}</p>
+      <p>{t(reason)}</p>
       <p>{t('errors.provider.next')}</p>
       <p>
         {t('errors.provider.codeLabel')}: <code>{code}</code>

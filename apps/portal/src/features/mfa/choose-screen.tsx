@@ -1,7 +1,7 @@
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
 import { Link } from '@keycard/web/router';
-import { useTranslation } from '../../lib/i18n.tsx';
+import { type PortalTextKey, useTranslation } from '../../lib/i18n.tsx';
 import { Notice } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import { Benefits } from './components.tsx';
@@ -20,7 +20,7 @@ function choices(status: MfaStatusResponse): Choice[] {
   return listed;
 }
 
-const choiceTexts: Record<Choice, { title: string; hint: string }> = {
+const choiceTexts: Record<Choice, { title: PortalTextKey; hint: PortalTextKey }> = {
   mobile: { title: 'mfa.mobile.choose.title', hint: 'mfa.mobile.choose.hint' },
   totp: { title: 'mfa.choose.app', hint: 'mfa.choose.appHint' },
   phone: { title: 'mfa.choose.phone', hint: 'mfa.choose.phoneHint' },
@@ -61,7 +61,7 @@ export function ChooseScreen({
       <div className="kc-links">
         {status.canSkip ? (
           <button type="button" className="kc-back" onClick={postpone.ask}>
-            {days !== null && days > 0 ? t('mfa.choose.skipDays', { days }) : t('mfa.choose.skip')}
+            {days !== null && days > 0 ? t('mfa.choose.skipDays', { count: days }) : t('mfa.choose.skip')}
           </button>
         ) : null}
         {status.state === 'AUTHENTICATED' ? (

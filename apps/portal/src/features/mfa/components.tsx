@@ -222,7 +222,7 @@ export function Benefits({ days }: { days: number }) {
       <h2 id={id}>{t('mfa.benefits.heading')}</h2>
       <ul>
         <li>{t('mfa.benefits.minutes')}</li>
-        <li>{t('mfa.benefits.trusted', { days })}</li>
+        <li>{t('mfa.benefits.trusted', { count: days })}</li>
         <li>{t('mfa.benefits.landline')}</li>
       </ul>
     </section>

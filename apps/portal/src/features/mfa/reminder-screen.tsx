@@ -14,7 +14,7 @@ export function DaysLeft({ days }: { days: number | null }) {
   if (days === null) return null;
   return (
     <p className="kc-mfa-days">
-      {days <= 1 ? t('mfa.reminder.lastDay') : t('mfa.reminder.daysLeft', { days })}
+      {days <= 1 ? t('mfa.reminder.lastDay') : t('mfa.reminder.daysLeft', { count: days })}
     </p>
   );
 }

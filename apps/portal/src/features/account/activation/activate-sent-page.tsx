@@ -8,7 +8,7 @@ export function ActivateSentPage() {
   const { t } = useTranslation();
   return (
     <Page titleKey="lifecycle.titles.activateSent" heading={t('lifecycle.activateSent.heading')}>
-      <p>{t('lifecycle.activateSent.body', { days: lifecycleTokenTtl.activationDays })}</p>
+      <p>{t('lifecycle.activateSent.body', { count: lifecycleTokenTtl.activationDays })}</p>
       <p>{t('lifecycle.activateSent.help')}</p>
       <SupportLinks />
     </Page>

@@ -2,7 +2,7 @@ import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
 import { useNavigate, useSearchParams } from '@keycard/web/router';
 import { useEffect } from 'react';
-import { useTranslation } from '../../../lib/i18n.tsx';
+import { type Translate, useTranslation } from '../../../lib/i18n.tsx';
 import { flowStorage } from '../../../lib/storage.ts';
 import { Page } from '../../../ui/page.tsx';
 import { useResetThroughLogout } from '../shared/use-reset-through-logout.ts';
@@ -11,11 +11,11 @@ import '../shared/account.css';
 /** The flag /authenticated honours: the warning was seen, continue the sign-in. */
 const expiryAcknowledgedKey = storageKeys.expiryAcknowledged;
 
-/** Today, tomorrow or in N days (separate texts: th and id have no plural forms, N ≥ 2 is plural elsewhere). */
-function expiryKey(days: number): string {
-  if (days <= 0) return 'lifecycle.passwordWillExpire.today';
-  if (days === 1) return 'lifecycle.passwordWillExpire.tomorrow';
-  return 'lifecycle.passwordWillExpire.inDays';
+/** Today, tomorrow (words of their own) or in N days. */
+function expiryText(t: Translate, days: number): string {
+  if (days <= 0) return t('lifecycle.passwordWillExpire.today');
+  if (days === 1) return t('lifecycle.passwordWillExpire.tomorrow');
+  return t('lifecycle.passwordWillExpire.inDays', { count: days });
 }
 
 /** /error/password-will-expire/?passwordExpiryInDays&redirectUri — reset now, or later and go on. */
@@ -45,7 +45,7 @@ export function PasswordWillExpirePage() {
 
   return (
     <Page titleKey="lifecycle.titles.passwordWillExpire" heading={t('lifecycle.passwordWillExpire.heading')}>
-      <p>{t(expiryKey(days), { days })}</p>
+      <p>{expiryText(t, days)}</p>
       <p>{t('lifecycle.passwordWillExpire.advice')}</p>
       <div className="kc-actions">
         <button type="button" className="kc-button" onClick={reset}>

@@ -8,7 +8,7 @@ export function VerifyExpiredPage() {
   const { t } = useTranslation();
   return (
     <Page titleKey="lifecycle.titles.verifyExpired" heading={t('lifecycle.verifyExpired.heading')}>
-      <p>{t('lifecycle.verifyExpired.body', { hours: lifecycleTokenTtl.verificationHours })}</p>
+      <p>{t('lifecycle.verifyExpired.body', { count: lifecycleTokenTtl.verificationHours })}</p>
       <SupportLinks />
     </Page>
   );

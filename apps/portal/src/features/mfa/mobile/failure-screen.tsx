@@ -3,20 +3,20 @@ import { Link } from '@keycard/web/router';
 import { useEffect, useRef } from 'react';
 import { useBranding } from '../../../lib/branding.tsx';
 import { waitValues } from '../../../lib/duration.ts';
-import { useTranslation } from '../../../lib/i18n.tsx';
+import { type PortalTextKey, useTranslation } from '../../../lib/i18n.tsx';
 import { Notice } from '../../../ui/fields.tsx';
 import { Page } from '../../../ui/page.tsx';
 import { useCountdown } from '../use-countdown.ts';
 import { Countdown } from './parts.tsx';
 import type { ApprovalFailure } from './use-number-approval.ts';
 
-const headings: Record<ApprovalFailure, string> = {
+const headings: Record<ApprovalFailure, PortalTextKey> = {
   TIMEOUT: 'mfa.mobile.failure.timeoutHeading',
   REJECTED: 'mfa.mobile.failure.rejectedHeading',
   FAILED: 'mfa.mobile.failure.failedHeading',
   RATE_LIMITED: 'mfa.mobile.failure.rateLimitedHeading',
 };
-const bodies: Record<ApprovalFailure, string> = {
+const bodies: Record<ApprovalFailure, PortalTextKey> = {
   TIMEOUT: 'mfa.mobile.failure.timeoutBody',
   REJECTED: 'mfa.mobile.failure.rejectedBody',
   FAILED: 'mfa.mobile.failure.failedBody',

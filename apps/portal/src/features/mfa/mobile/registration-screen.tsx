@@ -83,7 +83,7 @@ export function MobileRegistrationScreen({
       <div className="kc-links">
         {status.canSkip ? (
           <button type="button" className="kc-back" onClick={postpone.ask}>
-            {days !== null && days > 0 ? t('mfa.choose.skipDays', { days }) : t('mfa.choose.skip')}
+            {days !== null && days > 0 ? t('mfa.choose.skipDays', { count: days }) : t('mfa.choose.skip')}
           </button>
         ) : null}
         {status.state === 'AUTHENTICATED' ? (
