@@ -4,8 +4,7 @@ import { type ConsoleEnglish, en } from '@keycard/texts/console/en';
 import {
   Translator as CoreTranslator,
   lookup,
-  type PluralKey,
-  type TextKey as TextKeyOf,
+  type PlainKey,
   type Translate as TranslateOf,
   type TranslateValues,
 } from '@keycard/texts/translator';
@@ -16,7 +15,8 @@ import { createContext, type ReactNode, useContext, useSyncExternalStore } from 
  * `packages/texts/src/console/`: English is bundled (the fallback for any missing key); each
  * other language is a chunk of its own, loaded when chosen.
  */
-export type TextKey = TextKeyOf<ConsoleEnglish>;
+/** A key of the console's texts that takes no `count` (a screen may keep one in its state). */
+export type TextKey = PlainKey<ConsoleEnglish>;
 export type Translate = TranslateOf<ConsoleEnglish>;
 
 /** Each language's name in itself, for the language menu. */
@@ -58,9 +58,7 @@ class ConsoleTranslator {
   /** A text by a key computed at run time (an error code), or undefined when English has none. */
   optional(key: string, values?: TranslateValues): string | undefined {
     // The one place a run-time key becomes a typed one: English (the typed source) has it.
-    return lookup(en, key) === undefined
-      ? undefined
-      : this.t(key as Exclude<TextKey, PluralKey<ConsoleEnglish>>, values);
+    return lookup(en, key) === undefined ? undefined : this.t(key as TextKey, values);
   }
 
   subscribe = (listener: () => void): (() => void) => this.#core.subscribe(listener);
