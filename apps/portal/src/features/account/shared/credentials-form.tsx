@@ -1,15 +1,15 @@
 import { type SecretQuestion, secretQuestions } from '@keycard/contract/lifecycle-api';
 import { type FormEvent, useRef, useState } from 'react';
-import { useTranslation } from '../../../lib/i18n.tsx';
+import { type PortalTextKey, useTranslation } from '../../../lib/i18n.tsx';
 import { Notice, TextField } from '../../../ui/fields.tsx';
+import type { FormOutcome } from './lifecycle-errors.ts';
 import { NewPasswordFields, useNewPassword } from './new-password.tsx';
-import type { FormOutcome } from './outcomes.ts';
 import { SelectField } from './select-field.tsx';
 import './account.css';
 import { PendingLabel } from '../../../ui/page.tsx';
 
 /** Text keys of the six secret questions (SPEC §3 codes). */
-const questionKeys: Record<SecretQuestion, string> = {
+const questionKeys: Record<SecretQuestion, PortalTextKey> = {
   'mother-maiden-name': 'lifecycle.secretQuestions.motherMaidenName',
   'father-middle-name': 'lifecycle.secretQuestions.fatherMiddleName',
   'town-where-born': 'lifecycle.secretQuestions.townWhereBorn',
@@ -41,14 +41,17 @@ export function CredentialsForm({
   const password = useNewPassword();
   const [question, setQuestion] = useState('');
   const [answer, setAnswer] = useState('');
-  const [errors, setErrors] = useState<{ question?: string | undefined; answer?: string | undefined }>({});
-  const [notice, setNotice] = useState<string | null>(null);
+  const [errors, setErrors] = useState<{
+    question?: PortalTextKey | undefined;
+    answer?: PortalTextKey | undefined;
+  }>({});
+  const [notice, setNotice] = useState<PortalTextKey | null>(null);
   const [pending, setPending] = useState(false);
   const questionRef = useRef<HTMLSelectElement>(null);
   const answerRef = useRef<HTMLInputElement>(null);
 
-  const questionProblem = (value: string) => (value ? undefined : 'common.required');
-  const answerProblem = (value: string) => (value.trim() ? undefined : 'common.required');
+  const questionProblem = (value: string) => (value ? undefined : ('common.required' as const));
+  const answerProblem = (value: string) => (value.trim() ? undefined : ('common.required' as const));
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -130,7 +133,7 @@ export function NewPasswordForm({
 }) {
   const { t } = useTranslation();
   const password = useNewPassword();
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<PortalTextKey | null>(null);
   const [pending, setPending] = useState(false);
 
   async function onSubmit(event: FormEvent) {
