@@ -123,6 +123,14 @@ describe('t', () => {
     expect(t('wait', { count: 2, name: 'Ana' })).toBe('Wait 2 minutes, Ana.');
   });
 
+  it('writes the count as the page’s language does', () => {
+    const de = translator('de', german).t;
+    expect(de('wait', { count: 1.5, name: 'Ana' })).toBe('Warten Sie 1,5 Minuten, Ana.');
+    expect(de('wait', { count: 1500, name: 'Ana' })).toBe('Warten Sie 1.500 Minuten, Ana.');
+    const en = translator('en', english).t;
+    expect(en('wait', { count: 1500, name: 'Ana' })).toBe('Wait 1,500 minutes, Ana.');
+  });
+
   it('uses `other` when a plural text is given no count', () => {
     const { t } = translator('en', english);
     expect((t as (key: string) => string)('wait')).toBe('Wait {{count}} minutes, {{name}}.');
