@@ -2,6 +2,7 @@ import { errorCodes, lifecycleErrors, lifecycleTokenTtl, paths } from '@keycard/
 import type { Kysely } from 'kysely';
 import { publicOrigin } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
+import { limitKeys } from '../../platform/security/limit-keys.ts';
 import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
 import { AppError, retryAfter } from '../../platform/shared/errors.ts';
 import {
@@ -33,7 +34,7 @@ export async function sendVerificationMail(
   now: number,
 ): Promise<{ messageId: string | null }> {
   const hit = await deps.limiter.reserve(
-    `lifecycle:verify:${tenant.code}:${user.id}`,
+    limitKeys.verifyMail(tenant.code, user.id),
     { limit: verificationMailsPerHour, windowMs: 3_600_000, lockMs: 0 },
     now,
   );

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { publicOrigin } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { renderAccountMail } from '../../platform/messaging/templates/account-mail.ts';
+import { limitKeys } from '../../platform/security/limit-keys.ts';
 import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
 import { AppError, retryAfter } from '../../platform/shared/errors.ts';
 import {
@@ -47,7 +48,7 @@ export async function limitMailRequests(
   now: number,
 ): Promise<void> {
   const hit = await limiter.reserve(
-    `lifecycle:ip:${tenant.code}:${ip}`,
+    limitKeys.lifecycleAddress(tenant.code, ip),
     { limit: mailRequestsPerIpPer15Minutes, windowMs: 15 * 60_000, lockMs: 0 },
     now,
   );
@@ -70,7 +71,7 @@ async function withFloor<T>(floorMs: number, work: () => Promise<T>): Promise<T>
  */
 async function mayMail(limiter: RateLimiter, tenant: TenantContext, email: string, now: number) {
   const hit = await limiter.reserve(
-    `lifecycle:mail:${tenant.code}:${email}`,
+    limitKeys.lifecycleMail(tenant.code, email),
     { limit: mailsPerAddressPerHour, windowMs: 3_600_000, lockMs: 0 },
     now,
   );
@@ -206,6 +207,6 @@ export async function applyPasswordReset(
     // The reset proves the mailbox: links its owner never confirmed go (issue 16).
     await claimAccount(trx, deps.config, tenant, user, now);
   });
-  await deps.limiter.clear(`login:email:${tenant.code}:${user.email}`);
+  await deps.limiter.clear(limitKeys.loginEmail(tenant.code, user.email));
   return { email: user.email };
 }

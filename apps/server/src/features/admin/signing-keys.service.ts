@@ -5,6 +5,7 @@ import { type AuditActor, recordAudit } from '../../platform/audit/audit.service
 import type { Database } from '../../platform/db/schema.ts';
 import { encrypt } from '../../platform/shared/crypto.ts';
 import { AppError } from '../../platform/shared/errors.ts';
+import { raiseTenantVersion } from '../tenants/tenant-version.ts';
 
 /**
  * Signing-key rotation (docs/admin-api.md#signing-keys). A tenant's provider signs with its
@@ -30,14 +31,6 @@ export async function listSigningKeys(db: Kysely<Database>, tenantCode: string):
     .orderBy('kid', 'desc')
     .execute();
   return rows.map((row, index) => ({ kid: row.kid, createdAt: Number(row.created_at), active: index === 0 }));
-}
-
-async function raiseVersion(db: Kysely<Database>, tenantCode: string): Promise<void> {
-  await db
-    .updateTable('tenants')
-    .set({ version: sql<number>`version + 1` })
-    .where('code', '=', tenantCode)
-    .execute();
 }
 
 export async function rotateSigningKey(
@@ -70,7 +63,7 @@ export async function rotateSigningKey(
         created_at: createdAt,
       })
       .execute();
-    await raiseVersion(trx, tenantCode);
+    await raiseTenantVersion(trx, tenantCode);
     await recordAudit(
       trx,
       deps.actor,
@@ -102,7 +95,7 @@ export async function retireSigningKey(
       .where('tenant_code', '=', tenantCode)
       .where('kid', '=', kid)
       .execute();
-    await raiseVersion(trx, tenantCode);
+    await raiseTenantVersion(trx, tenantCode);
     await recordAudit(
       trx,
       deps.actor,

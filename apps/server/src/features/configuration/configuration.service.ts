@@ -26,6 +26,7 @@ import { deletePartnerRows, listPartners, savePartner } from '../partners/partne
 import { productionRedirectProblems } from '../tenants/redirects.ts';
 import { parseStoredTheme, TenantDirectory } from '../tenants/tenant.service.ts';
 import { type ClientMetadata, defaultTenantSettings } from '../tenants/tenant.types.ts';
+import { nextTenantVersion } from '../tenants/tenant-version.ts';
 import { ConfigurationFileError, fieldPath } from './configuration-file.ts';
 
 /**
@@ -580,7 +581,7 @@ export async function applyConfigurationPlan(
       } else {
         await trx
           .updateTable('tenants')
-          .set({ ...write.row, version: sql<number>`version + 1` })
+          .set({ ...write.row, version: nextTenantVersion() })
           .where('code', '=', write.code)
           .execute();
       }

@@ -2,6 +2,7 @@ import { errorCodes, type LoginLimit } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { HashingPlace, HashingTicket } from '../../platform/security/hashing-queue.ts';
+import { limitKeys } from '../../platform/security/limit-keys.ts';
 import { type LimitRule, type RateLimiter, reserveSettled } from '../../platform/security/rate-limiter.ts';
 import type { Clock } from '../../platform/shared/clock.ts';
 import { AppError } from '../../platform/shared/errors.ts';
@@ -118,7 +119,7 @@ async function checkLogin(
 ): Promise<LoginOutcome> {
   const { db, limiter, policy, clock } = deps;
   const address = addressRule(policy);
-  const byAddress = await limiter.reserve(`login:ip:${tenant.code}:${input.ip}`, address, now);
+  const byAddress = await limiter.reserve(limitKeys.loginAddress(tenant.code, input.ip), address, now);
   if (!byAddress.allowed) {
     // Decided before the account is looked up: it says nothing about whether one exists.
     return {
@@ -214,7 +215,7 @@ async function lockoutKey(
       now,
     );
     if (deviceId)
-      return { name: `login:device:${tenant.code}:${deviceId}`, knownBrowser: false, priority: true };
+      return { name: limitKeys.loginDevice(tenant.code, deviceId), knownBrowser: false, priority: true };
   }
   if (user && input.knownBrowserToken) {
     const browserId = await findKnownBrowserId(
@@ -223,9 +224,9 @@ async function lockoutKey(
       now,
     );
     if (browserId)
-      return { name: `login:browser:${tenant.code}:${browserId}`, knownBrowser: true, priority: true };
+      return { name: limitKeys.loginBrowser(tenant.code, browserId), knownBrowser: true, priority: true };
   }
-  return { name: `login:email:${tenant.code}:${input.email}`, knownBrowser: false, priority: false };
+  return { name: limitKeys.loginEmail(tenant.code, input.email), knownBrowser: false, priority: false };
 }
 
 /**

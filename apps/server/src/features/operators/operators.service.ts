@@ -23,6 +23,7 @@ import { insertUser } from '../accounts/lifecycle.repository.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
 import { applyConfigurationPlan, planConfiguration } from '../configuration/configuration.service.ts';
 import { TenantDirectory } from '../tenants/tenant.service.ts';
+import { raiseTenantVersion } from '../tenants/tenant-version.ts';
 
 /**
  * Operators (docs/admin-api.md#operators): the people and machines that may use the admin
@@ -187,11 +188,7 @@ export async function repairOperatorTenant(
     }
     // Every instance drops its cached provider for the operator tenant within a second.
     if (changed) {
-      await trx
-        .updateTable('tenants')
-        .set({ version: sql<number>`version + 1` })
-        .where('code', '=', operatorTenantCode)
-        .execute();
+      await raiseTenantVersion(trx, operatorTenantCode);
     }
     return changed;
   });
@@ -397,11 +394,7 @@ export async function createMachineClient(
         })
         .execute();
       // The provider of the operator tenant is rebuilt with the new client on every instance.
-      await trx
-        .updateTable('tenants')
-        .set({ version: sql<number>`version + 1` })
-        .where('code', '=', operatorTenantCode)
-        .execute();
+      await raiseTenantVersion(trx, operatorTenantCode);
       await recordAudit(
         trx,
         deps.actor,
@@ -553,11 +546,7 @@ export async function removeOperator(
         .where('tenant_code', '=', operatorTenantCode)
         .where('client_id', '=', current.subject)
         .execute();
-      await trx
-        .updateTable('tenants')
-        .set({ version: sql<number>`version + 1` })
-        .where('code', '=', operatorTenantCode)
-        .execute();
+      await raiseTenantVersion(trx, operatorTenantCode);
     }
     await recordAudit(
       trx,

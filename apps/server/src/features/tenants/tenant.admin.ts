@@ -2,6 +2,7 @@ import type { Theme } from '@keycard/contract';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { ClientMetadata, TenantSettings } from './tenant.types.ts';
+import { nextTenantVersion } from './tenant-version.ts';
 
 export interface TenantDefinition {
   code: string;
@@ -36,9 +37,7 @@ export async function upsertTenant(
     await trx
       .insertInto('tenants')
       .values({ code: def.code, created_at: now, version: 1, ...values })
-      .onConflict((oc) =>
-        oc.column('code').doUpdateSet({ ...values, version: sql<number>`tenants.version + 1` }),
-      )
+      .onConflict((oc) => oc.column('code').doUpdateSet({ ...values, version: nextTenantVersion() }))
       .execute();
     for (const domain of [def.loginDomain, ...(def.aliasDomains ?? [])]) {
       await trx
@@ -95,7 +94,7 @@ export async function updateTenantSettings(
     }
     const written = await db
       .updateTable('tenants')
-      .set({ settings: JSON.stringify(next), version: sql<number>`version + 1` })
+      .set({ settings: JSON.stringify(next), version: nextTenantVersion() })
       .where('code', '=', code)
       .where('version', '=', row.version)
       .executeTakeFirst();

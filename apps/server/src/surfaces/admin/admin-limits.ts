@@ -2,6 +2,7 @@ import { adminErrors } from '@keycard/contract';
 import type { Config } from '../../platform/config.ts';
 import type { LimitRule, RateLimiter } from '../../platform/security/rate-limiter.ts';
 import { AppError, retryAfter } from '../../platform/shared/errors.ts';
+import { limitKeys } from '../../platform/security/limit-keys.ts';
 
 /**
  * The admin API's request limits (docs/admin-api.md#limits), in the rate-limit store login
@@ -41,17 +42,17 @@ export function adminLimits(limiter: RateLimiter, config: Config): AdminLimits {
   };
   return {
     async beforeAuthentication(address, now) {
-      await take(`admin:address:${address}`, perAddress, now);
-      const reservation = await limiter.reserve(`admin:token-failures:${address}`, failures, now);
+      await take(limitKeys.adminAddress(address), perAddress, now);
+      const reservation = await limiter.reserve(limitKeys.adminTokenFailures(address), failures, now);
       return reservation.allowed
         ? { charged: true }
         : { charged: false, refusal: rateLimited(reservation.retryAfterMs) };
     },
     async authenticated(address, now) {
-      await limiter.release(`admin:token-failures:${address}`, failures, now);
+      await limiter.release(limitKeys.adminTokenFailures(address), failures, now);
     },
     async forOperator(operatorId, now) {
-      await take(`admin:operator:${operatorId}`, perOperator, now);
+      await take(limitKeys.adminOperator(operatorId), perOperator, now);
     },
   };
 }

@@ -6,6 +6,7 @@ import { runCliOn } from '../../features/accounts/test-support.ts';
 import { findUserByEmail } from '../../features/accounts/user.repository.ts';
 import { mfaDb } from '../../features/factors/mfa.schema.ts';
 import { enrolTotp } from '../../features/mfa/mfa.test-support.ts';
+import { limitKeys } from '../../platform/security/limit-keys.ts';
 import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../../test/helper.ts';
 import { adminCall, operatorToken } from './admin.test-support.ts';
 
@@ -143,7 +144,7 @@ describe.each(engines)('audit entries in the change’s transaction on %s', (eng
     ).toMatchObject({ exists: true });
 
     // A lockout is lifted only once its entry is written.
-    const key = `login:email:${code}:${user.email}`;
+    const key = limitKeys.loginEmail(code, user.email);
     const rule = { limit: 1, windowMs: 60_000, lockMs: 60_000 };
     await t.services.limiter.reserve(key, rule, t.clock.now());
     expect((await t.services.limiter.fail(key, rule, t.clock.now())).locked).toBe(true);
