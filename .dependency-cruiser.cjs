@@ -119,6 +119,7 @@ module.exports = {
       to: { path: '^apps/' },
     },
     ...featureRules,
+    unknownFeature,
     ...frontEndRules('portal'),
     ...frontEndRules('console'),
   ],

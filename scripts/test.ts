@@ -107,6 +107,7 @@ step('type check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) &&
   step('type check (console)', bin('tsc'), ['-p', 'apps/console/tsconfig.json', '--noEmit']) &&
   step('type check (browser tests)', bin('tsc'), ['-p', 'e2e/tsconfig.json', '--noEmit']);
 step('lint', bin('biome'), ['check', '.']);
+step('code shape (layers, file sizes)', process.execPath, ['scripts/check-shape.ts']);
 const built = step('build portal and console', 'npm', ['run', '--silent', 'build']);
 // The two projects run at once: much of each is waiting (PostgreSQL, the browser, timers), so
 // together they take far less than one after the other on two cores. Unit tests get one
