@@ -105,6 +105,7 @@ async function finishVitest(run: VitestRun): Promise<void> {
 step('type check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) &&
   step('type check (portal)', bin('tsc'), ['-p', 'apps/portal/tsconfig.json', '--noEmit']) &&
   step('type check (console)', bin('tsc'), ['-p', 'apps/console/tsconfig.json', '--noEmit']) &&
+  step('type check (router)', bin('tsc'), ['-p', 'packages/web/tsconfig.json', '--noEmit']) &&
   step('type check (browser tests)', bin('tsc'), ['-p', 'e2e/tsconfig.json', '--noEmit']);
 step('lint', bin('biome'), ['check', '.']);
 step('code shape (layers, file sizes)', process.execPath, ['scripts/check-shape.ts']);
