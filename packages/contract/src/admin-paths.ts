@@ -383,7 +383,8 @@ type AddressArgs<O extends AdminOperationSpec> = O extends { params: z.ZodType }
   ? [address: AdminAddress<O>]
   : [address?: AdminAddress<O>];
 
-interface LooseAddress {
+/** An address of any operation, unchecked: for code generic over operations (a client). */
+export interface AdminLooseAddress {
   params?: { readonly [name: string]: unknown };
   query?: { readonly [name: string]: unknown };
 }
@@ -394,8 +395,12 @@ interface LooseAddress {
  * left out, null or empty is not sent. A missing path parameter throws: a call never goes to
  * another address than its operation's.
  */
-export function adminUrl<O extends AdminOperation>(operation: O, ...address: AddressArgs<O>): string;
-export function adminUrl(operation: AdminOperation, address: LooseAddress = {}): string {
+export function adminUrl<O extends AdminOperation>(operation: O, ...address: AddressArgs<O>): string {
+  return formatAdminUrl(operation, address[0] ?? {});
+}
+
+/** `adminUrl` for code that holds an operation of no particular type; the same checks at run time. */
+export function formatAdminUrl(operation: AdminOperation, address: AdminLooseAddress): string {
   const path = operation.path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
     const value = address.params?.[name];
     if (typeof value !== 'string' && typeof value !== 'number') {
