@@ -4,10 +4,10 @@ import { createRoot } from 'react-dom/client';
 import './app/thai-font.css';
 import './app/app.css';
 import { NoAccessPage } from './app/no-access-page.tsx';
-import { consolePaths } from './app/paths.ts';
 import { createRouter } from './app/router.tsx';
 import { accessToken, completeSignIn, isAccessRefused, onAccessRefused, signIn } from './lib/auth.ts';
 import { I18nProvider, initialLanguage, translator } from './lib/i18n.tsx';
+import { consolePaths } from './lib/paths.ts';
 import { SessionProvider } from './lib/session.tsx';
 
 function SignInFailed() {

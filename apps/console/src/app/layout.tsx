@@ -3,9 +3,9 @@ import { Link, Outlet, useLocation } from '@keycard/web/router';
 import { useEffect, useRef } from 'react';
 import { signOut } from '../lib/auth.ts';
 import { languageNames, useTranslation } from '../lib/i18n.tsx';
+import { consolePaths } from '../lib/paths.ts';
 import { useSession } from '../lib/session.tsx';
 import { errorText } from '../ui/result.tsx';
-import { consolePaths } from './paths.ts';
 
 /** Moves focus to the new page's heading after an in-app navigation (not on the first load). */
 function useFocusHeadingOnNavigation(): void {

@@ -1,6 +1,6 @@
 import { createRouter as createHistoryRouter, type RouteObject, type Router } from '@keycard/web/router';
+import { consolePaths } from '../lib/paths.ts';
 import { Layout, NotFoundPage, RouteErrorPage } from './layout.tsx';
-import { consolePaths } from './paths.ts';
 
 /** Each page is a chunk of its own, loaded on first use. */
 const routes: RouteObject[] = [
@@ -22,7 +22,7 @@ const routes: RouteObject[] = [
       },
       {
         path: consolePaths.tenant,
-        lazy: () => import('../features/tenants/tenant-page.tsx').then((m) => ({ Component: m.TenantPage })),
+        lazy: () => import('./tenant-page.tsx').then((m) => ({ Component: m.TenantPage })),
       },
       {
         path: consolePaths.audit,

@@ -1,9 +1,10 @@
-import { type AdminPermission, adminMeResponse } from '@keycard/contract/admin';
+import type { AdminPermission } from '@keycard/contract/admin';
+import { type AdminAnswer, adminOperations } from '@keycard/contract/admin-paths';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
-import type { z } from 'zod';
-import { ApiError, callApi } from './api.ts';
+import { adminRequest } from './admin-client.ts';
+import { ApiError } from './api-error.ts';
 
-type Me = z.infer<typeof adminMeResponse>;
+type Me = AdminAnswer<typeof adminOperations.getMe>;
 
 type MeState =
   | { status: 'loading' }
@@ -42,7 +43,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<MeState>({ status: 'loading' });
   const load = useCallback(() => {
     setState({ status: 'loading' });
-    callApi('/me', adminMeResponse).then(
+    adminRequest(adminOperations.getMe).then(
       (me) => setState({ status: 'known', me }),
       (error: unknown) =>
         // Only a 404 means a server without /me; a refusal, a limit or an outage is an error,

@@ -1,13 +1,10 @@
 import { useCallback, useState } from 'react';
-import { ApiError } from '../lib/api.ts';
+import { ApiError } from '../lib/api-error.ts';
 import { type Translate, translator, useTranslation } from '../lib/i18n.tsx';
 
-/** The fields a refusal names: the API answers `{ path: message }` (older answers a list). */
+/** The fields a refusal names (the API answers `{ path: message }`). */
 export function fieldNames(error: ApiError): string[] {
-  const { fields } = error;
-  if (Array.isArray(fields)) return fields.map(String);
-  if (fields !== null && typeof fields === 'object') return Object.keys(fields);
-  return [];
+  return Object.keys(error.fields ?? {});
 }
 
 /** An API failure in the operator's language: the contract code's own text when there is one. */
@@ -17,6 +14,8 @@ export function errorText(t: Translate, error: unknown): string {
     if (error.code === 'common.validation_failed' && fields.length > 0) {
       return t('errors.common.validation_failed', { fields: fields.join(', ') });
     }
+    // An answer without a code of the contract: what the server said, as it said it.
+    if (error.code === 'unknown') return t('errors.unknown', { code: error.message });
     return (
       translator.optional(`errors.${error.code}`, { code: error.code }) ??
       t('errors.unknown', { code: error.code })

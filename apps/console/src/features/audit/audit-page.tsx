@@ -1,7 +1,11 @@
-import { type AuditEntry, auditSearchResponse } from '@keycard/contract/admin';
+import type { AuditEntry } from '@keycard/contract/admin';
+import { type AdminQuery, adminOperations } from '@keycard/contract/admin-paths';
 import { useCallback, useEffect, useState } from 'react';
-import { callApi, fetchApi } from '../../lib/api.ts';
+import { adminDownload, adminRequest } from '../../lib/admin-client.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
+import { CardList } from '../../ui/card-list.tsx';
+import { Field } from '../../ui/field.tsx';
+import { PanelForm } from '../../ui/panel-form.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
 
 interface Filters {
@@ -15,7 +19,7 @@ interface Filters {
 const noFilters: Filters = { tenant: '', action: '', actorId: '', targetId: '', from: '', to: '' };
 
 /** The API's query: dates (the operator's local midnight) as epoch milliseconds. */
-function queryOf(filters: Filters): Record<string, string | number | undefined> {
+function queryOf(filters: Filters): AdminQuery<typeof adminOperations.exportAudit> {
   const day = (date: string) => (date ? new Date(`${date}T00:00:00`).getTime() : undefined);
   return {
     tenant: filters.tenant.trim() || undefined,
@@ -69,7 +73,7 @@ export function AuditPage() {
   const load = useCallback(
     (cursor?: string) =>
       run(async () => {
-        const page = await callApi('/audit', auditSearchResponse, {
+        const page = await adminRequest(adminOperations.searchAudit, {
           query: { ...queryOf(filters), cursor, limit: 50 },
         });
         setEntries((current) => (cursor ? [...(current ?? []), ...page.entries] : page.entries));
@@ -83,8 +87,8 @@ export function AuditPage() {
   }, [load]);
   const exportLines = () =>
     result.run(async () => {
-      const response = await fetchApi('/audit/export', { query: queryOf(filters) });
-      const url = URL.createObjectURL(await response.blob());
+      const lines = await adminDownload(adminOperations.exportAudit, { query: queryOf(filters) });
+      const url = URL.createObjectURL(lines);
       const link = document.createElement('a');
       link.href = url;
       link.download = 'keycard-audit.jsonl';
@@ -93,28 +97,31 @@ export function AuditPage() {
       return t('audit.exported');
     });
   const field = (name: keyof Filters, type = 'text') => (
-    <div className="field" key={name}>
-      <label htmlFor={`audit-${name}`}>{t(`audit.${name}`)}</label>
-      <input
-        id={`audit-${name}`}
-        type={type}
-        value={draft[name]}
-        onChange={(event) => setDraft((current) => ({ ...current, [name]: event.target.value }))}
-      />
-    </div>
+    <Field id={`audit-${name}`} label={t(`audit.${name}`)}>
+      {(control) => (
+        <input
+          {...control}
+          type={type}
+          value={draft[name]}
+          onChange={(event) => setDraft((current) => ({ ...current, [name]: event.target.value }))}
+        />
+      )}
+    </Field>
   );
   return (
     <>
       <h1 tabIndex={-1}>{t('audit.heading')}</h1>
-      <form
-        className="panel"
-        aria-labelledby="audit-filters-heading"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setFilters({ ...draft });
-        }}
+      <PanelForm
+        heading={t('audit.filtersHeading')}
+        level={2}
+        submit={t('audit.apply')}
+        actions={
+          <button type="button" className="button-secondary" onClick={() => void exportLines()}>
+            {t('audit.export')}
+          </button>
+        }
+        onSubmit={() => setFilters({ ...draft })}
       >
-        <h2 id="audit-filters-heading">{t('audit.filtersHeading')}</h2>
         <div className="filters">
           {field('tenant')}
           {field('action')}
@@ -123,69 +130,48 @@ export function AuditPage() {
           {field('from', 'date')}
           {field('to', 'date')}
         </div>
-        <div className="actions">
-          <button type="submit">{t('audit.apply')}</button>
-          <button type="button" className="button-secondary" onClick={() => void exportLines()}>
-            {t('audit.export')}
-          </button>
-        </div>
-      </form>
+      </PanelForm>
       <Result result={result} />
-      {entries === null ? (
-        <p>{t('app.loading')}</p>
-      ) : entries.length === 0 ? (
-        <p>{t('audit.empty')}</p>
-      ) : (
-        <>
-          <p>{t('audit.shown', { count: entries.length })}</p>
-          <ol className="cards audit-list">
-            {entries.map((entry) => (
-              <li key={entry.id} className="card">
-                <h2 className="entry-action">
-                  <code>{entry.action}</code>
-                </h2>
-                <dl>
-                  <div>
-                    <dt>{t('audit.at')}</dt>
-                    <dd>
-                      <time dateTime={new Date(entry.at).toISOString()}>
-                        {new Date(entry.at).toLocaleString(language)}
-                      </time>
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{t('audit.actor')}</dt>
-                    <dd className="wrap">
-                      {t(`audit.actorKinds.${entry.actor.kind}`)}
-                      {entry.actor.id ? ` ${entry.actor.id}` : ''}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{t('audit.tenant')}</dt>
-                    <dd>{entry.tenant ?? t('common.none')}</dd>
-                  </div>
-                  <div>
-                    <dt>{t('audit.target')}</dt>
-                    <dd className="wrap">
-                      {entry.target.kind} {entry.target.id}
-                    </dd>
-                  </div>
-                </dl>
-                <Changes entry={entry} />
-              </li>
-            ))}
-          </ol>
-          {next && (
-            <button
-              type="button"
-              className="button-secondary"
-              disabled={result.busy}
-              onClick={() => void load(next)}
-            >
-              {t('audit.more')}
-            </button>
-          )}
-        </>
+      {entries !== null && entries.length > 0 && <p>{t('audit.shown', { count: entries.length })}</p>}
+      <CardList
+        items={entries}
+        itemKey={(entry) => entry.id}
+        loading={t('app.loading')}
+        empty={t('audit.empty')}
+        ordered
+        className="audit-list"
+        level={2}
+        headingClassName="entry-action"
+        heading={(entry) => <code>{entry.action}</code>}
+        facts={(entry) => [
+          {
+            label: t('audit.at'),
+            value: (
+              <time dateTime={new Date(entry.at).toISOString()}>
+                {new Date(entry.at).toLocaleString(language)}
+              </time>
+            ),
+          },
+          {
+            label: t('audit.actor'),
+            value: `${t(`audit.actorKinds.${entry.actor.kind}`)}${entry.actor.id ? ` ${entry.actor.id}` : ''}`,
+            wrap: true,
+          },
+          { label: t('audit.tenant'), value: entry.tenant ?? t('common.none') },
+          { label: t('audit.target'), value: `${entry.target.kind} ${entry.target.id}`, wrap: true },
+        ]}
+      >
+        {(entry) => <Changes entry={entry} />}
+      </CardList>
+      {entries !== null && entries.length > 0 && next && (
+        <button
+          type="button"
+          className="button-secondary"
+          disabled={result.busy}
+          onClick={() => void load(next)}
+        >
+          {t('audit.more')}
+        </button>
       )}
     </>
   );

@@ -1,13 +1,20 @@
-import { type AdminClient, adminClientSchema, adminClientSecretResponse } from '@keycard/contract/admin';
+import type { AdminClient } from '@keycard/contract/admin';
+import { type AdminAnswer, adminOperations } from '@keycard/contract/admin-paths';
 import { clientAuthMethods, clientGrantTypes } from '@keycard/contract/configuration';
 import { useState } from 'react';
-import { callApi } from '../../lib/api.ts';
+import { adminRequest } from '../../lib/admin-client.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
+import type { SectionProps } from '../../lib/tenant-section.ts';
+import { CardList } from '../../ui/card-list.tsx';
 import { ConfirmButton } from '../../ui/confirm-button.tsx';
+import { Field } from '../../ui/field.tsx';
+import { PanelForm } from '../../ui/panel-form.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
 import { SecretOnce } from '../../ui/secret-once.tsx';
-import type { SectionProps } from '../tenants/tenant-page.tsx';
+
+type GrantType = (typeof clientGrantTypes)[number];
+type AuthMethod = (typeof clientAuthMethods)[number];
 
 const lines = (text: string) =>
   text
@@ -24,17 +31,17 @@ export function ClientsSection({ tenant, onChange }: SectionProps) {
   const [clientId, setClientId] = useState('');
   const [redirectUris, setRedirectUris] = useState('');
   const [postLogoutUris, setPostLogoutUris] = useState('');
-  const [grantTypes, setGrantTypes] = useState<string[]>(['authorization_code', 'refresh_token']);
-  const [authMethod, setAuthMethod] = useState<(typeof clientAuthMethods)[number]>('client_secret_basic');
-  const base = `/tenants/${encodeURIComponent(tenant.code)}/clients`;
+  const [grantTypes, setGrantTypes] = useState<GrantType[]>(['authorization_code', 'refresh_token']);
+  const [authMethod, setAuthMethod] = useState<AuthMethod>('client_secret_basic');
+  const code = tenant.code;
 
-  const showSecret = (answer: { client: AdminClient; secret: string | null }) =>
+  const showSecret = (answer: AdminAnswer<typeof adminOperations.rotateClientSecret>) =>
     setSecret(answer.secret ? { clientId: answer.client.clientId, secret: answer.secret } : null);
 
   const create = () =>
     result.run(async () => {
-      const answer = await callApi(base, adminClientSecretResponse, {
-        method: 'POST',
+      const answer = await adminRequest(adminOperations.createClient, {
+        params: { code },
         body: {
           clientId: clientId.trim(),
           redirectUris: lines(redirectUris),
@@ -52,18 +59,13 @@ export function ClientsSection({ tenant, onChange }: SectionProps) {
     });
   const rotate = (id: string) =>
     result.run(async () => {
-      const answer = await callApi(`${base}/${encodeURIComponent(id)}/secret`, adminClientSecretResponse, {
-        method: 'POST',
-      });
-      showSecret(answer);
+      showSecret(await adminRequest(adminOperations.rotateClientSecret, { params: { code, clientId: id } }));
       return t('clients.rotated', { clientId: id });
     });
   const toggle = (client: AdminClient) =>
     result.run(async () => {
-      const action = client.disabled ? 'enable' : 'disable';
-      await callApi(`${base}/${encodeURIComponent(client.clientId)}/${action}`, adminClientSchema, {
-        method: 'POST',
-      });
+      const operation = client.disabled ? adminOperations.enableClient : adminOperations.disableClient;
+      await adminRequest(operation, { params: { code, clientId: client.clientId } });
       onChange();
       return t(client.disabled ? 'clients.enabledDone' : 'clients.disabledDone', {
         clientId: client.clientId,
@@ -75,144 +77,137 @@ export function ClientsSection({ tenant, onChange }: SectionProps) {
       <h2 id="clients-heading">{t('clients.heading')}</h2>
       <Result result={result} />
       {secret && <SecretOnce owner={secret.clientId} secret={secret.secret} onDone={() => setSecret(null)} />}
-      {tenant.clients.length === 0 ? (
-        <p>{t('clients.empty')}</p>
-      ) : (
-        <ul className="cards">
-          {tenant.clients.map((client) => (
-            <li key={client.clientId} className="card" aria-labelledby={`client-${client.clientId}`}>
-              <h3 id={`client-${client.clientId}`}>
-                <code>{client.clientId}</code>
-              </h3>
-              {client.clientId === tenant.loginClientId && <p className="hint">{t('clients.loginClient')}</p>}
-              <dl>
-                <div>
-                  <dt>{t('clients.status')}</dt>
-                  <dd>
-                    <span className={client.disabled ? 'badge badge-off' : 'badge badge-on'}>
-                      {client.disabled ? t('clients.disabled') : t('clients.enabled')}
-                    </span>
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t('clients.authMethod')}</dt>
-                  <dd>{t(`clients.authMethods.${client.authMethod}`)}</dd>
-                </div>
-                <div>
-                  <dt>{t('clients.grantTypes')}</dt>
-                  <dd>{client.grantTypes.join(', ')}</dd>
-                </div>
-                <div>
-                  <dt>{t('clients.redirectUris')}</dt>
-                  <dd className="wrap">{client.redirectUris.join(' ') || t('common.none')}</dd>
-                </div>
-                <div>
-                  <dt>{t('clients.postLogoutRedirectUris')}</dt>
-                  <dd className="wrap">{client.postLogoutRedirectUris.join(' ') || t('common.none')}</dd>
-                </div>
-              </dl>
-              {writable && (
-                <div className="actions">
-                  {client.authMethod !== 'none' && (
+      <CardList
+        items={tenant.clients}
+        itemKey={(client) => client.clientId}
+        empty={t('clients.empty')}
+        heading={(client) => <code>{client.clientId}</code>}
+        facts={(client) => [
+          {
+            label: t('clients.status'),
+            value: (
+              <span className={client.disabled ? 'badge badge-off' : 'badge badge-on'}>
+                {client.disabled ? t('clients.disabled') : t('clients.enabled')}
+              </span>
+            ),
+          },
+          { label: t('clients.authMethod'), value: t(`clients.authMethods.${client.authMethod}`) },
+          { label: t('clients.grantTypes'), value: client.grantTypes.join(', ') },
+          {
+            label: t('clients.redirectUris'),
+            value: client.redirectUris.join(' ') || t('common.none'),
+            wrap: true,
+          },
+          {
+            label: t('clients.postLogoutRedirectUris'),
+            value: client.postLogoutRedirectUris.join(' ') || t('common.none'),
+            wrap: true,
+          },
+        ]}
+      >
+        {(client) => (
+          <>
+            {client.clientId === tenant.loginClientId && <p className="hint">{t('clients.loginClient')}</p>}
+            {writable && (
+              <div className="actions">
+                {client.authMethod !== 'none' && (
+                  <ConfirmButton
+                    label={`${t('clients.rotate')}: ${client.clientId}`}
+                    question={t('clients.rotateQuestion', { clientId: client.clientId })}
+                    onConfirm={() => void rotate(client.clientId)}
+                  >
+                    {t('clients.rotate')}
+                  </ConfirmButton>
+                )}
+                {client.disabled ? (
+                  <button
+                    type="button"
+                    className="button-secondary"
+                    aria-label={`${t('clients.enable')}: ${client.clientId}`}
+                    onClick={() => void toggle(client)}
+                  >
+                    {t('clients.enable')}
+                  </button>
+                ) : (
+                  client.clientId !== tenant.loginClientId && (
                     <ConfirmButton
-                      label={`${t('clients.rotate')}: ${client.clientId}`}
-                      question={t('clients.rotateQuestion', { clientId: client.clientId })}
-                      onConfirm={() => void rotate(client.clientId)}
+                      label={`${t('clients.disable')}: ${client.clientId}`}
+                      question={t('clients.disableQuestion', { clientId: client.clientId })}
+                      onConfirm={() => void toggle(client)}
                     >
-                      {t('clients.rotate')}
+                      {t('clients.disable')}
                     </ConfirmButton>
-                  )}
-                  {client.disabled ? (
-                    <button
-                      type="button"
-                      className="button-secondary"
-                      aria-label={`${t('clients.enable')}: ${client.clientId}`}
-                      onClick={() => void toggle(client)}
-                    >
-                      {t('clients.enable')}
-                    </button>
-                  ) : (
-                    client.clientId !== tenant.loginClientId && (
-                      <ConfirmButton
-                        label={`${t('clients.disable')}: ${client.clientId}`}
-                        question={t('clients.disableQuestion', { clientId: client.clientId })}
-                        onConfirm={() => void toggle(client)}
-                      >
-                        {t('clients.disable')}
-                      </ConfirmButton>
-                    )
-                  )}
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+                  )
+                )}
+              </div>
+            )}
+          </>
+        )}
+      </CardList>
       {writable && (
-        <form
-          className="panel"
-          aria-labelledby="client-create-heading"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void create();
-          }}
+        <PanelForm
+          heading={t('clients.createHeading')}
+          busy={result.busy}
+          submit={t('clients.create')}
+          onSubmit={() => void create()}
         >
-          <h3 id="client-create-heading">{t('clients.createHeading')}</h3>
-          <fieldset disabled={result.busy} className="plain">
-            <div className="field">
-              <label htmlFor="client-id">{t('clients.clientId')}</label>
+          <Field id="client-id" label={t('clients.clientId')}>
+            {(control) => (
               <input
-                id="client-id"
+                {...control}
                 value={clientId}
                 required
                 onChange={(event) => setClientId(event.target.value)}
               />
-            </div>
-            <div className="field">
-              <label htmlFor="client-redirects">{t('clients.redirectUris')}</label>
+            )}
+          </Field>
+          <Field id="client-redirects" label={t('clients.redirectUris')} hint={t('common.onePerLine')}>
+            {(control) => (
               <textarea
-                id="client-redirects"
+                {...control}
                 rows={3}
                 value={redirectUris}
-                aria-describedby="client-redirects-hint"
                 onChange={(event) => setRedirectUris(event.target.value)}
               />
-              <p id="client-redirects-hint" className="hint">
-                {t('common.onePerLine')}
-              </p>
-            </div>
-            <div className="field">
-              <label htmlFor="client-logout-redirects">{t('clients.postLogoutRedirectUris')}</label>
+            )}
+          </Field>
+          <Field id="client-logout-redirects" label={t('clients.postLogoutRedirectUris')}>
+            {(control) => (
               <textarea
-                id="client-logout-redirects"
+                {...control}
                 rows={2}
                 value={postLogoutUris}
                 onChange={(event) => setPostLogoutUris(event.target.value)}
               />
-            </div>
-            <fieldset>
-              <legend>{t('clients.grantTypes')}</legend>
-              {clientGrantTypes.map((grant) => (
-                <label key={grant} className="check">
-                  <input
-                    type="checkbox"
-                    checked={grantTypes.includes(grant)}
-                    onChange={(event) =>
-                      setGrantTypes((current) =>
-                        event.target.checked ? [...current, grant] : current.filter((g) => g !== grant),
-                      )
-                    }
-                  />
-                  <code>{grant}</code>
-                </label>
-              ))}
-            </fieldset>
-            <div className="field">
-              <label htmlFor="client-auth">{t('clients.authMethod')}</label>
+            )}
+          </Field>
+          <fieldset>
+            <legend>{t('clients.grantTypes')}</legend>
+            {clientGrantTypes.map((grant) => (
+              <label key={grant} className="check">
+                <input
+                  type="checkbox"
+                  checked={grantTypes.includes(grant)}
+                  onChange={(event) =>
+                    setGrantTypes((current) =>
+                      event.target.checked ? [...current, grant] : current.filter((g) => g !== grant),
+                    )
+                  }
+                />
+                <code>{grant}</code>
+              </label>
+            ))}
+          </fieldset>
+          <Field id="client-auth" label={t('clients.authMethod')}>
+            {(control) => (
               <select
-                id="client-auth"
+                {...control}
                 value={authMethod}
-                onChange={(event) => setAuthMethod(event.target.value as typeof authMethod)}
+                onChange={(event) =>
+                  setAuthMethod(
+                    clientAuthMethods.find((method) => method === event.target.value) ?? authMethod,
+                  )
+                }
               >
                 {clientAuthMethods.map((method) => (
                   <option key={method} value={method}>
@@ -220,10 +215,9 @@ export function ClientsSection({ tenant, onChange }: SectionProps) {
                   </option>
                 ))}
               </select>
-            </div>
-            <button type="submit">{t('clients.create')}</button>
-          </fieldset>
-        </form>
+            )}
+          </Field>
+        </PanelForm>
       )}
     </section>
   );

@@ -1,14 +1,14 @@
-import { adminSigningKeyListResponse } from '@keycard/contract/admin';
+import { type AdminAnswer, adminOperations } from '@keycard/contract/admin-paths';
 import { useCallback, useEffect, useState } from 'react';
-import type { z } from 'zod';
-import { callApi } from '../../lib/api.ts';
+import { adminRequest } from '../../lib/admin-client.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
+import type { SectionProps } from '../../lib/tenant-section.ts';
+import { CardList } from '../../ui/card-list.tsx';
 import { ConfirmButton } from '../../ui/confirm-button.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
-import type { SectionProps } from '../tenants/tenant-page.tsx';
 
-type SigningKey = z.infer<typeof adminSigningKeyListResponse>['keys'][number];
+type SigningKey = AdminAnswer<typeof adminOperations.listSigningKeys>['keys'][number];
 
 export function SigningKeysSection({ tenant }: SectionProps) {
   const { t, language } = useTranslation();
@@ -17,10 +17,10 @@ export function SigningKeysSection({ tenant }: SectionProps) {
   const result = useResult();
   const { run } = result;
   const [keys, setKeys] = useState<SigningKey[] | null>(null);
-  const base = `/tenants/${encodeURIComponent(tenant.code)}/signing-keys`;
+  const code = tenant.code;
   const load = useCallback(
-    async () => setKeys((await callApi(base, adminSigningKeyListResponse)).keys),
-    [base],
+    async () => setKeys((await adminRequest(adminOperations.listSigningKeys, { params: { code } })).keys),
+    [code],
   );
   useEffect(() => {
     void run(async () => {
@@ -29,71 +29,56 @@ export function SigningKeysSection({ tenant }: SectionProps) {
     });
   }, [run, load]);
 
+  const rotate = () =>
+    result.run(async () => {
+      setKeys((await adminRequest(adminOperations.rotateSigningKey, { params: { code } })).keys);
+      return t('keys.rotated');
+    });
+  const retire = (kid: string) =>
+    result.run(async () => {
+      setKeys((await adminRequest(adminOperations.retireSigningKey, { params: { code, kid } })).keys);
+      return t('keys.retired', { kid });
+    });
+
   return (
     <section aria-labelledby="keys-heading">
       <h2 id="keys-heading">{t('keys.heading')}</h2>
       <p className="hint">{t('keys.intro')}</p>
       <Result result={result} />
       {writable && (
-        <ConfirmButton
-          danger={false}
-          question={t('keys.rotateQuestion')}
-          onConfirm={() =>
-            void result.run(async () => {
-              setKeys(
-                (await callApi(`${base}/rotate`, adminSigningKeyListResponse, { method: 'POST' })).keys,
-              );
-              return t('keys.rotated');
-            })
-          }
-        >
+        <ConfirmButton danger={false} question={t('keys.rotateQuestion')} onConfirm={() => void rotate()}>
           {t('keys.rotate')}
         </ConfirmButton>
       )}
-      {keys === null ? (
-        <p>{t('app.loading')}</p>
-      ) : keys.length === 0 ? (
-        <p>{t('keys.empty')}</p>
-      ) : (
-        <ul className="cards">
-          {keys.map((key) => (
-            <li key={key.kid} className="card">
-              <h3>
-                <code className="wrap">{key.kid}</code>
-              </h3>
-              <p>
-                <span className={key.active ? 'badge badge-on' : 'badge badge-off'}>
-                  {key.active ? t('keys.active') : t('keys.older')}
-                </span>
-              </p>
-              <p>
-                {t('keys.created')}: {new Date(key.createdAt).toLocaleString(language)}
-              </p>
-              {writable && !key.active && (
-                <ConfirmButton
-                  label={`${t('keys.retire')}: ${key.kid}`}
-                  question={t('keys.retireQuestion', { kid: key.kid })}
-                  onConfirm={() =>
-                    void result.run(async () => {
-                      const answer = await callApi(
-                        `${base}/${encodeURIComponent(key.kid)}`,
-                        adminSigningKeyListResponse,
-                        {
-                          method: 'DELETE',
-                        },
-                      );
-                      setKeys(answer.keys);
-                      return t('keys.retired', { kid: key.kid });
-                    })
-                  }
-                >
-                  {t('keys.retire')}
-                </ConfirmButton>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <CardList
+        items={keys}
+        itemKey={(key) => key.kid}
+        loading={t('app.loading')}
+        empty={t('keys.empty')}
+        heading={(key) => <code className="wrap">{key.kid}</code>}
+      >
+        {(key) => (
+          <>
+            <p>
+              <span className={key.active ? 'badge badge-on' : 'badge badge-off'}>
+                {key.active ? t('keys.active') : t('keys.older')}
+              </span>
+            </p>
+            <p>
+              {t('keys.created')}: {new Date(key.createdAt).toLocaleString(language)}
+            </p>
+            {writable && !key.active && (
+              <ConfirmButton
+                label={`${t('keys.retire')}: ${key.kid}`}
+                question={t('keys.retireQuestion', { kid: key.kid })}
+                onConfirm={() => void retire(key.kid)}
+              >
+                {t('keys.retire')}
+              </ConfirmButton>
+            )}
+          </>
+        )}
+      </CardList>
     </section>
   );
 }

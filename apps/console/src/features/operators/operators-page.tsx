@@ -1,27 +1,20 @@
-import {
-  type AdminRole,
-  adminEmptyResponse,
-  adminMachineClientResponse,
-  adminOperatorInviteResponse,
-  adminOperatorListResponse,
-  adminOperatorResponse,
-  adminRoles,
-  adminTenantListResponse,
-  operatorTenantCode,
-} from '@keycard/contract/admin';
+import { type AdminRole, adminRoles, operatorTenantCode } from '@keycard/contract/admin';
+import { type AdminAnswer, adminOperations } from '@keycard/contract/admin-paths';
 import type { Locale } from '@keycard/contract/user-state';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { z } from 'zod';
-import { callApi } from '../../lib/api.ts';
+import { adminRequest } from '../../lib/admin-client.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
+import { CardList } from '../../ui/card-list.tsx';
 import { ConfirmButton } from '../../ui/confirm-button.tsx';
+import { Field } from '../../ui/field.tsx';
 import { LanguageField } from '../../ui/language-field.tsx';
+import { PanelForm } from '../../ui/panel-form.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
 import { SecretOnce } from '../../ui/secret-once.tsx';
 import { scopeFor, type TenantScope, TenantScopeField } from './tenant-scope-field.tsx';
 
-type Operator = z.infer<typeof adminOperatorListResponse>['operators'][number];
+type Operator = AdminAnswer<typeof adminOperations.listOperators>['operators'][number];
 
 function RoleSelect({
   id,
@@ -34,16 +27,21 @@ function RoleSelect({
 }) {
   const { t } = useTranslation();
   return (
-    <div className="field">
-      <label htmlFor={id}>{t('operators.role')}</label>
-      <select id={id} value={value} onChange={(event) => onChange(event.target.value as AdminRole)}>
-        {adminRoles.map((role) => (
-          <option key={role} value={role}>
-            {t(`roles.${role}`)}
-          </option>
-        ))}
-      </select>
-    </div>
+    <Field id={id} label={t('operators.role')}>
+      {(control) => (
+        <select
+          {...control}
+          value={value}
+          onChange={(event) => onChange(adminRoles.find((role) => role === event.target.value) ?? value)}
+        >
+          {adminRoles.map((role) => (
+            <option key={role} value={role}>
+              {t(`roles.${role}`)}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
 
@@ -71,8 +69,8 @@ export function OperatorsPage() {
     () =>
       run(async () => {
         const [list, known] = await Promise.all([
-          callApi('/operators', adminOperatorListResponse),
-          callApi('/tenants', adminTenantListResponse),
+          adminRequest(adminOperations.listOperators),
+          adminRequest(adminOperations.listTenants),
         ]);
         setOperators(list.operators);
         setTenants(known.tenants.map((tenant) => tenant.code).filter((code) => code !== operatorTenantCode));
@@ -80,9 +78,11 @@ export function OperatorsPage() {
       }),
     [run],
   );
+  // Until /me says the role may manage operators, nothing is asked or offered (docs/console.md).
+  const allowed = can('operators.manage');
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (allowed) void load();
+  }, [allowed, load]);
 
   const nameOf = (operator: Operator) => {
     const name =
@@ -101,20 +101,22 @@ export function OperatorsPage() {
 
   const remove = (operator: Operator) =>
     result.run(async () => {
-      await callApi(`/operators/${operator.id}`, adminEmptyResponse, { method: 'DELETE' });
+      await adminRequest(adminOperations.removeOperator, { params: { id: operator.id } });
       setOperators((current) => (current ?? []).filter((o) => o.id !== operator.id));
       // Its card (and the button that had focus) is gone: focus goes to the list's heading.
       listHeading.current?.focus();
       return t('operators.removed', { name: nameOf(operator) });
     });
 
-  if (me && !can('operators.manage')) {
+  if (!allowed) {
     return (
       <>
         <h1 tabIndex={-1}>{t('operators.heading')}</h1>
-        <p role="alert" className="notice notice-error">
-          {t('errors.admin.forbidden')}
-        </p>
+        {me && (
+          <p role="alert" className="notice notice-error">
+            {t('errors.admin.forbidden')}
+          </p>
+        )}
       </>
     );
   }
@@ -141,89 +143,80 @@ export function OperatorsPage() {
         <h2 id="operators-list-heading" ref={listHeading} tabIndex={-1}>
           {t('operators.listHeading')}
         </h2>
-        {operators === null ? (
-          <p>{t('app.loading')}</p>
-        ) : (
-          <ul className="cards" aria-label={t('operators.count', { count: operators.length })}>
-            {operators.map((operator) => (
-              <li key={operator.id} className="card" aria-labelledby={`operator-${operator.id}`}>
-                <h3 id={`operator-${operator.id}`} className="wrap">
-                  {nameOf(operator)}
-                </h3>
-                <dl>
-                  <div>
-                    <dt>{t('operators.kind')}</dt>
-                    <dd>{t(`operators.kinds.${operator.kind}`)}</dd>
-                  </div>
-                  <div>
-                    <dt>{t('operators.role')}</dt>
-                    <dd>{t(`roles.${operator.role}`)}</dd>
-                  </div>
-                  <div>
-                    <dt>{t('operators.tenants')}</dt>
-                    <dd className="wrap">
-                      {operator.role === 'owner'
-                        ? t('operators.everyTenant')
-                        : (operator.tenants?.join(', ') ?? t('operators.everyCustomerTenant'))}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{t('operators.created')}</dt>
-                    <dd>{new Date(operator.createdAt).toLocaleDateString(language)}</dd>
-                  </div>
-                </dl>
-                {editing === operator.id ? (
-                  <EditOperator
-                    operator={operator}
-                    name={nameOf(operator)}
-                    tenants={tenants}
-                    busy={result.busy}
-                    onCancel={() => stopEditing(operator.id)}
-                    onSave={(role, scope) =>
-                      result.run(async () => {
-                        const answer = await callApi(`/operators/${operator.id}`, adminOperatorResponse, {
-                          method: 'PATCH',
-                          body: { role, tenants: scopeFor(role, scope) },
-                        });
-                        replace(answer.operator);
-                        stopEditing(operator.id);
-                        return t('operators.saved', { name: nameOf(operator), role: t(`roles.${role}`) });
-                      })
-                    }
-                  />
-                ) : (
-                  <div className="actions">
-                    <button
-                      type="button"
-                      id={`edit-${operator.id}`}
-                      className="button-secondary"
-                      aria-label={`${t('operators.edit')}: ${nameOf(operator)}`}
-                      onClick={() => setEditing(operator.id)}
-                    >
-                      {t('operators.edit')}
-                    </button>
-                    <ConfirmButton
-                      label={`${t('operators.remove')}: ${nameOf(operator)}`}
-                      question={t('operators.removeQuestion', { name: nameOf(operator) })}
-                      confirmLabel={t('operators.removeFor', { name: nameOf(operator) })}
-                      onConfirm={() => void remove(operator)}
-                    >
-                      {t('operators.remove')}
-                    </ConfirmButton>
-                  </div>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+        <CardList
+          items={operators}
+          itemKey={(operator) => operator.id}
+          loading={t('app.loading')}
+          label={t('operators.count', { count: operators?.length ?? 0 })}
+          heading={nameOf}
+          headingClassName="wrap"
+          facts={(operator) => [
+            { label: t('operators.kind'), value: t(`operators.kinds.${operator.kind}`) },
+            { label: t('operators.role'), value: t(`roles.${operator.role}`) },
+            {
+              label: t('operators.tenants'),
+              value:
+                operator.role === 'owner'
+                  ? t('operators.everyTenant')
+                  : (operator.tenants?.join(', ') ?? t('operators.everyCustomerTenant')),
+              wrap: true,
+            },
+            {
+              label: t('operators.created'),
+              value: new Date(operator.createdAt).toLocaleDateString(language),
+            },
+          ]}
+        >
+          {(operator) =>
+            editing === operator.id ? (
+              <EditOperator
+                operator={operator}
+                name={nameOf(operator)}
+                tenants={tenants}
+                busy={result.busy}
+                onCancel={() => stopEditing(operator.id)}
+                onSave={(role, scope) =>
+                  result.run(async () => {
+                    const answer = await adminRequest(adminOperations.updateOperator, {
+                      params: { id: operator.id },
+                      body: { role, tenants: scopeFor(role, scope) },
+                    });
+                    replace(answer.operator);
+                    stopEditing(operator.id);
+                    return t('operators.saved', { name: nameOf(operator), role: t(`roles.${role}`) });
+                  })
+                }
+              />
+            ) : (
+              <div className="actions">
+                <button
+                  type="button"
+                  id={`edit-${operator.id}`}
+                  className="button-secondary"
+                  aria-label={`${t('operators.edit')}: ${nameOf(operator)}`}
+                  onClick={() => setEditing(operator.id)}
+                >
+                  {t('operators.edit')}
+                </button>
+                <ConfirmButton
+                  label={`${t('operators.remove')}: ${nameOf(operator)}`}
+                  question={t('operators.removeQuestion', { name: nameOf(operator) })}
+                  confirmLabel={t('operators.removeFor', { name: nameOf(operator) })}
+                  onConfirm={() => void remove(operator)}
+                >
+                  {t('operators.remove')}
+                </ConfirmButton>
+              </div>
+            )
+          }
+        </CardList>
       </section>
       <InvitePerson
         tenants={tenants}
         busy={result.busy}
         onInvite={(email, role, scope, locale) =>
           result.run(async () => {
-            const answer = await callApi('/operators/people', adminOperatorInviteResponse, {
-              method: 'POST',
+            const answer = await adminRequest(adminOperations.inviteOperator, {
               body: { email, role, tenants: scopeFor(role, scope), locale },
             });
             setOperators((current) => [
@@ -239,8 +232,7 @@ export function OperatorsPage() {
         busy={result.busy}
         onCreate={(clientId, role, scope) =>
           result.run(async () => {
-            const answer = await callApi('/operators/clients', adminMachineClientResponse, {
-              method: 'POST',
+            const answer = await adminRequest(adminOperations.createMachineOperator, {
               body: { clientId, role, tenants: scopeFor(role, scope) },
             });
             setOperators((current) => [...(current ?? []), answer.operator]);
@@ -275,28 +267,25 @@ function EditOperator({
   useEffect(() => first.current?.querySelector('select')?.focus(), []);
   const missing = role !== 'owner' && scope !== null && scope.length === 0;
   return (
-    <form
-      ref={first}
+    <PanelForm
+      formRef={first}
       className="operator-edit"
-      aria-label={t('operators.editFor', { name })}
-      onSubmit={(event) => {
-        event.preventDefault();
+      label={t('operators.editFor', { name })}
+      busy={busy}
+      submit={t('operators.save')}
+      submitDisabled={missing}
+      actions={
+        <button type="button" className="button-secondary" onClick={onCancel}>
+          {t('common.cancel')}
+        </button>
+      }
+      onSubmit={() => {
         if (!missing) void onSave(role, scope);
       }}
     >
-      <fieldset disabled={busy} className="plain">
-        <RoleSelect id={`edit-role-${operator.id}`} value={role} onChange={setRole} />
-        <TenantScopeField role={role} scope={scope} tenants={tenants} onChange={setScope} />
-        <div className="actions">
-          <button type="submit" disabled={missing}>
-            {t('operators.save')}
-          </button>
-          <button type="button" className="button-secondary" onClick={onCancel}>
-            {t('common.cancel')}
-          </button>
-        </div>
-      </fieldset>
-    </form>
+      <RoleSelect id={`edit-role-${operator.id}`} value={role} onChange={setRole} />
+      <TenantScopeField role={role} scope={scope} tenants={tenants} onChange={setScope} />
+    </PanelForm>
   );
 }
 
@@ -316,41 +305,38 @@ function InvitePerson({
   const [locale, setLocale] = useState<Locale>(language);
   const missing = role !== 'owner' && scope !== null && scope.length === 0;
   return (
-    <form
-      className="panel"
-      aria-labelledby="operator-invite-heading"
-      onSubmit={(event) => {
-        event.preventDefault();
+    <PanelForm
+      heading={t('operators.inviteHeading')}
+      level={2}
+      busy={busy}
+      submit={t('operators.invite')}
+      submitDisabled={missing}
+      onSubmit={() => {
         if (missing) return;
         void onInvite(email.trim(), role, scope, locale).then((done) => done && setEmail(''));
       }}
     >
-      <h2 id="operator-invite-heading">{t('operators.inviteHeading')}</h2>
-      <fieldset disabled={busy} className="plain">
-        <div className="field">
-          <label htmlFor="operator-email">{t('operators.email')}</label>
+      <Field id="operator-email" label={t('operators.email')}>
+        {(control) => (
           <input
-            id="operator-email"
+            {...control}
             type="email"
             autoComplete="off"
             required
             value={email}
             onChange={(event) => setEmail(event.target.value)}
           />
-        </div>
-        <RoleSelect id="operator-invite-role" value={role} onChange={setRole} />
-        <TenantScopeField role={role} scope={scope} tenants={tenants} onChange={setScope} />
-        <LanguageField
-          id="operator-locale"
-          label={t('operators.language')}
-          value={locale}
-          onChange={setLocale}
-        />
-        <button type="submit" disabled={missing}>
-          {t('operators.invite')}
-        </button>
-      </fieldset>
-    </form>
+        )}
+      </Field>
+      <RoleSelect id="operator-invite-role" value={role} onChange={setRole} />
+      <TenantScopeField role={role} scope={scope} tenants={tenants} onChange={setScope} />
+      <LanguageField
+        id="operator-locale"
+        label={t('operators.language')}
+        value={locale}
+        onChange={setLocale}
+      />
+    </PanelForm>
   );
 }
 
@@ -369,35 +355,32 @@ function CreateMachine({
   const [scope, setScope] = useState<TenantScope>(null);
   const missing = role !== 'owner' && scope !== null && scope.length === 0;
   return (
-    <form
-      className="panel"
-      aria-labelledby="operator-machine-heading"
-      onSubmit={(event) => {
-        event.preventDefault();
+    <PanelForm
+      heading={t('operators.machineHeading')}
+      level={2}
+      intro={<p className="hint">{t('operators.machineHint')}</p>}
+      busy={busy}
+      submit={t('operators.createMachine')}
+      submitDisabled={missing}
+      onSubmit={() => {
         if (missing) return;
         void onCreate(clientId.trim(), role, scope).then((done) => done && setClientId(''));
       }}
     >
-      <h2 id="operator-machine-heading">{t('operators.machineHeading')}</h2>
-      <p className="hint">{t('operators.machineHint')}</p>
-      <fieldset disabled={busy} className="plain">
-        <div className="field">
-          <label htmlFor="operator-client-id">{t('operators.clientId')}</label>
+      <Field id="operator-client-id" label={t('operators.clientId')}>
+        {(control) => (
           <input
-            id="operator-client-id"
+            {...control}
             autoComplete="off"
             spellCheck={false}
             required
             value={clientId}
             onChange={(event) => setClientId(event.target.value)}
           />
-        </div>
-        <RoleSelect id="operator-machine-role" value={role} onChange={setRole} />
-        <TenantScopeField role={role} scope={scope} tenants={tenants} onChange={setScope} />
-        <button type="submit" disabled={missing}>
-          {t('operators.createMachine')}
-        </button>
-      </fieldset>
-    </form>
+        )}
+      </Field>
+      <RoleSelect id="operator-machine-role" value={role} onChange={setRole} />
+      <TenantScopeField role={role} scope={scope} tenants={tenants} onChange={setScope} />
+    </PanelForm>
   );
 }

@@ -1,14 +1,17 @@
-import { adminEmptyResponse, adminPartnerListResponse, adminPartnerResponse } from '@keycard/contract/admin';
+import { type AdminAnswer, adminOperations } from '@keycard/contract/admin-paths';
 import { useCallback, useEffect, useState } from 'react';
-import type { z } from 'zod';
-import { callApi } from '../../lib/api.ts';
+import { adminRequest } from '../../lib/admin-client.ts';
+import { parseRequestBody } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
+import type { SectionProps } from '../../lib/tenant-section.ts';
+import { CardList } from '../../ui/card-list.tsx';
 import { ConfirmButton } from '../../ui/confirm-button.tsx';
+import { Field } from '../../ui/field.tsx';
+import { PanelForm } from '../../ui/panel-form.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
-import type { SectionProps } from '../tenants/tenant-page.tsx';
 
-type Partner = z.infer<typeof adminPartnerListResponse>['partners'][number];
+type Partner = AdminAnswer<typeof adminOperations.listPartners>['partners'][number];
 
 const template = (code: string) =>
   JSON.stringify(
@@ -23,6 +26,17 @@ const template = (code: string) =>
     2,
   );
 
+function withCode(json: string, code: string): string {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return json;
+    return JSON.stringify({ ...parsed, code }, null, 2);
+  } catch {
+    // The JSON is being edited: leave it as it is.
+    return json;
+  }
+}
+
 export function PartnersSection({ tenant }: SectionProps) {
   const { t } = useTranslation();
   const { can } = useSession();
@@ -33,10 +47,12 @@ export function PartnersSection({ tenant }: SectionProps) {
   const [partners, setPartners] = useState<Partner[] | null>(null);
   const [code, setCode] = useState('');
   const [json, setJson] = useState(template(''));
-  const base = `/tenants/${encodeURIComponent(tenant.code)}/partners`;
+  const tenantCode = tenant.code;
   const load = useCallback(async () => {
-    setPartners((await callApi(base, adminPartnerListResponse)).partners);
-  }, [base]);
+    setPartners(
+      (await adminRequest(adminOperations.listPartners, { params: { code: tenantCode } })).partners,
+    );
+  }, [tenantCode]);
   useEffect(() => {
     void run(async () => {
       await load();
@@ -46,9 +62,9 @@ export function PartnersSection({ tenant }: SectionProps) {
 
   const save = () =>
     result.run(async () => {
-      const body = JSON.parse(json) as unknown;
-      const answer = await callApi(`${base}/${encodeURIComponent(code.trim())}`, adminPartnerResponse, {
-        method: 'PUT',
+      const body = parseRequestBody(adminOperations.savePartner.body, JSON.parse(json));
+      const answer = await adminRequest(adminOperations.savePartner, {
+        params: { code: tenantCode, partnerCode: code.trim() },
         body,
       });
       await load();
@@ -56,7 +72,7 @@ export function PartnersSection({ tenant }: SectionProps) {
     });
   const remove = (partnerCode: string) =>
     result.run(async () => {
-      await callApi(`${base}/${encodeURIComponent(partnerCode)}`, adminEmptyResponse, { method: 'DELETE' });
+      await adminRequest(adminOperations.removePartner, { params: { code: tenantCode, partnerCode } });
       await load();
       return t('partners.removed', { code: partnerCode });
     });
@@ -66,93 +82,81 @@ export function PartnersSection({ tenant }: SectionProps) {
       <h2 id="partners-heading">{t('partners.heading')}</h2>
       <Result result={result} />
       {!writable && <p className="hint">{t('partners.ownersOnly')}</p>}
-      {partners === null ? (
-        <p>{t('app.loading')}</p>
-      ) : partners.length === 0 ? (
-        <p>{t('partners.empty')}</p>
-      ) : (
-        <ul className="cards">
-          {partners.map((partner) => (
-            <li key={partner.code} className="card">
-              <h3>
-                {partner.displayName} (<code>{partner.code}</code>)
-              </h3>
-              <p className="wrap">
-                {t('partners.issuer')}: {partner.issuer}
-              </p>
-              {writable && (
-                <div className="actions">
-                  <button
-                    type="button"
-                    className="button-secondary"
-                    aria-label={`${t('common.edit')}: ${partner.code}`}
-                    onClick={() => {
-                      setCode(partner.code);
-                      setJson(JSON.stringify(partner, null, 2));
-                      document.getElementById('partner-json')?.focus();
-                    }}
-                  >
-                    {t('common.edit')}
-                  </button>
-                  <ConfirmButton
-                    label={`${t('partners.remove')}: ${partner.code}`}
-                    question={t('partners.removeQuestion', { code: partner.code })}
-                    onConfirm={() => void remove(partner.code)}
-                  >
-                    {t('partners.remove')}
-                  </ConfirmButton>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <CardList
+        items={partners}
+        itemKey={(partner) => partner.code}
+        loading={t('app.loading')}
+        empty={t('partners.empty')}
+        heading={(partner) => (
+          <>
+            {partner.displayName} (<code>{partner.code}</code>)
+          </>
+        )}
+      >
+        {(partner) => (
+          <>
+            <p className="wrap">
+              {t('partners.issuer')}: {partner.issuer}
+            </p>
+            {writable && (
+              <div className="actions">
+                <button
+                  type="button"
+                  className="button-secondary"
+                  aria-label={`${t('common.edit')}: ${partner.code}`}
+                  onClick={() => {
+                    setCode(partner.code);
+                    setJson(JSON.stringify(partner, null, 2));
+                    document.getElementById('partner-json')?.focus();
+                  }}
+                >
+                  {t('common.edit')}
+                </button>
+                <ConfirmButton
+                  label={`${t('partners.remove')}: ${partner.code}`}
+                  question={t('partners.removeQuestion', { code: partner.code })}
+                  onConfirm={() => void remove(partner.code)}
+                >
+                  {t('partners.remove')}
+                </ConfirmButton>
+              </div>
+            )}
+          </>
+        )}
+      </CardList>
       {writable && (
-        <form
-          className="panel"
-          aria-labelledby="partner-form-heading"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void save();
-          }}
+        <PanelForm
+          heading={t('partners.formHeading')}
+          busy={result.busy}
+          submit={t('partners.save')}
+          onSubmit={() => void save()}
         >
-          <h3 id="partner-form-heading">{t('partners.formHeading')}</h3>
-          <fieldset disabled={result.busy} className="plain">
-            <div className="field">
-              <label htmlFor="partner-code">{t('partners.code')}</label>
+          <Field id="partner-code" label={t('partners.code')}>
+            {(control) => (
               <input
-                id="partner-code"
+                {...control}
                 value={code}
                 required
                 onChange={(event) => {
                   setCode(event.target.value);
-                  try {
-                    const parsed = JSON.parse(json) as Record<string, unknown>;
-                    setJson(JSON.stringify({ ...parsed, code: event.target.value }, null, 2));
-                  } catch {
-                    // The JSON is being edited: leave it as it is.
-                  }
+                  setJson((current) => withCode(current, event.target.value));
                 }}
               />
-            </div>
-            <div className="field">
-              <label htmlFor="partner-json">{t('partners.json')}</label>
+            )}
+          </Field>
+          <Field id="partner-json" label={t('partners.json')} hint={t('partners.jsonHint')}>
+            {(control) => (
               <textarea
-                id="partner-json"
+                {...control}
                 className="mono"
                 rows={12}
                 value={json}
                 spellCheck={false}
-                aria-describedby="partner-json-hint"
                 onChange={(event) => setJson(event.target.value)}
               />
-              <p id="partner-json-hint" className="hint">
-                {t('partners.jsonHint')}
-              </p>
-            </div>
-            <button type="submit">{t('partners.save')}</button>
-          </fieldset>
-        </form>
+            )}
+          </Field>
+        </PanelForm>
       )}
     </section>
   );

@@ -1,11 +1,15 @@
-import { adminTenantSchema } from '@keycard/contract/admin';
+import { adminOperations } from '@keycard/contract/admin-paths';
+import type { TenantSettingsConfig } from '@keycard/contract/configuration';
 import { mfaDeliveryTypes } from '@keycard/contract/mfa';
-import { useState } from 'react';
-import { callApi } from '../../lib/api.ts';
+import { useId, useState } from 'react';
+import { adminRequest } from '../../lib/admin-client.ts';
+import { parseRequestBody } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
-import { Result, useResult } from '../../ui/result.tsx';
-import type { SectionProps } from '../tenants/tenant-page.tsx';
+import type { SectionProps } from '../../lib/tenant-section.ts';
+import { Field } from '../../ui/field.tsx';
+import { PanelForm } from '../../ui/panel-form.tsx';
+import { errorText, Result, useResult } from '../../ui/result.tsx';
 
 const mfaModes = ['off', 'recommended', 'required'] as const;
 type MfaMode = (typeof mfaModes)[number];
@@ -28,11 +32,11 @@ export function SettingsSection({ tenant, onChange }: SectionProps) {
   const [verification, setVerification] = useState(settings.emailVerificationRequired ?? false);
   const [analyticsId, setAnalyticsId] = useState(settings.analyticsId ?? '');
   const [json, setJson] = useState(JSON.stringify(settings, null, 2));
-  const path = `/tenants/${encodeURIComponent(tenant.code)}/settings`;
+  const code = tenant.code;
 
-  const patch = (body: unknown) =>
+  const patch = (body: TenantSettingsConfig) =>
     result.run(async () => {
-      const changed = await callApi(path, adminTenantSchema, { method: 'PATCH', body });
+      const changed = await adminRequest(adminOperations.updateTenantSettings, { params: { code }, body });
       onChange(changed);
       setJson(JSON.stringify(changed.settings, null, 2));
       return t('common.saved');
@@ -49,139 +53,164 @@ export function SettingsSection({ tenant, onChange }: SectionProps) {
       emailVerificationRequired: verification,
       analyticsId: analyticsId.trim() || null,
     });
+  // Checked here, so a mistake in the JSON is said before anything is sent.
+  const saveJson = () => {
+    let body: TenantSettingsConfig;
+    try {
+      body = parseRequestBody(adminOperations.updateTenantSettings.body, JSON.parse(json));
+    } catch (error) {
+      result.fail(errorText(t, error));
+      return;
+    }
+    void patch(body);
+  };
 
   return (
     <section aria-labelledby="settings-heading">
       <h2 id="settings-heading">{t('settings.heading')}</h2>
       <Result result={result} />
       {!writable && <p className="hint">{t('common.readOnly')}</p>}
-      <form
-        className="panel"
-        aria-labelledby="settings-heading"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void saveForm();
-        }}
+      <PanelForm
+        labelledBy="settings-heading"
+        busy={result.busy}
+        disabled={!writable}
+        submit={t('settings.save')}
+        onSubmit={() => void saveForm()}
       >
-        <fieldset disabled={!writable || result.busy} className="plain">
-          <fieldset>
-            <legend>{t('settings.mfaHeading')}</legend>
-            <div className="field">
-              <label htmlFor="mfa-mode">{t('settings.mfaMode')}</label>
-              <select id="mfa-mode" value={mode} onChange={(event) => setMode(event.target.value as MfaMode)}>
+        <fieldset>
+          <legend>{t('settings.mfaHeading')}</legend>
+          <Field id="mfa-mode" label={t('settings.mfaMode')}>
+            {(control) => (
+              <select
+                {...control}
+                value={mode}
+                onChange={(event) => setMode(mfaModes.find((name) => name === event.target.value) ?? mode)}
+              >
                 {mfaModes.map((name) => (
                   <option key={name} value={name}>
                     {t(`settings.mfaModes.${name}`)}
                   </option>
                 ))}
               </select>
-            </div>
-            <div className="field">
-              <label htmlFor="trusted-days">{t('settings.trustedDeviceDays')}</label>
+            )}
+          </Field>
+          <Field id="trusted-days" label={t('settings.trustedDeviceDays')}>
+            {(control) => (
               <input
-                id="trusted-days"
+                {...control}
                 type="number"
                 min={1}
                 max={365}
                 value={trustedDays}
                 onChange={(event) => setTrustedDays(event.target.value)}
               />
-            </div>
-            <fieldset>
-              <legend>{t('settings.methods')}</legend>
-              {mfaDeliveryTypes.map((method) => (
-                <label key={method} className="check">
-                  <input
-                    type="checkbox"
-                    checked={methods.includes(method)}
-                    onChange={(event) =>
-                      setMethods((current) =>
-                        event.target.checked ? [...current, method] : current.filter((m) => m !== method),
-                      )
-                    }
-                  />
-                  {t(`settings.methodNames.${method}`)}
-                </label>
-              ))}
-            </fieldset>
-          </fieldset>
+            )}
+          </Field>
           <fieldset>
-            <legend>{t('settings.passwordHeading')}</legend>
-            <div className="field">
-              <label htmlFor="password-expiry">{t('settings.passwordExpiryDays')}</label>
+            <legend>{t('settings.methods')}</legend>
+            {mfaDeliveryTypes.map((method) => (
+              <label key={method} className="check">
+                <input
+                  type="checkbox"
+                  checked={methods.includes(method)}
+                  onChange={(event) =>
+                    setMethods((current) =>
+                      event.target.checked ? [...current, method] : current.filter((m) => m !== method),
+                    )
+                  }
+                />
+                {t(`settings.methodNames.${method}`)}
+              </label>
+            ))}
+          </fieldset>
+        </fieldset>
+        <fieldset>
+          <legend>{t('settings.passwordHeading')}</legend>
+          <Field id="password-expiry" label={t('settings.passwordExpiryDays')}>
+            {(control) => (
               <input
-                id="password-expiry"
+                {...control}
                 type="number"
                 min={1}
                 max={3650}
                 value={expiry}
                 onChange={(event) => setExpiry(event.target.value)}
               />
-            </div>
-            <div className="field">
-              <label htmlFor="password-warning">{t('settings.passwordWarningDays')}</label>
+            )}
+          </Field>
+          <Field id="password-warning" label={t('settings.passwordWarningDays')}>
+            {(control) => (
               <input
-                id="password-warning"
+                {...control}
                 type="number"
                 min={0}
                 max={365}
                 value={warning}
                 onChange={(event) => setWarning(event.target.value)}
               />
-            </div>
-            <label className="check">
+            )}
+          </Field>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={verification}
+              onChange={(event) => setVerification(event.target.checked)}
+            />
+            {t('settings.emailVerificationRequired')}
+          </label>
+          <Field id="analytics-id" label={t('settings.analyticsId')}>
+            {(control) => (
               <input
-                type="checkbox"
-                checked={verification}
-                onChange={(event) => setVerification(event.target.checked)}
-              />
-              {t('settings.emailVerificationRequired')}
-            </label>
-            <div className="field">
-              <label htmlFor="analytics-id">{t('settings.analyticsId')}</label>
-              <input
-                id="analytics-id"
+                {...control}
                 value={analyticsId}
                 onChange={(event) => setAnalyticsId(event.target.value)}
               />
-            </div>
-          </fieldset>
-          <button type="submit">{t('settings.save')}</button>
+            )}
+          </Field>
         </fieldset>
-      </form>
-      <form
-        className="panel"
-        aria-labelledby="settings-json-heading"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void result
-            .run(async () => {
-              JSON.parse(json);
-              return undefined;
-            })
-            .then((valid) => valid && patch(JSON.parse(json)));
-        }}
-      >
-        <h3 id="settings-json-heading">{t('settings.jsonHeading')}</h3>
-        <fieldset disabled={!writable || result.busy} className="plain">
-          <div className="field">
-            <textarea
-              id="settings-json"
-              aria-labelledby="settings-json-heading"
-              className="mono"
-              rows={14}
-              spellCheck={false}
-              value={json}
-              aria-describedby="settings-json-hint"
-              onChange={(event) => setJson(event.target.value)}
-            />
-            <p id="settings-json-hint" className="hint">
-              {t('settings.jsonHint')}
-            </p>
-          </div>
-          <button type="submit">{t('settings.jsonSave')}</button>
-        </fieldset>
-      </form>
+      </PanelForm>
+      <SettingsJson json={json} busy={result.busy} writable={writable} onEdit={setJson} onSave={saveJson} />
     </section>
+  );
+}
+
+/** Every setting as JSON, for what the form above does not show; named by its heading. */
+function SettingsJson({
+  json,
+  busy,
+  writable,
+  onEdit,
+  onSave,
+}: {
+  json: string;
+  busy: boolean;
+  writable: boolean;
+  onEdit: (json: string) => void;
+  onSave: () => void;
+}) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  return (
+    <PanelForm
+      heading={t('settings.jsonHeading')}
+      headingId={headingId}
+      busy={busy}
+      disabled={!writable}
+      submit={t('settings.jsonSave')}
+      onSubmit={onSave}
+    >
+      <Field id="settings-json" labelledBy={headingId} hint={t('settings.jsonHint')}>
+        {(control) => (
+          <textarea
+            {...control}
+            className="mono"
+            rows={14}
+            spellCheck={false}
+            value={json}
+            onChange={(event) => onEdit(event.target.value)}
+          />
+        )}
+      </Field>
+    </PanelForm>
   );
 }

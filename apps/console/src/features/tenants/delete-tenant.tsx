@@ -1,9 +1,11 @@
-import { adminTenantDeleteResponse } from '@keycard/contract/admin';
+import { adminOperations } from '@keycard/contract/admin-paths';
 import { useNavigate } from '@keycard/web/router';
 import { useId, useState } from 'react';
-import { consolePaths } from '../../app/paths.ts';
-import { callApi } from '../../lib/api.ts';
+import { adminRequest } from '../../lib/admin-client.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
+import { consolePaths } from '../../lib/paths.ts';
+import { Field } from '../../ui/field.tsx';
+import { PanelForm } from '../../ui/panel-form.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
 import type { TenantListState } from './tenant-list-page.tsx';
 
@@ -21,8 +23,8 @@ export function DeleteTenant({ code }: { code: string }) {
 
   const remove = () =>
     result.run(async () => {
-      const gone = await callApi(`/tenants/${encodeURIComponent(code)}`, adminTenantDeleteResponse, {
-        method: 'DELETE',
+      const gone = await adminRequest(adminOperations.deleteTenant, {
+        params: { code },
         body: { confirm: typed.trim() },
       });
       const state: TenantListState = { notice: t('tenants.deleted', { ...gone }) };
@@ -31,33 +33,38 @@ export function DeleteTenant({ code }: { code: string }) {
     });
 
   return (
-    <form
+    <PanelForm
       className="panel danger-zone"
-      aria-labelledby={`${id}-heading`}
-      onSubmit={(event) => {
-        event.preventDefault();
+      heading={t('deleteTenant.heading')}
+      intro={
+        <>
+          <p id={`${id}-explanation`}>{t('deleteTenant.explanation', { code })}</p>
+          <Result result={result} />
+        </>
+      }
+      busy={result.busy}
+      danger
+      submit={t('deleteTenant.button', { code })}
+      submitDisabled={!matches}
+      onSubmit={() => {
         if (matches) void remove();
       }}
     >
-      <h3 id={`${id}-heading`}>{t('deleteTenant.heading')}</h3>
-      <p id={`${id}-explanation`}>{t('deleteTenant.explanation', { code })}</p>
-      <Result result={result} />
-      <fieldset disabled={result.busy} className="plain">
-        <div className="field">
-          <label htmlFor={`${id}-confirm`}>{t('deleteTenant.confirmLabel', { code })}</label>
+      <Field
+        id={`${id}-confirm`}
+        label={t('deleteTenant.confirmLabel', { code })}
+        describedBy={`${id}-explanation`}
+      >
+        {(control) => (
           <input
-            id={`${id}-confirm`}
+            {...control}
             value={typed}
             autoComplete="off"
             spellCheck={false}
-            aria-describedby={`${id}-explanation`}
             onChange={(event) => setTyped(event.target.value)}
           />
-        </div>
-        <button type="submit" className="button-danger" disabled={!matches}>
-          {t('deleteTenant.button', { code })}
-        </button>
-      </fieldset>
-    </form>
+        )}
+      </Field>
+    </PanelForm>
   );
 }

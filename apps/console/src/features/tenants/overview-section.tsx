@@ -1,11 +1,14 @@
-import { adminTenantSchema, operatorTenantCode } from '@keycard/contract/admin';
+import { operatorTenantCode } from '@keycard/contract/admin';
+import { adminOperations } from '@keycard/contract/admin-paths';
 import { useState } from 'react';
-import { callApi } from '../../lib/api.ts';
+import { adminRequest } from '../../lib/admin-client.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
+import type { SectionProps } from '../../lib/tenant-section.ts';
+import { Field } from '../../ui/field.tsx';
+import { PanelForm } from '../../ui/panel-form.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
 import { DeleteTenant } from './delete-tenant.tsx';
-import type { SectionProps } from './tenant-page.tsx';
 
 const lines = (text: string) =>
   text
@@ -22,12 +25,12 @@ export function OverviewSection({ tenant, onChange }: SectionProps) {
   const [aliasDomains, setAliasDomains] = useState(tenant.aliasDomains.join('\n'));
   const [aliasCode, setAliasCode] = useState(tenant.aliasCode ?? '');
   const [defaultRedirectUri, setDefaultRedirectUri] = useState(tenant.defaultRedirectUri);
-  const path = `/tenants/${encodeURIComponent(tenant.code)}`;
+  const code = tenant.code;
 
   const saveDomains = () =>
     result.run(async () => {
-      const changed = await callApi(`${path}/domains`, adminTenantSchema, {
-        method: 'PUT',
+      const changed = await adminRequest(adminOperations.replaceTenantDomains, {
+        params: { code },
         body: { loginDomain: loginDomain.trim(), aliasDomains: lines(aliasDomains) },
       });
       onChange(changed);
@@ -35,8 +38,8 @@ export function OverviewSection({ tenant, onChange }: SectionProps) {
     });
   const saveDetails = () =>
     result.run(async () => {
-      const changed = await callApi(path, adminTenantSchema, {
-        method: 'PATCH',
+      const changed = await adminRequest(adminOperations.updateTenant, {
+        params: { code },
         body: { aliasCode: aliasCode.trim() || null, defaultRedirectUri: defaultRedirectUri.trim() },
       });
       onChange(changed);
@@ -51,74 +54,71 @@ export function OverviewSection({ tenant, onChange }: SectionProps) {
       <p>
         {t('overview.created')}: {new Date(tenant.createdAt).toLocaleString(language)}
       </p>
-      <form
-        className="panel"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void saveDomains();
-        }}
+      <PanelForm
+        heading={t('overview.domainsHeading')}
+        intro={!isOwner && <p className="hint">{t('overview.domainsOwnerOnly')}</p>}
+        busy={result.busy}
+        disabled={!isOwner}
+        submit={t('overview.saveDomains')}
+        onSubmit={() => void saveDomains()}
       >
-        <h3>{t('overview.domainsHeading')}</h3>
-        {!isOwner && <p className="hint">{t('overview.domainsOwnerOnly')}</p>}
-        <fieldset disabled={!isOwner || result.busy}>
-          <div className="field">
-            <label htmlFor="login-domain">{t('overview.loginDomain')}</label>
+        <Field id="login-domain" label={t('overview.loginDomain')}>
+          {(control) => (
             <input
-              id="login-domain"
+              {...control}
               value={loginDomain}
               onChange={(event) => setLoginDomain(event.target.value)}
               required
             />
-          </div>
-          <div className="field">
-            <label htmlFor="alias-domains">{t('overview.aliasDomains')}</label>
+          )}
+        </Field>
+        <Field id="alias-domains" label={t('overview.aliasDomains')} hint={t('common.onePerLine')}>
+          {(control) => (
             <textarea
-              id="alias-domains"
+              {...control}
               rows={3}
               value={aliasDomains}
-              aria-describedby="alias-domains-hint"
               onChange={(event) => setAliasDomains(event.target.value)}
             />
-            <p id="alias-domains-hint" className="hint">
-              {t('common.onePerLine')}
-            </p>
-          </div>
-          <button type="submit">{t('overview.saveDomains')}</button>
-        </fieldset>
-      </form>
-      <form
-        className="panel"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void saveDetails();
-        }}
+          )}
+        </Field>
+      </PanelForm>
+      <PanelForm
+        heading={t('overview.detailsHeading')}
+        busy={result.busy}
+        disabled={!writable}
+        submit={t('overview.saveDetails')}
+        onSubmit={() => void saveDetails()}
       >
-        <h3>{t('overview.detailsHeading')}</h3>
-        <fieldset disabled={!writable || result.busy}>
-          <div className="field">
-            <label htmlFor="alias-code">
+        <Field
+          id="alias-code"
+          label={
+            <>
               {t('overview.aliasCode')} {t('common.optional')}
-            </label>
-            <input id="alias-code" value={aliasCode} onChange={(event) => setAliasCode(event.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor="default-redirect">{t('overview.defaultRedirectUri')}</label>
+            </>
+          }
+        >
+          {(control) => (
+            <input {...control} value={aliasCode} onChange={(event) => setAliasCode(event.target.value)} />
+          )}
+        </Field>
+        <Field id="default-redirect" label={t('overview.defaultRedirectUri')}>
+          {(control) => (
             <input
-              id="default-redirect"
+              {...control}
               type="url"
               value={defaultRedirectUri}
               onChange={(event) => setDefaultRedirectUri(event.target.value)}
               required
             />
-          </div>
-          <p>
-            {t('overview.loginClientId')}: <code>{tenant.loginClientId}</code>
-          </p>
-          <button type="submit">{t('overview.saveDetails')}</button>
-        </fieldset>
-      </form>
+          )}
+        </Field>
+        <p>
+          {t('overview.loginClientId')}: <code>{tenant.loginClientId}</code>
+        </p>
+      </PanelForm>
       {/* Owners only, and never the operator tenant: the API refuses both as well. */}
-      {isOwner && tenant.code !== operatorTenantCode && <DeleteTenant code={tenant.code} />}
+      {isOwner && code !== operatorTenantCode && <DeleteTenant code={code} />}
     </section>
   );
 }

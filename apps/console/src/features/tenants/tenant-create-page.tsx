@@ -1,12 +1,15 @@
-import { adminTenantCreateResponse } from '@keycard/contract/admin';
+import { adminOperations } from '@keycard/contract/admin-paths';
 import type { ColourField } from '@keycard/contract/contrast';
 import { Link, useNavigate } from '@keycard/web/router';
 import { useEffect, useRef, useState } from 'react';
-import { consolePaths, tenantPath } from '../../app/paths.ts';
-import { ApiError, callApi } from '../../lib/api.ts';
+import { adminRequest } from '../../lib/admin-client.ts';
+import { ApiError } from '../../lib/api-error.ts';
 import { type TextKey, useTranslation } from '../../lib/i18n.tsx';
+import { consolePaths, tenantPath } from '../../lib/paths.ts';
 import { useSession } from '../../lib/session.tsx';
 import { ColourInput, colourFields } from '../../ui/colour-input.tsx';
+import { Field } from '../../ui/field.tsx';
+import { PanelForm } from '../../ui/panel-form.tsx';
 import { fieldNames, Result, useResult } from '../../ui/result.tsx';
 import { SecretOnce } from '../../ui/secret-once.tsx';
 
@@ -20,7 +23,7 @@ const startingColours: Record<ColourField, string> = {
   tertiaryForeground: '#ffffff',
 };
 
-type Field =
+type FormField =
   | 'code'
   | 'name'
   | 'loginDomain'
@@ -29,14 +32,20 @@ type Field =
   | 'loginClientId'
   | 'loginRedirectUri';
 
+/** The fields a refusal's first path segment may name as they are. */
+const formFields = ['code', 'loginDomain', 'aliasDomains', 'defaultRedirectUri', 'loginClientId'] as const;
+
 /** The form field a refusal's path names (`clients.0.redirectUris.0`, `aliasDomains[1]`, `theme.colours.x`). */
-function fieldOf(path: string): Field | ColourField | null {
+function fieldOf(path: string): FormField | ColourField | null {
   const [first, second, third] = path.split(/[.[\]]+/).filter(Boolean);
   if (first === 'theme')
-    return second === 'name' ? 'name' : second === 'colours' ? (third as ColourField) : null;
+    return second === 'name'
+      ? 'name'
+      : second === 'colours'
+        ? (colourFields.find((field) => field === third) ?? null)
+        : null;
   if (first === 'clients') return third === 'redirectUris' ? 'loginRedirectUri' : 'loginClientId';
-  const known: string[] = ['code', 'loginDomain', 'aliasDomains', 'defaultRedirectUri', 'loginClientId'];
-  return known.includes(first ?? '') ? (first as Field) : null;
+  return formFields.find((field) => field === first) ?? null;
 }
 
 const lines = (text: string) =>
@@ -50,7 +59,7 @@ export function TenantCreatePage() {
   const { me, can } = useSession();
   const navigate = useNavigate();
   const result = useResult();
-  const [values, setValues] = useState<Record<Field, string>>({
+  const [values, setValues] = useState<Record<FormField, string>>({
     code: '',
     name: '',
     loginDomain: '',
@@ -83,7 +92,7 @@ export function TenantCreatePage() {
     document.title = `${t('newTenant.heading')} | ${t('app.title')}`;
   }, [t]);
 
-  const set = (field: Field, value: string) =>
+  const set = (field: FormField, value: string) =>
     setValues((current) => ({
       ...current,
       [field]: value,
@@ -100,8 +109,7 @@ export function TenantCreatePage() {
       const loginClientId = values.loginClientId.trim();
       const defaultRedirectUri = values.defaultRedirectUri.trim();
       try {
-        const answer = await callApi('/tenants', adminTenantCreateResponse, {
-          method: 'POST',
+        const answer = await adminRequest(adminOperations.createTenant, {
           body: {
             code,
             loginDomain: values.loginDomain.trim(),
@@ -141,48 +149,43 @@ export function TenantCreatePage() {
     setFocusInvalid(named.size > 0);
   };
 
-  const input = (field: Field, options: { required?: boolean; multiline?: boolean; hint?: TextKey } = {}) => {
-    const id = `new-${field}`;
-    const bad = invalid.has(field);
-    const described = [options.hint ? `${id}-hint` : '', bad ? `${id}-error` : ''].filter(Boolean).join(' ');
-    const common = {
-      id,
-      value: values[field],
-      required: options.required,
-      'aria-invalid': bad,
-      'aria-describedby': described || undefined,
-      spellCheck: false,
-    };
-    return (
-      <div className="field">
-        <label htmlFor={id}>
-          {t(`newTenant.${field}`)} {options.required ? '' : t('common.optional')}
-        </label>
-        {options.multiline ? (
-          <textarea rows={2} {...common} onChange={(event) => set(field, event.target.value)} />
+  const input = (
+    field: FormField,
+    options: { required?: boolean; multiline?: boolean; hint?: TextKey } = {},
+  ) => (
+    <Field
+      id={`new-${field}`}
+      label={`${t(`newTenant.${field}`)} ${options.required ? '' : t('common.optional')}`}
+      hint={options.hint && t(options.hint)}
+      invalid={invalid.has(field)}
+      error={t('newTenant.invalid')}
+    >
+      {(control) =>
+        options.multiline ? (
+          <textarea
+            {...control}
+            rows={2}
+            value={values[field]}
+            required={options.required}
+            spellCheck={false}
+            onChange={(event) => set(field, event.target.value)}
+          />
         ) : (
           <input
-            {...common}
+            {...control}
+            value={values[field]}
+            required={options.required}
+            spellCheck={false}
             autoComplete="off"
             onChange={(event) => {
               if (field === 'loginClientId') setClientIdEdited(true);
               set(field, event.target.value);
             }}
           />
-        )}
-        {bad && (
-          <p id={`${id}-error`} className="field-error">
-            {t('newTenant.invalid')}
-          </p>
-        )}
-        {options.hint && (
-          <p id={`${id}-hint`} className="hint">
-            {t(options.hint)}
-          </p>
-        )}
-      </div>
-    );
-  };
+        )
+      }
+    </Field>
+  );
 
   if (created) {
     return (
@@ -215,49 +218,47 @@ export function TenantCreatePage() {
       </p>
       <p>{t('newTenant.intro')}</p>
       {me && !can('tenants.create') && <p className="hint">{t('common.readOnly')}</p>}
-      <form
-        ref={form}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void create();
-        }}
+      <PanelForm
+        className=""
+        formRef={form}
+        busy={result.busy}
+        disabled={!can('tenants.create')}
+        submit={t('newTenant.create')}
+        onSubmit={() => void create()}
       >
-        <fieldset disabled={result.busy || !can('tenants.create')} className="plain">
-          <section className="panel" aria-labelledby="new-tenant-heading">
-            <h2 id="new-tenant-heading">{t('newTenant.detailsHeading')}</h2>
-            {input('code', { required: true, hint: 'newTenant.codeHint' })}
-            {input('name', { required: true, hint: 'newTenant.nameHint' })}
-            {input('loginDomain', { required: true, hint: 'newTenant.loginDomainHint' })}
-            {input('aliasDomains', { multiline: true, hint: 'common.onePerLine' })}
-            {input('defaultRedirectUri', { required: true, hint: 'newTenant.defaultRedirectUriHint' })}
-          </section>
-          <section className="panel" aria-labelledby="new-client-heading">
-            <h2 id="new-client-heading">{t('newTenant.loginClientHeading')}</h2>
-            <p className="hint">{t('newTenant.loginClientHint')}</p>
-            {input('loginClientId', { required: true })}
-            {input('loginRedirectUri', { hint: 'newTenant.loginRedirectUriHint' })}
-          </section>
-          <fieldset className="panel" aria-describedby="new-colours-hint">
-            <legend>{t('newTenant.coloursHeading')}</legend>
-            <p id="new-colours-hint" className="hint">
-              {t('newTenant.coloursHint')}
-            </p>
-            <div className="colours">
-              {colourFields.map((field) => (
-                <ColourInput
-                  key={field}
-                  field={field}
-                  value={colours[field]}
-                  disabled={false}
-                  onChange={(value) => setColours((current) => ({ ...current, [field]: value }))}
-                />
-              ))}
-            </div>
-          </fieldset>
-          <Result result={result} />
-          <button type="submit">{t('newTenant.create')}</button>
+        <section className="panel" aria-labelledby="new-tenant-heading">
+          <h2 id="new-tenant-heading">{t('newTenant.detailsHeading')}</h2>
+          {input('code', { required: true, hint: 'newTenant.codeHint' })}
+          {input('name', { required: true, hint: 'newTenant.nameHint' })}
+          {input('loginDomain', { required: true, hint: 'newTenant.loginDomainHint' })}
+          {input('aliasDomains', { multiline: true, hint: 'common.onePerLine' })}
+          {input('defaultRedirectUri', { required: true, hint: 'newTenant.defaultRedirectUriHint' })}
+        </section>
+        <section className="panel" aria-labelledby="new-client-heading">
+          <h2 id="new-client-heading">{t('newTenant.loginClientHeading')}</h2>
+          <p className="hint">{t('newTenant.loginClientHint')}</p>
+          {input('loginClientId', { required: true })}
+          {input('loginRedirectUri', { hint: 'newTenant.loginRedirectUriHint' })}
+        </section>
+        <fieldset className="panel" aria-describedby="new-colours-hint">
+          <legend>{t('newTenant.coloursHeading')}</legend>
+          <p id="new-colours-hint" className="hint">
+            {t('newTenant.coloursHint')}
+          </p>
+          <div className="colours">
+            {colourFields.map((field) => (
+              <ColourInput
+                key={field}
+                field={field}
+                value={colours[field]}
+                disabled={false}
+                onChange={(value) => setColours((current) => ({ ...current, [field]: value }))}
+              />
+            ))}
+          </div>
         </fieldset>
-      </form>
+        <Result result={result} />
+      </PanelForm>
     </>
   );
 }

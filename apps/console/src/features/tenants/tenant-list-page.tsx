@@ -1,18 +1,24 @@
-import { adminTenantListResponse } from '@keycard/contract/admin';
+import { type AdminAnswer, adminOperations } from '@keycard/contract/admin-paths';
 import { Link, useLocation } from '@keycard/web/router';
 import { useEffect, useState } from 'react';
-import type { z } from 'zod';
-import { consolePaths, tenantPath } from '../../app/paths.ts';
-import { callApi } from '../../lib/api.ts';
+import { adminRequest } from '../../lib/admin-client.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
+import { consolePaths, tenantPath } from '../../lib/paths.ts';
 import { useSession } from '../../lib/session.tsx';
+import { CardList } from '../../ui/card-list.tsx';
+import { Field } from '../../ui/field.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
 
-type TenantSummary = z.infer<typeof adminTenantListResponse>['tenants'][number];
+type TenantSummary = AdminAnswer<typeof adminOperations.listTenants>['tenants'][number];
 
 /** What the page that led here had to say (a tenant deleted), kept in this history entry. */
 export interface TenantListState {
   notice?: string;
+}
+
+function noticeOf(state: unknown): string {
+  if (typeof state !== 'object' || state === null || !('notice' in state)) return '';
+  return typeof state.notice === 'string' ? state.notice : '';
 }
 
 export function TenantListPage() {
@@ -25,13 +31,13 @@ export function TenantListPage() {
   const location = useLocation();
   const [notice, setNotice] = useState('');
   // Set after the first paint, so the status region is there before its text and is announced.
-  useEffect(() => setNotice((location.state as TenantListState | null)?.notice ?? ''), [location.state]);
+  useEffect(() => setNotice(noticeOf(location.state)), [location.state]);
   useEffect(() => {
     document.title = `${t('tenants.heading')} | ${t('app.title')}`;
   }, [t]);
   useEffect(() => {
     void run(async () => {
-      setTenants((await callApi('/tenants', adminTenantListResponse)).tenants);
+      setTenants((await adminRequest(adminOperations.listTenants)).tenants);
       return undefined;
     });
   }, [run]);
@@ -57,50 +63,34 @@ export function TenantListPage() {
           </Link>
         </p>
       )}
-      <div className="field search">
-        <label htmlFor="tenant-search">{t('tenants.search')}</label>
-        <input
-          id="tenant-search"
-          type="search"
-          value={query}
-          aria-describedby="tenant-search-hint"
-          onChange={(event) => setQuery(event.target.value)}
-        />
-        <p id="tenant-search-hint" className="hint">
-          {t('tenants.searchHint')}
-        </p>
-      </div>
-      {tenants === null ? (
-        <p>{t('app.loading')}</p>
-      ) : shown.length === 0 ? (
-        <p>{t('tenants.empty')}</p>
-      ) : (
-        <ul className="cards tenant-list" aria-label={t('tenants.count', { count: shown.length })}>
-          {shown.map((tenant) => (
-            <li key={tenant.code} className="card">
-              <h2>
-                <Link to={tenantPath(tenant.code)}>{tenant.code}</Link>
-              </h2>
-              <dl>
-                <div>
-                  <dt>{t('tenants.loginDomain')}</dt>
-                  <dd>{tenant.loginDomain}</dd>
-                </div>
-                {tenant.aliasDomains.length > 0 && (
-                  <div>
-                    <dt>{t('tenants.aliasDomains')}</dt>
-                    <dd>{tenant.aliasDomains.join(', ')}</dd>
-                  </div>
-                )}
-                <div>
-                  <dt>{t('tenants.version')}</dt>
-                  <dd>{tenant.version}</dd>
-                </div>
-              </dl>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Field id="tenant-search" className="search" label={t('tenants.search')} hint={t('tenants.searchHint')}>
+        {(control) => (
+          <input
+            {...control}
+            type="search"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+          />
+        )}
+      </Field>
+      <CardList
+        items={tenants === null ? null : shown}
+        itemKey={(tenant) => tenant.code}
+        loading={t('app.loading')}
+        empty={t('tenants.empty')}
+        className="tenant-list"
+        label={t('tenants.count', { count: shown.length })}
+        level={2}
+        heading={(tenant) => <Link to={tenantPath(tenant.code)}>{tenant.code}</Link>}
+        facts={(tenant) => [
+          { label: t('tenants.loginDomain'), value: tenant.loginDomain },
+          tenant.aliasDomains.length > 0 && {
+            label: t('tenants.aliasDomains'),
+            value: tenant.aliasDomains.join(', '),
+          },
+          { label: t('tenants.version'), value: tenant.version },
+        ]}
+      />
     </>
   );
 }

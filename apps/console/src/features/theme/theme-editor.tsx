@@ -1,4 +1,4 @@
-import { adminTenantSchema } from '@keycard/contract/admin';
+import { adminOperations } from '@keycard/contract/admin-paths';
 import { themeConfigSchema } from '@keycard/contract/configuration';
 import type { ColourField } from '@keycard/contract/contrast';
 import {
@@ -8,14 +8,15 @@ import {
 } from '@keycard/contract/theme-texts';
 import type { Locale } from '@keycard/contract/user-state';
 import { useEffect, useRef, useState } from 'react';
-import { callApi } from '../../lib/api.ts';
+import { adminRequest } from '../../lib/admin-client.ts';
 import { languageNames, useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
+import type { SectionProps } from '../../lib/tenant-section.ts';
 import { ColourInput, colourFields } from '../../ui/colour-input.tsx';
 import { ConfirmButton } from '../../ui/confirm-button.tsx';
+import { Field } from '../../ui/field.tsx';
 import { LanguageField } from '../../ui/language-field.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
-import type { SectionProps } from '../tenants/tenant-page.tsx';
 import { ContrastPanel } from './contrast-panel.tsx';
 import { PreviewFrame } from './preview-frame.tsx';
 import { type ThemeDraft, useLeaveWarning, useThemeDraft } from './use-theme-draft.ts';
@@ -36,36 +37,36 @@ function ImageField({
   const { t } = useTranslation();
   return (
     <div className="image-field">
-      <div className="field">
-        <label htmlFor={`${slot}-url`}>{t(slot === 'logo' ? 'theme.logoUrl' : 'theme.faviconUrl')}</label>
-        <input
-          id={`${slot}-url`}
-          value={value}
-          disabled={disabled}
-          onChange={(event) => onUrl(event.target.value)}
-        />
-      </div>
+      <Field id={`${slot}-url`} label={t(slot === 'logo' ? 'theme.logoUrl' : 'theme.faviconUrl')}>
+        {(control) => (
+          <input
+            {...control}
+            value={value}
+            disabled={disabled}
+            onChange={(event) => onUrl(event.target.value)}
+          />
+        )}
+      </Field>
       {value && <img className={`${slot}-sample`} src={value} alt="" />}
-      <div className="field">
-        <label htmlFor={`${slot}-upload`}>
-          {t(slot === 'logo' ? 'theme.uploadLogo' : 'theme.uploadFavicon')}
-        </label>
-        <input
-          id={`${slot}-upload`}
-          type="file"
-          disabled={disabled}
-          accept={
-            slot === 'logo'
-              ? 'image/svg+xml,image/png,image/webp'
-              : 'image/x-icon,image/png,image/svg+xml,image/webp,.ico'
-          }
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            if (file) onUpload(file);
-            event.target.value = '';
-          }}
-        />
-      </div>
+      <Field id={`${slot}-upload`} label={t(slot === 'logo' ? 'theme.uploadLogo' : 'theme.uploadFavicon')}>
+        {(control) => (
+          <input
+            {...control}
+            type="file"
+            disabled={disabled}
+            accept={
+              slot === 'logo'
+                ? 'image/svg+xml,image/png,image/webp'
+                : 'image/x-icon,image/png,image/svg+xml,image/webp,.ico'
+            }
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              if (file) onUpload(file);
+              event.target.value = '';
+            }}
+          />
+        )}
+      </Field>
     </div>
   );
 }
@@ -106,15 +107,16 @@ function TextOverrides({
       <fieldset lang={language}>
         <legend>{t('theme.textsFor', { language: languageNames[language] })}</legend>
         {overridableTextKeys.map((key) => (
-          <div className="field" key={key}>
-            <label htmlFor={`text-${key}`}>{t(textKeyLabels[key])}</label>
-            <input
-              id={`text-${key}`}
-              value={own[key] ?? ''}
-              maxLength={300}
-              onChange={(event) => set(key, event.target.value)}
-            />
-          </div>
+          <Field key={key} id={`text-${key}`} label={t(textKeyLabels[key])}>
+            {(control) => (
+              <input
+                {...control}
+                value={own[key] ?? ''}
+                maxLength={300}
+                onChange={(event) => set(key, event.target.value)}
+              />
+            )}
+          </Field>
         ))}
       </fieldset>
     </>
@@ -133,7 +135,7 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
   const writable = can('tenants.write');
   const { draft, setDraft, reset, dirty, restored } = useThemeDraft(tenant.code, tenant.theme);
   const result = useResult();
-  const path = `/tenants/${encodeURIComponent(tenant.code)}/theme`;
+  const code = tenant.code;
   useLeaveWarning(dirty, t('app.unsavedLeave'));
   // Once, when the editor opens with a kept draft (not again on a language switch).
   const told = useRef(false);
@@ -160,7 +162,7 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
     }
     const theme = { ...checked.data, texts: compactThemeTexts(checked.data.texts) };
     void result.run(async () => {
-      const changed = await callApi(path, adminTenantSchema, { method: 'PUT', body: theme });
+      const changed = await adminRequest(adminOperations.replaceTheme, { params: { code }, body: theme });
       reset(changed.theme);
       onChange(changed);
       return t('theme.published');
@@ -168,9 +170,11 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
   };
   const upload = (slot: 'logo' | 'favicon', file: File) =>
     result.run(async () => {
-      const changed = await callApi(`${path}/${slot}`, adminTenantSchema, {
-        method: 'PUT',
-        file: { data: file, type: imageType(file) },
+      const operation =
+        slot === 'logo' ? adminOperations.uploadThemeLogo : adminOperations.uploadThemeFavicon;
+      const changed = await adminRequest(operation, {
+        params: { code },
+        body: { data: file, type: imageType(file) },
       });
       onChange(changed);
       edit((theme) => ({ ...theme, images: { ...theme.images, [slot]: changed.theme.images[slot] } }));
@@ -191,16 +195,16 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
           }}
         >
           <fieldset disabled={!writable} className="plain">
-            <div className="field">
-              <label htmlFor="theme-name">{t('theme.name')}</label>
-              <input
-                id="theme-name"
-                value={draft.name}
-                aria-invalid={invalidPaths.has('name')}
-                onChange={(event) => edit((theme) => ({ ...theme, name: event.target.value }))}
-                required
-              />
-            </div>
+            <Field id="theme-name" label={t('theme.name')} invalid={invalidPaths.has('name')}>
+              {(control) => (
+                <input
+                  {...control}
+                  value={draft.name}
+                  onChange={(event) => edit((theme) => ({ ...theme, name: event.target.value }))}
+                  required
+                />
+              )}
+            </Field>
             <fieldset className="panel">
               <legend>{t('theme.coloursHeading')}</legend>
               <div className="colours">
@@ -240,18 +244,21 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
           <fieldset disabled={!writable} className="panel">
             <legend>{t('theme.linksHeading')}</legend>
             {(['loginHelpUrl', 'contactSupportUrl'] as const).map((field) => (
-              <div className="field" key={field}>
-                <label htmlFor={`theme-${field}`}>
-                  {t(`theme.${field}`)} {t('common.optional')}
-                </label>
-                <input
-                  id={`theme-${field}`}
-                  type="url"
-                  aria-invalid={invalidPaths.has(`links.${field}`)}
-                  value={draft.links[field] ?? ''}
-                  onChange={(event) => setLink(field, event.target.value)}
-                />
-              </div>
+              <Field
+                key={field}
+                id={`theme-${field}`}
+                label={`${t(`theme.${field}`)} ${t('common.optional')}`}
+                invalid={invalidPaths.has(`links.${field}`)}
+              >
+                {(control) => (
+                  <input
+                    {...control}
+                    type="url"
+                    value={draft.links[field] ?? ''}
+                    onChange={(event) => setLink(field, event.target.value)}
+                  />
+                )}
+              </Field>
             ))}
           </fieldset>
           <fieldset disabled={!writable} className="panel">

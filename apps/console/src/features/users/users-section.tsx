@@ -1,30 +1,34 @@
-import {
-  type AdminUser,
-  adminInviteResponse,
-  adminUserActionResponse,
-  adminUserListResponse,
-} from '@keycard/contract/admin';
+import type { AdminUser } from '@keycard/contract/admin';
+import { adminOperations } from '@keycard/contract/admin-paths';
 import { type Locale, userTypes } from '@keycard/contract/user-state';
 import { useState } from 'react';
-import { callApi } from '../../lib/api.ts';
+import { adminRequest } from '../../lib/admin-client.ts';
 import { languageNames, useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
+import type { SectionProps } from '../../lib/tenant-section.ts';
+import { CardList } from '../../ui/card-list.tsx';
 import { ConfirmButton } from '../../ui/confirm-button.tsx';
+import { Field } from '../../ui/field.tsx';
 import { LanguageField } from '../../ui/language-field.tsx';
+import { PanelForm } from '../../ui/panel-form.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
-import type { SectionProps } from '../tenants/tenant-page.tsx';
 
-type Action = 'resendActivation' | 'disable' | 'enable' | 'unlock' | 'resetMfa' | 'endSessions';
-const actionPaths: Record<Action, string> = {
-  resendActivation: 'resend-activation',
-  disable: 'disable',
-  enable: 'enable',
-  unlock: 'unlock',
-  resetMfa: 'reset-mfa',
-  endSessions: 'end-sessions',
-};
+type UserType = (typeof userTypes)[number];
+
+/** Each user action and its operation. */
+const actionOperations = {
+  resendActivation: adminOperations.resendActivation,
+  disable: adminOperations.disableUser,
+  enable: adminOperations.enableUser,
+  unlock: adminOperations.unlockUser,
+  resetMfa: adminOperations.resetUserMfa,
+  endSessions: adminOperations.endUserSessions,
+} as const;
+type Action = keyof typeof actionOperations;
 /** Actions that take something away from the account: each asks first. */
-const confirmed = new Set<Action>(['disable', 'resetMfa', 'endSessions']);
+type ConfirmedAction = 'disable' | 'resetMfa' | 'endSessions';
+const isConfirmed = (action: Action): action is ConfirmedAction =>
+  action === 'disable' || action === 'resetMfa' || action === 'endSessions';
 
 export function UsersSection({ tenant }: SectionProps) {
   const { t, language } = useTranslation();
@@ -34,13 +38,15 @@ export function UsersSection({ tenant }: SectionProps) {
   const [query, setQuery] = useState('');
   const [users, setUsers] = useState<AdminUser[] | null>(null);
   const [email, setEmail] = useState('');
-  const [type, setType] = useState<(typeof userTypes)[number]>('staff');
+  const [type, setType] = useState<UserType>('staff');
   const [locale, setLocale] = useState<Locale>('en');
-  const base = `/tenants/${encodeURIComponent(tenant.code)}/users`;
+  const code = tenant.code;
 
   const search = () =>
     result.run(async () => {
-      const found = (await callApi(base, adminUserListResponse, { query: { email: query.trim() } })).users;
+      const found = (
+        await adminRequest(adminOperations.searchUsers, { params: { code }, query: { email: query.trim() } })
+      ).users;
       setUsers(found);
       return found.length ? t('users.results', { count: found.length }) : t('users.empty');
     });
@@ -48,9 +54,7 @@ export function UsersSection({ tenant }: SectionProps) {
     setUsers((current) => (current ?? []).flatMap((u) => (u.id !== id ? [u] : user ? [user] : [])));
   const act = (user: AdminUser, action: Action) =>
     result.run(async () => {
-      const answer = await callApi(`${base}/${user.id}/${actionPaths[action]}`, adminUserActionResponse, {
-        method: 'POST',
-      });
+      const answer = await adminRequest(actionOperations[action], { params: { code, userId: user.id } });
       replace(answer.user, user.id);
       return answer.outcome === 'done'
         ? t(`users.done.${action}`, { email: user.email })
@@ -58,14 +62,14 @@ export function UsersSection({ tenant }: SectionProps) {
     });
   const remove = (user: AdminUser) =>
     result.run(async () => {
-      await callApi(`${base}/${user.id}`, adminUserActionResponse, { method: 'DELETE' });
+      await adminRequest(adminOperations.deleteUser, { params: { code, userId: user.id } });
       replace(null, user.id);
       return t('users.deleted', { email: user.email });
     });
   const invite = () =>
     result.run(async () => {
-      const answer = await callApi(base, adminInviteResponse, {
-        method: 'POST',
+      const answer = await adminRequest(adminOperations.inviteUser, {
+        params: { code },
         body: { email: email.trim(), type, locale },
       });
       setUsers((current) => [answer.user, ...(current ?? []).filter((u) => u.id !== answer.user.id)]);
@@ -86,123 +90,103 @@ export function UsersSection({ tenant }: SectionProps) {
     <section aria-labelledby="users-heading">
       <h2 id="users-heading">{t('users.heading')}</h2>
       <Result result={result} />
-      <form
-        className="panel"
-        aria-labelledby="users-search-heading"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void search();
-        }}
+      <PanelForm
+        heading={t('users.searchHeading')}
+        busy={result.busy}
+        inline
+        submit={t('users.searchButton')}
+        onSubmit={() => void search()}
       >
-        <h3 id="users-search-heading">{t('users.searchHeading')}</h3>
-        <div className="inline">
-          <div className="field grow">
-            <label htmlFor="user-search">{t('users.search')}</label>
+        <Field id="user-search" label={t('users.search')} className="grow">
+          {(control) => (
             <input
-              id="user-search"
+              {...control}
               type="search"
               value={query}
               onChange={(event) => setQuery(event.target.value)}
             />
-          </div>
-          <button type="submit" disabled={result.busy}>
-            {t('users.searchButton')}
-          </button>
-        </div>
-      </form>
-      {users && users.length > 0 && (
-        <ul className="cards">
-          {users.map((user) => (
-            <li key={user.id} className="card" aria-labelledby={`user-${user.id}`}>
-              <h3 id={`user-${user.id}`} className="wrap">
-                {user.email}
-              </h3>
-              <dl>
-                <div>
-                  <dt>{t('users.status')}</dt>
-                  <dd>
-                    <span className={user.status === 'active' ? 'badge badge-on' : 'badge badge-off'}>
-                      {t(`users.statuses.${user.status}`)}
-                    </span>
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t('users.type')}</dt>
-                  <dd>{t(`users.types.${user.type}`)}</dd>
-                </div>
-                <div>
-                  <dt>{t('users.locale')}</dt>
-                  <dd>{languageNames[user.locale]}</dd>
-                </div>
-                <div>
-                  <dt>{t('users.created')}</dt>
-                  <dd>{new Date(user.createdAt).toLocaleDateString(language)}</dd>
-                </div>
-              </dl>
-              {writable && (
-                <fieldset className="actions">
-                  <legend className="visually-hidden">{t('users.actionsFor', { email: user.email })}</legend>
-                  {actionsOf(user).map((action) =>
-                    confirmed.has(action) ? (
-                      <ConfirmButton
-                        key={action}
-                        question={t(`users.questions.${action as 'disable'}`, { email: user.email })}
-                        onConfirm={() => void act(user, action)}
-                      >
-                        {t(`users.actions.${action}`)}
-                      </ConfirmButton>
-                    ) : (
-                      <button
-                        key={action}
-                        type="button"
-                        className="button-secondary"
-                        disabled={result.busy}
-                        onClick={() => void act(user, action)}
-                      >
-                        {t(`users.actions.${action}`)}
-                      </button>
-                    ),
-                  )}
+          )}
+        </Field>
+      </PanelForm>
+      <CardList
+        items={users}
+        itemKey={(user) => user.id}
+        heading={(user) => user.email}
+        headingClassName="wrap"
+        facts={(user) => [
+          {
+            label: t('users.status'),
+            value: (
+              <span className={user.status === 'active' ? 'badge badge-on' : 'badge badge-off'}>
+                {t(`users.statuses.${user.status}`)}
+              </span>
+            ),
+          },
+          { label: t('users.type'), value: t(`users.types.${user.type}`) },
+          { label: t('users.locale'), value: languageNames[user.locale] },
+          { label: t('users.created'), value: new Date(user.createdAt).toLocaleDateString(language) },
+        ]}
+      >
+        {(user) =>
+          writable && (
+            <fieldset className="actions">
+              <legend className="visually-hidden">{t('users.actionsFor', { email: user.email })}</legend>
+              {actionsOf(user).map((action) =>
+                isConfirmed(action) ? (
                   <ConfirmButton
-                    question={t('users.questions.delete', { email: user.email })}
-                    onConfirm={() => void remove(user)}
+                    key={action}
+                    question={t(`users.questions.${action}`, { email: user.email })}
+                    onConfirm={() => void act(user, action)}
                   >
-                    {t('users.actions.delete')}
+                    {t(`users.actions.${action}`)}
                   </ConfirmButton>
-                </fieldset>
+                ) : (
+                  <button
+                    key={action}
+                    type="button"
+                    className="button-secondary"
+                    disabled={result.busy}
+                    onClick={() => void act(user, action)}
+                  >
+                    {t(`users.actions.${action}`)}
+                  </button>
+                ),
               )}
-            </li>
-          ))}
-        </ul>
-      )}
+              <ConfirmButton
+                question={t('users.questions.delete', { email: user.email })}
+                onConfirm={() => void remove(user)}
+              >
+                {t('users.actions.delete')}
+              </ConfirmButton>
+            </fieldset>
+          )
+        }
+      </CardList>
       {writable && (
-        <form
-          className="panel"
-          aria-labelledby="invite-heading"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void invite();
-          }}
+        <PanelForm
+          heading={t('users.inviteHeading')}
+          busy={result.busy}
+          submit={t('users.invite')}
+          onSubmit={() => void invite()}
         >
-          <h3 id="invite-heading">{t('users.inviteHeading')}</h3>
-          <fieldset disabled={result.busy} className="plain">
-            <div className="field">
-              <label htmlFor="invite-email">{t('users.email')}</label>
+          <Field id="invite-email" label={t('users.email')}>
+            {(control) => (
               <input
-                id="invite-email"
+                {...control}
                 type="email"
                 autoComplete="off"
                 required
                 value={email}
                 onChange={(event) => setEmail(event.target.value)}
               />
-            </div>
-            <div className="field">
-              <label htmlFor="invite-type">{t('users.type')}</label>
+            )}
+          </Field>
+          <Field id="invite-type" label={t('users.type')}>
+            {(control) => (
               <select
-                id="invite-type"
+                {...control}
                 value={type}
-                onChange={(event) => setType(event.target.value as typeof type)}
+                onChange={(event) => setType(userTypes.find((name) => name === event.target.value) ?? type)}
               >
                 {userTypes.map((name) => (
                   <option key={name} value={name}>
@@ -210,11 +194,10 @@ export function UsersSection({ tenant }: SectionProps) {
                   </option>
                 ))}
               </select>
-            </div>
-            <LanguageField id="invite-locale" label={t('users.locale')} value={locale} onChange={setLocale} />
-            <button type="submit">{t('users.invite')}</button>
-          </fieldset>
-        </form>
+            )}
+          </Field>
+          <LanguageField id="invite-locale" label={t('users.locale')} value={locale} onChange={setLocale} />
+        </PanelForm>
       )}
     </section>
   );

@@ -1,47 +1,45 @@
-import { type AdminTenant, adminTenantSchema } from '@keycard/contract/admin';
+import type { AdminTenant } from '@keycard/contract/admin';
+import { adminOperations } from '@keycard/contract/admin-paths';
 import { Link, Navigate, useParams } from '@keycard/web/router';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { type TenantSection, tenantPath, tenantSections } from '../../app/paths.ts';
-import { callApi } from '../../lib/api.ts';
-import { useTranslation } from '../../lib/i18n.tsx';
-import { Result, useResult } from '../../ui/result.tsx';
-import { OverviewSection } from './overview-section.tsx';
+import { OverviewSection } from '../features/tenants/overview-section.tsx';
+import { adminRequest } from '../lib/admin-client.ts';
+import { useTranslation } from '../lib/i18n.tsx';
+import { type TenantSection, tenantPath, tenantSections } from '../lib/paths.ts';
+import { Result, useResult } from '../ui/result.tsx';
 
-const ThemeEditor = lazy(() => import('../theme/theme-editor.tsx').then((m) => ({ default: m.ThemeEditor })));
+const ThemeEditor = lazy(() =>
+  import('../features/theme/theme-editor.tsx').then((m) => ({ default: m.ThemeEditor })),
+);
 const ClientsSection = lazy(() =>
-  import('../clients/clients-section.tsx').then((m) => ({ default: m.ClientsSection })),
+  import('../features/clients/clients-section.tsx').then((m) => ({ default: m.ClientsSection })),
 );
 const PartnersSection = lazy(() =>
-  import('../partners/partners-section.tsx').then((m) => ({ default: m.PartnersSection })),
+  import('../features/partners/partners-section.tsx').then((m) => ({ default: m.PartnersSection })),
 );
 const UsersSection = lazy(() =>
-  import('../users/users-section.tsx').then((m) => ({ default: m.UsersSection })),
+  import('../features/users/users-section.tsx').then((m) => ({ default: m.UsersSection })),
 );
 const SettingsSection = lazy(() =>
-  import('../settings/settings-section.tsx').then((m) => ({ default: m.SettingsSection })),
+  import('../features/settings/settings-section.tsx').then((m) => ({ default: m.SettingsSection })),
 );
 const SigningKeysSection = lazy(() =>
-  import('../keys/signing-keys-section.tsx').then((m) => ({ default: m.SigningKeysSection })),
+  import('../features/keys/signing-keys-section.tsx').then((m) => ({ default: m.SigningKeysSection })),
 );
-
-export interface SectionProps {
-  tenant: AdminTenant;
-  /** The tenant as a change answered it, or read again. */
-  onChange: (tenant?: AdminTenant) => void;
-}
 
 export function TenantPage() {
   const { t } = useTranslation();
   const params = useParams();
   const code = params.code ?? '';
-  const section = (params.section ?? 'overview') as TenantSection;
+  const requested = params.section ?? 'overview';
+  const section: TenantSection | undefined = tenantSections.find((name) => name === requested);
   const [tenant, setTenant] = useState<AdminTenant | null>(null);
   const result = useResult();
   const { run } = result;
   const load = useCallback(
     () =>
       run(async () => {
-        setTenant(await callApi(`/tenants/${encodeURIComponent(code)}`, adminTenantSchema));
+        setTenant(await adminRequest(adminOperations.getTenant, { params: { code } }));
         return undefined;
       }),
     [run, code],
@@ -50,9 +48,9 @@ export function TenantPage() {
     void load();
   }, [load]);
   useEffect(() => {
-    document.title = `${t(`tenant.sections.${section}`)} · ${code} | ${t('app.title')}`;
+    if (section) document.title = `${t(`tenant.sections.${section}`)} · ${code} | ${t('app.title')}`;
   }, [t, section, code]);
-  if (!tenantSections.includes(section)) return <Navigate to={tenantPath(code)} replace />;
+  if (!section) return <Navigate to={tenantPath(code)} replace />;
   const onChange = (changed?: AdminTenant) => (changed ? setTenant(changed) : void load());
   const props = tenant ? { tenant, onChange } : null;
   return (
