@@ -1,7 +1,14 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorCodes, lifecycleErrors, mfaErrors } from '@keycard/contract/errors';
+import {
+  adminErrors,
+  errorCodes,
+  lifecycleErrors,
+  mfaErrors,
+  mobileErrors,
+  partnerErrors,
+} from '@keycard/contract/errors';
 import { idempotencyKeyHeader } from '@keycard/contract/idempotency';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -119,9 +126,13 @@ describe('apiRequest', () => {
 });
 
 describe('error codes', () => {
-  it('accepts every family of the contract and nothing else', () => {
+  it("accepts every family of the portal's APIs and nothing else", () => {
     expect(errorCodeOf(mfaErrors.codeInvalid)).toBe(mfaErrors.codeInvalid);
     expect(errorCodeOf(lifecycleErrors.resetTokenExpired)).toBe(lifecycleErrors.resetTokenExpired);
+    expect(errorCodeOf(partnerErrors.tokenReplayed)).toBe(partnerErrors.tokenReplayed);
+    expect(errorCodeOf(mobileErrors.challengeClosed)).toBe(mobileErrors.challengeClosed);
+    // The admin API's codes never reach the portal: one would be unexpected here.
+    expect(errorCodeOf(adminErrors.forbidden)).toBe(fallbackErrorCode);
     expect(errorCodeOf('request_error')).toBe(fallbackErrorCode);
     expect(errorCodeOf(undefined)).toBe(fallbackErrorCode);
     expect(errorCodeOf(42)).toBe(fallbackErrorCode);

@@ -1,5 +1,4 @@
 import {
-  adminErrors,
   type ErrorCode,
   errorCodes,
   lifecycleErrors,
@@ -9,14 +8,17 @@ import {
 } from '@keycard/contract/errors';
 import { idempotencyKeyHeader } from '@keycard/contract/idempotency';
 
-/** Every code of the contract: an answer's code is one of these or it is not trusted. */
+/**
+ * The contract's codes the portal's APIs (/api and the mobile GraphQL endpoint) answer: an
+ * answer's code is one of these or it is not trusted. The admin API's codes are left out: the
+ * portal never calls it, and the login route carries this list.
+ */
 const knownCodes: ReadonlySet<string> = new Set<string>([
   ...Object.values(errorCodes),
   ...Object.values(mfaErrors),
   ...Object.values(lifecycleErrors),
   ...Object.values(partnerErrors),
   ...Object.values(mobileErrors),
-  ...Object.values(adminErrors),
 ]);
 
 /**

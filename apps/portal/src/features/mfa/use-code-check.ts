@@ -26,7 +26,8 @@ export function useCodeCheck({
   onSignedOut,
   clearProblem,
 }: {
-  status: MfaStatusResponse;
+  /** Null while a screen reads it: no check runs before. */
+  status: MfaStatusResponse | null;
   onSignedOut: () => void;
   clearProblem?: () => void;
 }) {

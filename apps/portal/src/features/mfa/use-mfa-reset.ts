@@ -32,9 +32,8 @@ export function useMfaReset() {
   const [problem, setProblem] = useState<MfaProblem | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const sending = useCodeSending(setProblem);
-  // Before the status is read, no check can run: the placeholder status is never used.
   const entry = useCodeCheck({
-    status: status as MfaStatusResponse,
+    status,
     onSignedOut: () => navigate(paths.root, { replace: true }),
     clearProblem: () => setProblem(null),
   });
