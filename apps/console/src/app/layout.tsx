@@ -1,4 +1,4 @@
-import { type Locale, locales } from '@keycard/contract/user-state';
+import { locales } from '@keycard/contract/user-state';
 import { Link, Outlet, useLocation } from '@keycard/web/router';
 import { useEffect, useRef } from 'react';
 import { signOut } from '../lib/auth.ts';
@@ -76,7 +76,13 @@ export function Layout() {
           )}
           <label className="language">
             <span>{t('app.language')}</span>
-            <select value={language} onChange={(event) => void translator.use(event.target.value as Locale)}>
+            <select
+              value={language}
+              onChange={(event) => {
+                const chosen = locales.find((locale) => locale === event.target.value);
+                if (chosen) void translator.use(chosen);
+              }}
+            >
               {locales.map((locale) => (
                 <option key={locale} value={locale} lang={locale}>
                   {languageNames[locale]}

@@ -1,5 +1,6 @@
 import { type Locale, locales } from '@keycard/contract/user-state';
 import { languageNames } from '../lib/i18n.tsx';
+import { Field } from './field.tsx';
 
 /** A labelled choice of one of the eight languages, each named in itself. */
 export function LanguageField({
@@ -14,15 +15,20 @@ export function LanguageField({
   onChange: (locale: Locale) => void;
 }) {
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(event) => onChange(event.target.value as Locale)}>
-        {locales.map((code) => (
-          <option key={code} value={code} lang={code}>
-            {languageNames[code]}
-          </option>
-        ))}
-      </select>
-    </div>
+    <Field id={id} label={label}>
+      {(control) => (
+        <select
+          {...control}
+          value={value}
+          onChange={(event) => onChange(locales.find((code) => code === event.target.value) ?? value)}
+        >
+          {locales.map((code) => (
+            <option key={code} value={code} lang={code}>
+              {languageNames[code]}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
