@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { adminErrors } from '@keycard/contract';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { type AuditActor, recordAudit } from '../../platform/audit/audit.service.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { encrypt } from '../../platform/shared/crypto.ts';

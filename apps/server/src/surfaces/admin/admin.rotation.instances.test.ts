@@ -1,6 +1,6 @@
 import { adminClientSecretResponse, adminErrors, apiErrorSchema } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { secretRotationWindowMs } from '../../features/admin/admin.service.ts';
+import { secretRotationWindowMs } from '../../features/admin/clients.service.ts';
 import { engines } from '../../test/helper.ts';
 import { type Cluster, instancesFor } from '../../test/instances.ts';
 import { operatorToken } from './admin.test-support.ts';

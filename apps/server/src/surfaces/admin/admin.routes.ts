@@ -50,35 +50,37 @@ import {
 } from '@keycard/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { AdminDeps } from '../../features/admin/admin.deps.ts';
+import { createClient, rotateClientSecret, setClientDisabled } from '../../features/admin/clients.service.ts';
 import {
-  type AdminDeps,
-  changeTenant,
-  createClient,
-  createTenant,
-  deleteTenant,
-  deleteUser,
-  endUserSessions,
-  getTenant,
-  getTenantSummary,
-  getUser,
-  inviteAccount,
   listTenantPartners,
-  listTenants,
   removeTenantPartner,
-  resendActivation,
-  resetUserMfa,
-  rotateClientSecret,
   savePartnerOf,
-  searchUsers,
-  setClientDisabled,
-  setUserDisabled,
-  unlockUser,
-} from '../../features/admin/admin.service.ts';
+} from '../../features/admin/partners.service.ts';
 import {
   listSigningKeys,
   retireSigningKey,
   rotateSigningKey,
 } from '../../features/admin/signing-keys.service.ts';
+import {
+  changeTenant,
+  createTenant,
+  deleteTenant,
+  getTenant,
+  getTenantSummary,
+  listTenants,
+} from '../../features/admin/tenants.service.ts';
+import {
+  deleteUser,
+  endUserSessions,
+  getUser,
+  inviteAccount,
+  resendActivation,
+  resetUserMfa,
+  searchUsers,
+  setUserDisabled,
+  unlockUser,
+} from '../../features/admin/users.service.ts';
 import {
   checkImage,
   type ImageSlot,

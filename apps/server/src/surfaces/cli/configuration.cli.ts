@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { operatorTenantCode } from '@keycard/contract';
 import type { Kysely } from 'kysely';
-import { withTenantLease } from '../../features/admin/admin.service.ts';
+import { withTenantLease } from '../../features/admin/tenant-lease.ts';
 import {
   applyConfigurationPlan,
   exportTenant,

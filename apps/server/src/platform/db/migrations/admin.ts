@@ -125,7 +125,7 @@ export const adminMigrations: Record<string, Migration> = {
   },
   /**
    * One change at a time to a tenant through the admin API, across instances: a lease row per
-   * tenant (admin/admin.service.ts withTenantLease), taken by an insert that only one request
+   * tenant (admin/tenant-lease.ts withTenantLease), taken by an insert that only one request
    * can make, and given up after the change (or taken over once it has expired).
    */
   '8004_tenant_change_leases': {
