@@ -8,6 +8,10 @@ export const apiPaths = {
   authenticate: '/api/authenticate',
   session: '/api/session',
   authorize: '/api/authorize',
+  /** GET: the app this browser's pending sign-in is for (its name), by the interaction cookie. */
+  authorizeInteraction: '/api/authorize/interaction',
+  /** POST: go back to the app without signing in (`error=access_denied`, OIDC Core §3.1.2.6). */
+  authorizeAbort: '/api/authorize/abort',
   logout: '/api/logout',
   analyticsEvents: '/api/analytics/events',
   /** GET: the tenant's messenger widget configuration (SPEC §3). */

@@ -165,6 +165,24 @@ export const authorizeRequest = z.object({
 });
 export const authorizeResponse = z.object({ location: z.string() });
 
+/** The provider's interaction id, as the login page's URL carries it. */
+const interactionId = z.string().min(1).max(128);
+
+/**
+ * GET /api/authorize/interaction — this browser's pending app request, found by its interaction
+ * cookie; `iid` must name the same one.
+ */
+export const authorizeInteractionQuery = z.object({ iid: interactionId });
+export const authorizeInteractionResponse = z.object({ iid: z.string(), clientName: z.string() });
+export type AuthorizeInteraction = z.infer<typeof authorizeInteractionResponse>;
+
+/**
+ * POST /api/authorize/abort — ends this browser's pending app request without a sign-in; answers
+ * the provider's resume URL, which sends the browser to the app with `error=access_denied`.
+ */
+export const authorizeAbortRequest = z.object({ iid: interactionId });
+export const authorizeAbortResponse = z.object({ location: z.string() });
+
 /** POST /api/logout */
 export const logoutRequest = z.object({
   token: z.string().max(512).optional(),

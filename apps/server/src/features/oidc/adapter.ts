@@ -38,6 +38,8 @@ export function createAdapterClass(db: Kysely<Database>, tenantCode: string) {
      * another instance has just deleted writes nothing that would outlive it. On PostgreSQL
      * the statement holds the tenant's row (key share) until it commits, so a deletion either
      * waits for it and then removes what it wrote, or goes first and leaves it nothing to save.
+     * A time-to-live of 0 (the provider saving an interaction in its last second) expires at
+     * once; only a save with none lives until removed.
      */
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       const text = (value: string | null) => sql`cast(${value} as varchar)`;
@@ -48,7 +50,7 @@ export function createAdapterClass(db: Kysely<Database>, tenantCode: string) {
         select ${text(tenantCode)}, ${text(this.model)}, ${text(id)}, ${text(JSON.stringify(payload))},
           ${text(payload.grantId ?? null)}, ${text(payload.userCode ?? null)}, ${text(payload.uid ?? null)},
           ${text(typeof payload.accountId === 'string' ? payload.accountId : null)},
-          ${number(expiresIn ? Date.now() + expiresIn * 1000 : null)}, ${number(null)}
+          ${number(typeof expiresIn === 'number' ? Date.now() + expiresIn * 1000 : null)}, ${number(null)}
         where exists (select 1 from tenants where code = ${tenantCode} ${keyShareLock(db)})
         on conflict (tenant_code, model, id) do update set
           payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code,

@@ -1,9 +1,39 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorCodes } from '@keycard/contract';
 import type Provider from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import { AppError, assertThat } from '../../platform/shared/errors.ts';
 
-type Interaction = InstanceType<Provider['Interaction']>;
+export type Interaction = InstanceType<Provider['Interaction']>;
 
-export function findInteraction(provider: Provider, iid: string): Promise<Interaction | undefined> {
-  return provider.Interaction.find(iid);
+/** The request and answer of the browser at hand, as the provider reads its cookies from them. */
+export interface BrowserExchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
+/**
+ * The provider's pending interaction of this browser: the one its interaction cookie (signed,
+ * set by the provider when it sent the browser to the portal) names, through the provider's
+ * own `interactionDetails`. An interaction id learned elsewhere (a log, a shared link) is
+ * worth nothing without that cookie. When the page names an id (`iid`), it must be the
+ * cookie's: a page of an older request in the same browser does not act on a newer one.
+ * A missing cookie, an interaction that ended or expired, or another id: `interaction.not_found`.
+ */
+export async function interactionOfBrowser(
+  provider: Provider,
+  browser: BrowserExchange,
+  iid?: string,
+): Promise<Interaction> {
+  let interaction: Interaction;
+  try {
+    interaction = await provider.interactionDetails(browser.req, browser.res);
+  } catch (error) {
+    if (error instanceof errors.SessionNotFound) throw new AppError(errorCodes.interactionNotFound);
+    throw error;
+  }
+  assertThat(iid === undefined || interaction.uid === iid, errorCodes.interactionNotFound);
+  return interaction;
 }
 
 /**
@@ -27,15 +57,17 @@ export function earliestAcceptedAuthentication(interaction: Interaction): number
 }
 
 /**
- * Completes the provider's pending interaction for an account whose Keycard session has
+ * Completes this browser's pending interaction for an account whose Keycard session has
  * passed every required step (the caller checks that). Apps registered in a tenant are
  * first-party, so the requested scopes and claims are granted without a consent screen.
  * `authTime` (epoch ms) is the session's real password step, so the ID token's auth_time is
- * honest. Answers the provider's resume URL, which only the browser holding the
+ * honest. The result is written by the provider (`interactionResult`) into the interaction
+ * its cookie names; answers the provider's resume URL, which only the browser holding the
  * interaction's resume cookie can use.
  */
 export async function finishInteraction(
   provider: Provider,
+  browser: BrowserExchange,
   interaction: Interaction,
   login: { accountId: string; amr: string[]; authTime: number },
 ): Promise<string> {
@@ -63,7 +95,8 @@ export async function finishInteraction(
   }
   const grantId = await grant.save();
 
-  interaction.result = {
+  // Exactly this outcome, nothing carried over from an earlier submission of the interaction.
+  return writeOutcome(provider, browser, {
     login: {
       accountId: login.accountId,
       amr: login.amr,
@@ -71,8 +104,41 @@ export async function finishInteraction(
       remember: true,
     },
     consent: { grantId },
-  };
-  // At least a second: the adapter keeps a zero time-to-live forever.
-  await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
-  return interaction.returnTo;
+  });
+}
+
+/**
+ * Ends this browser's pending interaction without a sign-in: the user went back to the app
+ * (OpenID Connect Core §3.1.2.6). The provider answers the app's request with
+ * `error=access_denied` and its `state`, at the redirect URI it checked when the request
+ * arrived, when the browser follows the resume URL answered here; never anywhere else.
+ */
+export function abortInteraction(provider: Provider, browser: BrowserExchange): Promise<string> {
+  return writeOutcome(provider, browser, {
+    error: 'access_denied',
+    error_description: 'The user went back to the application without signing in.',
+  });
+}
+
+async function writeOutcome(
+  provider: Provider,
+  browser: BrowserExchange,
+  result: Parameters<Provider['interactionResult']>[2],
+): Promise<string> {
+  try {
+    return await provider.interactionResult(browser.req, browser.res, result, {
+      mergeWithLastSubmission: false,
+    });
+  } catch (error) {
+    // It ended or expired between reading it and writing its outcome.
+    if (error instanceof errors.SessionNotFound) throw new AppError(errorCodes.interactionNotFound);
+    throw error;
+  }
+}
+
+/** The name an app is shown by on the portal: its registered client name, else its id. */
+export async function clientNameOf(provider: Provider, interaction: Interaction): Promise<string> {
+  const clientId = String(interaction.params.client_id);
+  const client = await provider.Client.find(clientId);
+  return client?.clientName ?? clientId;
 }

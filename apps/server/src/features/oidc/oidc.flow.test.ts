@@ -238,9 +238,12 @@ describe.each(engines)('OpenID Connect provider on %s (openid-client, real HTTP)
       method: 'POST',
       body: { iid },
     });
-    const { location } = (await authorize.json()) as { location: string };
-    // …but only the victim's browser holds the resume cookie; the attacker's resume fails.
-    const resumed = await attacker.fetch(location);
+    // …but the interaction is read from the browser's interaction cookie, which only the
+    // victim's holds: the attacker's browser has no pending sign-in to finish.
+    expect(authorize.status).toBe(404);
+    expect(((await authorize.json()) as { code: string }).code).toBe('interaction.not_found');
+    // Nor would the resume URL help: only the victim's browser holds the resume cookie.
+    const resumed = await attacker.fetch(`${origin('grand-hotel')}/oidc/auth/${iid}`);
     expect(resumed.headers.get('location') ?? '').not.toContain('code=');
   });
 

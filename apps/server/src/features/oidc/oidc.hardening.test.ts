@@ -256,7 +256,8 @@ describe('provider mount: the scheme, host and client address the provider sees'
       const authorize = await call(t.app, 'POST', '/api/authorize', {
         host,
         origin,
-        cookie: sessionCookieOf(authenticate)!,
+        // The session's cookie, and the provider's interaction cookie the interaction is read from.
+        cookie: `${sessionCookieOf(authenticate)!}; ${jar.header}`,
         body: { iid },
       });
       expect(authorize.statusCode).toBe(200);
@@ -274,6 +275,9 @@ describe('provider mount: the scheme, host and client address the provider sees'
       }
       const insecure = jar.seen.filter((cookie) => !cookie.secure).map((cookie) => cookie.name);
       expect(insecure).toEqual([]);
+      // The interaction cookie reaches the portal's API (/api/authorize reads it), HttpOnly.
+      const interaction = jar.seen.find((cookie) => cookie.name === '_interaction');
+      expect(interaction).toMatchObject({ path: '/', httpOnly: true });
     } finally {
       await t.close();
     }

@@ -4,7 +4,7 @@ import { storageKeys } from '@keycard/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
-import { type Config, publicOrigin } from '../../platform/config.ts';
+import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { clientSecretMatches } from '../../platform/security/client-secret.ts';
 import type { Clock } from '../../platform/shared/clock.ts';
@@ -109,7 +109,15 @@ export class ProviderRegistry {
       adapter: createAdapterClass(db, tenant.code),
       clients: clients as Configuration['clients'],
       jwks: { keys: keys as never },
-      cookies: { keys: secrets.cookieKeys, long: { signed: true }, short: { signed: true } },
+      cookies: {
+        keys: secrets.cookieKeys,
+        long: { signed: true },
+        // The interaction cookie (signed, HttpOnly, SameSite=Lax) is what binds a pending
+        // sign-in to the browser that started it: the portal's API reads the interaction from
+        // it (interactionDetails), so it must reach /api as well as /login. The resume
+        // cookie keeps its own path, the resume URL.
+        short: { signed: true, path: '/' },
+      },
       claims: {
         // amr tells the app how the user signed in (RFC 8176): ['pwd'] (['fed'] through a
         // partner), or after MFA ['pwd', 'mfa', <factor>] (sign-in/sign-in-state.ts amrOf).

@@ -11,7 +11,14 @@ import { createSession, revokeSession } from '../sessions/session.service.ts';
 import { amrOf, loadAccount, type SignIn, signInOf } from '../sign-in/sign-in-state.ts';
 import { resolveRedirect } from '../tenants/redirects.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
-import { earliestAcceptedAuthentication, findInteraction, finishInteraction } from './interaction.service.ts';
+import {
+  abortInteraction,
+  type BrowserExchange,
+  clientNameOf,
+  earliestAcceptedAuthentication,
+  finishInteraction,
+  interactionOfBrowser,
+} from './interaction.service.ts';
 import type { ProviderRegistry } from './provider-registry.ts';
 
 /**
@@ -75,22 +82,23 @@ export function assertComplete(signIn: SignIn | null): asserts signIn is SignIn 
 
 /**
  * POST /api/authorize: hands a complete session to an app. With the provider's pending
- * interaction: finishes it, unless the app asked for a fresher sign-in than this session's
- * password step (prompt=login, max_age), in which case the password is asked again. Without
- * one: the redirect, if registered for the tenant (invariant 2), with the device token.
+ * interaction of this browser (its cookie; `iid`, the page's, must name the same one):
+ * finishes it, unless the app asked for a fresher sign-in than this session's password step
+ * (prompt=login, max_age), in which case the password is asked again. Without one: the
+ * redirect, if registered for the tenant (invariant 2), with the device token.
  */
 export async function authorizeSession(
   deps: { providers: ProviderRegistry },
   tenant: TenantContext,
   signIn: SignIn | null,
   input: { iid?: string | undefined; redirectUri?: string | undefined; userDeviceToken?: string | undefined },
+  browser: BrowserExchange,
   ownOrigin: string,
 ): Promise<{ location: string }> {
   assertComplete(signIn);
   if (input.iid) {
     const { provider } = await deps.providers.get(tenant);
-    const interaction = await findInteraction(provider, input.iid);
-    assertThat(interaction, errorCodes.interactionNotFound);
+    const interaction = await interactionOfBrowser(provider, browser, input.iid);
     // The session's password step is when it was created: a new session on every password.
     // A password entered for this very request is fresh, however fast it came; any other
     // must be younger than the request asks.
@@ -101,7 +109,7 @@ export async function authorizeSession(
       earliest === null || madeForThisRequest || authTime >= earliest,
       errorCodes.reauthenticationRequired,
     );
-    const location = await finishInteraction(provider, interaction, {
+    const location = await finishInteraction(provider, browser, interaction, {
       accountId: signIn.user.id,
       amr: amrOf(signIn.session),
       authTime,
@@ -116,6 +124,39 @@ export async function authorizeSession(
   if (input.userDeviceToken)
     url.searchParams.set('user-device-token', deviceIdForApps(input.userDeviceToken));
   return { location: url.href };
+}
+
+/**
+ * GET /api/authorize/interaction: what the login page shows of this browser's pending app
+ * request (the app's name, for "Back to <app>"). Only the browser holding the interaction's
+ * cookie learns it.
+ */
+export async function describeInteraction(
+  deps: { providers: ProviderRegistry },
+  tenant: TenantContext,
+  iid: string,
+  browser: BrowserExchange,
+): Promise<{ iid: string; clientName: string }> {
+  const { provider } = await deps.providers.get(tenant);
+  const interaction = await interactionOfBrowser(provider, browser, iid);
+  return { iid: interaction.uid, clientName: await clientNameOf(provider, interaction) };
+}
+
+/**
+ * POST /api/authorize/abort: the user goes back to the app without signing in. The provider
+ * ends this browser's pending request with `access_denied` (OpenID Connect Core §3.1.2.6);
+ * answers its resume URL, from which it redirects to the app's registered redirect URI. No
+ * session is needed: declining is always allowed, and reveals nothing.
+ */
+export async function abortAuthorization(
+  deps: { providers: ProviderRegistry },
+  tenant: TenantContext,
+  iid: string,
+  browser: BrowserExchange,
+): Promise<{ location: string }> {
+  const { provider } = await deps.providers.get(tenant);
+  await interactionOfBrowser(provider, browser, iid);
+  return { location: await abortInteraction(provider, browser) };
 }
 
 /** POST /api/logout: ends the session (the cookie's, or the token given) on this tenant. */

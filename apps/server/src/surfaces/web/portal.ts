@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { errorCodes, paths, storageKeys, toLocale } from '@keycard/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { BrowserExchange } from '../../features/oidc/interaction.service.ts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
 import { hostnameOf } from '../../platform/http/host.ts';
 import { cspWithStyleNonce } from '../../platform/http/security.ts';
@@ -66,8 +67,11 @@ export function loadPortalTemplate(distDir: string): string | undefined {
 /** What the branded first paint needs to know of a request's host and sign-in request. */
 export interface FirstPaintSource {
   resolveTenant(host: string): Promise<TenantContext | null>;
-  /** The OIDC request's ui_locales, for a page opened with the interaction's iid. */
-  uiLocales(tenant: TenantContext, iid: string): Promise<string | undefined>;
+  /**
+   * The OIDC request's ui_locales, for a page opened with the interaction's iid in the browser
+   * that holds the interaction's cookie.
+   */
+  uiLocales(tenant: TenantContext, iid: string, browser: BrowserExchange): Promise<string | undefined>;
   /** The public URLs are https: cookies set here are Secure. */
   secureCookies: boolean;
 }
@@ -114,7 +118,7 @@ export async function portalRoutes(
     const iid = search.get('iid');
     const uiLocales =
       tenant && iid && iid.length <= 128
-        ? await source.uiLocales(tenant, iid).catch(() => undefined)
+        ? await source.uiLocales(tenant, iid, { req: request.raw, res: reply.raw }).catch(() => undefined)
         : undefined;
     const locale = choosePageLocale({
       langCode: search.get('langCode'),
