@@ -60,6 +60,9 @@ export const de: Texts = {
       accountCreated: 'Ihr Konto wurde erstellt. Melden Sie sich an, um loszulegen.',
       reauthenticate: 'Bitte geben Sie zu Ihrer Sicherheit Ihr Passwort erneut ein.',
     },
+    app: {
+      back: 'Zurück zu {{app}}',
+    },
     errors: {
       invalidCredentials: 'E-Mail-Adresse oder Passwort ist ungültig. Bitte versuchen Sie es erneut.',
       busy: 'Gerade werden sehr viele Anmeldungen geprüft. Bitte versuchen Sie es in einigen Sekunden erneut.',

@@ -65,6 +65,10 @@ export const enCore = {
       accountCreated: 'Your account has been created. Log in to get started.',
       reauthenticate: 'For your security, please enter your password again.',
     },
+    /** Part of an app's sign-in request: go back to the app without signing in (OIDC Core §3.1.2.6). */
+    app: {
+      back: 'Back to {{app}}',
+    },
     errors: {
       invalidCredentials: 'Invalid e-mail or password. Try again.',
       busy: 'Too many sign-ins are being checked right now. Try again in a few seconds.',

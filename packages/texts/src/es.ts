@@ -60,6 +60,9 @@ export const es: Texts = {
       accountCreated: 'Se ha creado su cuenta. Inicie sesión para empezar.',
       reauthenticate: 'Por su seguridad, vuelva a introducir su contraseña.',
     },
+    app: {
+      back: 'Volver a {{app}}',
+    },
     errors: {
       invalidCredentials: 'Correo electrónico o contraseña no válidos. Inténtelo de nuevo.',
       busy: 'En este momento se están comprobando demasiados inicios de sesión. Inténtelo de nuevo en unos segundos.',

@@ -60,6 +60,9 @@ export const fr: Texts = {
       accountCreated: 'Votre compte a été créé. Connectez-vous pour commencer.',
       reauthenticate: 'Pour votre sécurité, veuillez saisir à nouveau votre mot de passe.',
     },
+    app: {
+      back: 'Retour à {{app}}',
+    },
     errors: {
       invalidCredentials: 'Adresse e-mail ou mot de passe incorrect. Veuillez réessayer.',
       busy: 'Trop de connexions sont en cours de vérification. Veuillez réessayer dans quelques secondes.',

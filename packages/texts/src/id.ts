@@ -60,6 +60,9 @@ export const id: Texts = {
       accountCreated: 'Akun Anda telah dibuat. Silakan masuk untuk memulai.',
       reauthenticate: 'Demi keamanan Anda, silakan masukkan kembali kata sandi Anda.',
     },
+    app: {
+      back: 'Kembali ke {{app}}',
+    },
     errors: {
       invalidCredentials: 'Email atau kata sandi tidak valid. Silakan coba lagi.',
       busy: 'Terlalu banyak proses masuk yang sedang diperiksa saat ini. Silakan coba lagi dalam beberapa detik.',

@@ -60,6 +60,9 @@ export const it: Texts = {
       accountCreated: 'Il suo account è stato creato. Acceda per iniziare.',
       reauthenticate: 'Per la sua sicurezza, inserisca di nuovo la password.',
     },
+    app: {
+      back: 'Torna a {{app}}',
+    },
     errors: {
       invalidCredentials: 'Indirizzo e-mail o password non validi. Riprovi.',
       busy: 'In questo momento ci sono troppi accessi in verifica. Riprovi tra qualche secondo.',

@@ -60,6 +60,9 @@ export const pt: Texts = {
       accountCreated: 'A sua conta foi criada. Inicie sessão para começar.',
       reauthenticate: 'Para sua segurança, insira novamente a sua senha.',
     },
+    app: {
+      back: 'Voltar para {{app}}',
+    },
     errors: {
       invalidCredentials: 'E-mail ou senha inválidos. Tente novamente.',
       busy: 'Há muitos acessos sendo verificados agora. Tente novamente em alguns segundos.',

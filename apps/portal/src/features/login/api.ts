@@ -1,4 +1,4 @@
-import type { LoginResponse, SessionResponse } from '@keycard/contract/api';
+import type { AuthorizeInteraction, LoginResponse, SessionResponse } from '@keycard/contract/api';
 import { apiPaths } from '@keycard/contract/api-paths';
 import type { HelpLinkResponse } from '@keycard/contract/partners';
 import { storageKeys } from '@keycard/contract/user-state';
@@ -20,6 +20,14 @@ export const loginApi = {
       ...(iid ? { iid } : {}),
     });
   },
+  /** The app this browser's pending sign-in (`iid`) is for: its name, for "Back to <app>". */
+  interaction: (iid: string) =>
+    apiRequest<AuthorizeInteraction>(
+      'GET',
+      `${apiPaths.authorizeInteraction}?${new URLSearchParams({ iid })}`,
+    ),
+  /** Back to the app without signing in: answers where the provider returns the user to it. */
+  abort: (iid: string) => apiRequest<{ location: string }>('POST', apiPaths.authorizeAbort, { iid }),
   /** A partner's trouble-logging-in link for this address (the same for every address's existence). */
   partnerHelpLink: (partnerCode: string, email: string) =>
     apiRequest<HelpLinkResponse>('GET', apiPaths.partners.helpLink(partnerCode, email)),

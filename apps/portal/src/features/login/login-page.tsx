@@ -12,6 +12,7 @@ import { Checkbox, Notice, PasswordField } from '../../ui/fields.tsx';
 import { Page, PendingLabel } from '../../ui/page.tsx';
 import { WaitSentence } from '../../ui/wait-sentence.tsx';
 import { loginErrorTexts } from './login-errors.ts';
+import { useBackToApp } from './use-back-to-app.ts';
 import { useFlowParams } from './use-flow-params.ts';
 import { useHelpLink } from './use-help-link.ts';
 import { type LoginWait, usePasswordLogin } from './use-password-login.ts';
@@ -33,6 +34,20 @@ function ReauthenticationNotice() {
   const { t } = useTranslation();
   const params = useSearchParams();
   return isReauthentication(params) ? <Notice tone="info">{t('login.notices.reauthenticate')}</Notice> : null;
+}
+
+/** Part of an app's sign-in request: "Back to <app>" ends it, and the app learns the user declined. */
+function BackToApp() {
+  const { t } = useTranslation();
+  const back = useBackToApp();
+  if (!back) return null;
+  return (
+    <div className="kc-links">
+      <button type="button" className="kc-back" onClick={back.goBack} disabled={back.pending}>
+        {t('login.app.back', { app: back.appName })}
+      </button>
+    </div>
+  );
 }
 
 function LoginNotices() {
@@ -91,6 +106,7 @@ function EmailStep() {
           {t('login.email.submit')}
         </button>
       </form>
+      <BackToApp />
     </Page>
   );
 }
@@ -191,6 +207,7 @@ function PasswordStep() {
           </a>
         ) : null}
       </div>
+      <BackToApp />
     </Page>
   );
 }
