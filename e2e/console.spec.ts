@@ -147,7 +147,9 @@ describe('admin console (Chromium)', () => {
     await foregroundHex.fill('#3a5070');
     const primaryPair = page.locator('[data-pair="primaryText"]');
     await expect.poll(() => primaryPair.innerText()).toContain(consoleEn.contrast.fails);
-    await expect.poll(() => page.locator('.summary').innerText()).toMatch(/^(1 of 6 pairs fails|[2-6] of 6 pairs fail)\.$/);
+    await expect
+      .poll(() => page.locator('.summary').innerText())
+      .toMatch(/^(1 of 6 pairs fails|[2-6] of 6 pairs fail)\.$/);
     await shot('theme-contrast-failing-1280');
     const use = primaryPair.getByRole('button', {
       name: /^Use suggestion #[0-9a-f]{6} for Primary foreground$/,
