@@ -1,7 +1,8 @@
 import type { Locale } from '@keycard/contract/user-state';
 import { describe, expect, it } from 'vitest';
 import { loadTexts } from './catalogues.ts';
-import { en as consoleEn } from './console/en.ts';
+import { loadConsoleTexts } from './console/catalogues.ts';
+import { type ConsoleEnglish, en as consoleEn } from './console/en.ts';
 import { type English, en } from './en.ts';
 import { enCore } from './en-core.ts';
 import {
@@ -234,5 +235,19 @@ describe('typed keys', () => {
     t('mfa.common.trustDevice', { count: '3' });
     expect(t('mfa.common.trustDevice', { count: 3 })).toBe('Trust this device: do not ask again for 3 days');
     expect(t('mfa.common.trustDevice', { count: 1 })).toBe('Trust this device: do not ask again for 1 day');
+  });
+
+  it('refuse a misspelt console key too (checked by tsc)', () => {
+    const t: Translate<ConsoleEnglish> = new Translator<ConsoleEnglish>(
+      'en',
+      { base: consoleEn, load: loadConsoleTexts },
+      consoleEn,
+    ).t;
+    // @ts-expect-error: a typo is not a key.
+    t('contrast.allPases', { count: 6 });
+    // @ts-expect-error: "N of M pairs fail" needs its count.
+    t('contrast.someFail', { total: 6 });
+    expect(t('contrast.someFail', { count: 1, total: 6 })).toBe('1 of 6 pairs fails.');
+    expect(t('contrast.someFail', { count: 2, total: 6 })).toBe('2 of 6 pairs fail.');
   });
 });
