@@ -7,6 +7,7 @@ import { analyticsProps } from './flow.ts';
 import { describeMfaError, type MfaProblem } from './mfa-errors.ts';
 import { useCountdown } from './use-countdown.ts';
 
+/** The lock's notice while it runs, its wait counting down; a lock that names no wait is said as is. */
 function lockNotice(problem: MfaProblem | null, lockedFor: number): MfaProblem | null {
   if (!problem) return null;
   if (lockedFor > 0) return { ...problem, retryAfterSeconds: lockedFor };
