@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { apiPaths, type PartnerConfig, tokenExchange } from '@keycard/contract';
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 import { savePartner } from '../features/partners/partner.repository.ts';
-import { partnerDb } from '../features/partners/partner.schema.ts';
 import { upsertTenant } from '../features/tenants/tenant.admin.ts';
 import type { ClientMetadata } from '../features/tenants/tenant.types.ts';
 import { demoTenants } from '../surfaces/seed/demo.ts';
@@ -186,7 +185,7 @@ export async function registerPartner(
 
 /** The partner subject's link to an account, or undefined. */
 export function partnerLinkOf(t: TestApp, tenantCode: string, partnerCode: string, subject: string) {
-  return partnerDb(t.services.db)
+  return t.services.db
     .selectFrom('partner_identities')
     .selectAll()
     .where('tenant_code', '=', tenantCode)

@@ -8,7 +8,6 @@ import {
   renderPartnerLinksRemovedMail,
 } from '../../platform/messaging/templates/account-mail.ts';
 import { consumeUserTokens } from '../../platform/shared/one-time-token.ts';
-import { partnerDb } from '../partners/partner.schema.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 
 /** A partner link removed from an account. */
@@ -35,8 +34,7 @@ export async function claimAccount(
   user: { id: string; email: string; locale: string },
   now: number,
 ): Promise<RemovedLink[]> {
-  const tables = partnerDb(trx);
-  const unconfirmed = await tables
+  const unconfirmed = await trx
     .selectFrom('partner_identities as i')
     .innerJoin('partners as p', (join) =>
       join.onRef('p.tenant_code', '=', 'i.tenant_code').onRef('p.partner_code', '=', 'i.partner_code'),
@@ -73,16 +71,15 @@ export async function removeLinks(
   reason: 'owner' | 'claim',
   now: number,
 ): Promise<void> {
-  const tables = partnerDb(trx);
   for (const link of links) {
-    await tables
+    await trx
       .deleteFrom('partner_identities')
       .where('tenant_code', '=', tenantCode)
       .where('partner_code', '=', link.partnerCode)
       .where('subject', '=', link.subject)
       .where('user_id', '=', userId)
       .execute();
-    await tables
+    await trx
       .insertInto('partner_link_refusals')
       .values({
         tenant_code: tenantCode,

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
+import { limitKeys } from '../../platform/security/limit-keys.ts';
 import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
-import { analyticsDb } from '../analytics/analytics.service.ts';
-import { mfaDb } from '../factors/mfa.schema.ts';
 import { endUserAccess } from '../sessions/user-access.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { findUserByEmail, type UserRow } from './user.repository.ts';
@@ -85,12 +84,8 @@ export async function deleteAccount(
     const user = await findUserByEmail(trx, tenant.code, email);
     if (!user) return { user, change: 'unchanged' as AccountChange };
     await endUserAccess(trx, { tenantCode: tenant.code, userId: user.id }, now);
-    await analyticsDb(trx)
-      .updateTable('analytics_events')
-      .set({ user_id: null })
-      .where('user_id', '=', user.id)
-      .execute();
-    const phones = await mfaDb(trx)
+    await trx.updateTable('analytics_events').set({ user_id: null }).where('user_id', '=', user.id).execute();
+    const phones = await trx
       .selectFrom('mfa_factors')
       .select('phone')
       .where('user_id', '=', user.id)
@@ -106,6 +101,6 @@ export async function deleteAccount(
     await alongside?.(trx, user);
     return { user, change: 'deleted' as AccountChange };
   });
-  if (result.user) await deps.limiter.clear(`login:email:${tenant.code}:${result.user.email}`);
+  if (result.user) await deps.limiter.clear(limitKeys.loginEmail(tenant.code, result.user.email));
   return result;
 }

@@ -9,7 +9,6 @@ import {
   summit,
   updateTenantSettings,
 } from '../mfa/mfa.test-support.ts';
-import { analyticsDb } from './analytics.service.ts';
 
 /** A local analytics collector standing in for the provider: records what it receives. */
 async function startCollector() {
@@ -52,7 +51,7 @@ describe.each(engines)('analytics events API on %s', (engine) => {
     call(t.app, 'POST', '/api/analytics/events', { host: options.host ?? summit.host, body, ...options });
 
   const stored = (tenantCode: string) =>
-    analyticsDb(t.services.db)
+    t.services.db
       .selectFrom('analytics_events')
       .selectAll()
       .where('tenant_code', '=', tenantCode)

@@ -5,25 +5,6 @@ import type { Database } from '../../platform/db/schema.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { AnalyticsForwardError, type AnalyticsProvider } from './analytics.provider.ts';
 
-/** The analytics table (migration 2002), declared beside the feature that owns it. */
-export type AnalyticsTables = {
-  analytics_events: {
-    id: string;
-    tenant_code: string;
-    event: string;
-    user_type: string | null;
-    user_id: string | null;
-    properties: string;
-    created_at: number;
-    forwarded_at: number | null;
-    forward_error: string | null;
-  };
-};
-
-export function analyticsDb(db: Kysely<Database>) {
-  return db.withTables<AnalyticsTables>();
-}
-
 export interface NewAnalyticsEvent {
   event: AnalyticsEventName;
   userType: UserType | null;
@@ -41,10 +22,9 @@ export async function recordAnalyticsEvent(
   input: NewAnalyticsEvent,
   now: number,
 ): Promise<{ id: string; forwarded: boolean }> {
-  const adb = analyticsDb(deps.db);
   const id = randomUUID();
   const properties = { deliveryType: input.deliveryType ?? null };
-  await adb
+  await deps.db
     .insertInto('analytics_events')
     .values({
       id,
@@ -67,11 +47,11 @@ export async function recordAnalyticsEvent(
       timestamp: now,
       properties: { userType: input.userType, tenant: tenant.code, ...properties },
     });
-    await adb.updateTable('analytics_events').set({ forwarded_at: now }).where('id', '=', id).execute();
+    await deps.db.updateTable('analytics_events').set({ forwarded_at: now }).where('id', '=', id).execute();
     return { id, forwarded: true };
   } catch (error) {
     const code = error instanceof AnalyticsForwardError ? error.code : 'analytics.failed';
-    await adb.updateTable('analytics_events').set({ forward_error: code }).where('id', '=', id).execute();
+    await deps.db.updateTable('analytics_events').set({ forward_error: code }).where('id', '=', id).execute();
     return { id, forwarded: false };
   }
 }

@@ -4,7 +4,6 @@ import type { Database } from '../../platform/db/schema.ts';
 import { DAY } from '../../platform/shared/clock.ts';
 import { createToken, hashToken } from '../../platform/shared/crypto.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
-import { mfaDb } from './mfa.schema.ts';
 
 /**
  * A trusted device: the browser keeps a userDeviceToken (256 random bits, AUTH_X_DEVICE_ID);
@@ -19,10 +18,9 @@ export async function issueDeviceToken(
 ): Promise<{ token: string; trustedUntil: number }> {
   const token = createToken();
   const trustedUntil = now + tenant.settings.mfa.trustedDeviceDays * DAY;
-  const mdb = mfaDb(db);
   // Expired devices of this user go when a new one comes, so the table does not only grow.
-  await mdb.deleteFrom('mfa_devices').where('user_id', '=', userId).where('expires_at', '<=', now).execute();
-  await mdb
+  await db.deleteFrom('mfa_devices').where('user_id', '=', userId).where('expires_at', '<=', now).execute();
+  await db
     .insertInto('mfa_devices')
     .values({
       id: hashToken(token),
@@ -57,7 +55,7 @@ export async function isTrustedDevice(
   now: number,
 ): Promise<boolean> {
   if (!input.token || input.token.length > 256) return false;
-  const result = await mfaDb(db)
+  const result = await db
     .updateTable('mfa_devices')
     .set({ last_used_at: now })
     .where('id', '=', hashToken(input.token))
@@ -79,7 +77,7 @@ export async function findTrustedDeviceId(
   now: number,
 ): Promise<string | null> {
   if (input.token.length > 256) return null;
-  const row = await mfaDb(db)
+  const row = await db
     .selectFrom('mfa_devices')
     .select('id')
     .where('id', '=', hashToken(input.token))
@@ -91,7 +89,7 @@ export async function findTrustedDeviceId(
 }
 
 export async function removeDevices(db: Kysely<Database>, tenantCode: string, userId: string): Promise<void> {
-  await mfaDb(db)
+  await db
     .deleteFrom('mfa_devices')
     .where('user_id', '=', userId)
     .where('tenant_code', '=', tenantCode)

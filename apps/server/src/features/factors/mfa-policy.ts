@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { DAY } from '../../platform/shared/clock.ts';
 import type { MfaMode, TenantContext } from '../tenants/tenant.types.ts';
-import { type FactorRow, mfaDb } from './mfa.schema.ts';
+import type { FactorRow } from './mfa.schema.ts';
 
 /**
  * What MFA asks of this user on this tenant: whether a factor is enrolled, and the tenant's
@@ -38,7 +38,7 @@ export function findActiveFactor(
   tenantCode: string,
   userId: string,
 ): Promise<FactorRow | undefined> {
-  return mfaDb(db)
+  return db
     .selectFrom('mfa_factors')
     .selectAll()
     .where('tenant_code', '=', tenantCode)

@@ -1,18 +1,18 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Selectable } from 'kysely';
 import type { MfaMethod } from '../sessions/session.service.ts';
 
 /**
- * The MFA tables (migration 2001). Declared here rather than in db/schema.ts so the MFA
- * feature owns its storage; `mfaDb` widens a Kysely instance (or transaction) with them.
+ * The MFA tables (migration 2001), owned by the factors feature and merged into the one
+ * `Database` type (platform/db/schema.ts): every `Kysely<Database>` sees them.
  */
-// A type alias (not an interface) so it satisfies Kysely's table-map constraint.
-export type MfaTables = {
-  mfa_factors: MfaFactorsTable;
-  mfa_phone_codes: MfaPhoneCodesTable;
-  mfa_devices: MfaDevicesTable;
-  mfa_recovery_codes: MfaRecoveryCodesTable;
-};
+declare module '../../platform/db/schema.ts' {
+  interface Database {
+    mfa_factors: MfaFactorsTable;
+    mfa_phone_codes: MfaPhoneCodesTable;
+    mfa_devices: MfaDevicesTable;
+    mfa_recovery_codes: MfaRecoveryCodesTable;
+  }
+}
 
 /** smmobile: the partner mobile app (mobile/, docs/mobile-mfa.md); its key lives in mobile_devices. */
 export type FactorType = 'totp' | 'sms' | 'voice' | 'smmobile';
@@ -67,9 +67,4 @@ export interface MfaRecoveryCodesTable {
 /** How a session passed MFA: a factor, a recovery code, or a trusted device. */
 export type MfaCheckMethod = MfaMethod;
 
-export type MfaDatabase = Database & MfaTables;
 export type FactorRow = Selectable<MfaFactorsTable>;
-
-export function mfaDb(db: Kysely<Database> | Kysely<MfaDatabase>): Kysely<MfaDatabase> {
-  return (db as Kysely<Database>).withTables<MfaTables>() as unknown as Kysely<MfaDatabase>;
-}

@@ -21,13 +21,14 @@ import {
   phoneFailureKinds,
 } from '../../platform/messaging/phone/phone-provider.ts';
 import { callFailureOf, isValidTwilioSignature } from '../../platform/messaging/phone/twilio.provider.ts';
+import { limitKeys } from '../../platform/security/limit-keys.ts';
 import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
 import { DAY } from '../../platform/shared/clock.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { UserRow } from '../accounts/user.repository.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { mfaError } from './mfa.errors.ts';
-import { type FactorRow, mfaDb } from './mfa.schema.ts';
+import type { FactorRow } from './mfa.schema.ts';
 import { keyedHash, randomDigits } from './mfa-crypto.ts';
 import { maskPhone } from './phone-number.ts';
 
@@ -44,7 +45,6 @@ const HOUR = 60 * 60_000;
 export const phoneQuotas = { perNumberHour: 5, perNumberDay: 10, perUserHour: 10 } as const;
 
 const codeLabel = 'mfa-phone-code';
-const burstKey = (tenantCode: string, userId: string) => `mfa:send:${tenantCode}:${userId}`;
 
 export interface PhoneDeps {
   db: Kysely<Database>;
@@ -75,17 +75,15 @@ export async function createPendingPhoneFactor(
     confirmed_at: null,
     last_used_at: null,
   };
-  await mfaDb(db)
-    .transaction()
-    .execute(async (trx) => {
-      await trx
-        .deleteFrom('mfa_factors')
-        .where('user_id', '=', input.userId)
-        .where('tenant_code', '=', input.tenantCode)
-        .where('status', '=', 'pending')
-        .execute();
-      await trx.insertInto('mfa_factors').values(row).execute();
-    });
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('mfa_factors')
+      .where('user_id', '=', input.userId)
+      .where('tenant_code', '=', input.tenantCode)
+      .where('status', '=', 'pending')
+      .execute();
+    await trx.insertInto('mfa_factors').values(row).execute();
+  });
   return row;
 }
 
@@ -134,7 +132,7 @@ async function assertMaySend(
 ): Promise<void> {
   const { db, limiter } = deps;
   // The resend interval the portal's countdown shows, enforced here: exact, from the last code…
-  const last = await mfaDb(db)
+  const last = await db
     .selectFrom('mfa_phone_codes')
     .select('created_at')
     .where('user_id', '=', userId)
@@ -146,17 +144,17 @@ async function assertMaySend(
   }
   // …and against two concurrent requests, a shared counter (no two sends in one interval).
   const burst = await limiter.reserve(
-    burstKey(tenant.code, userId),
+    limitKeys.mfaSend(tenant.code, userId),
     { limit: 1, windowMs: resendIntervalMs, lockMs: 0 },
     now,
   );
   if (!burst.allowed) throw mfaError(mfaErrors.resendTooSoon, { retryAfterMs: burst.retryAfterMs });
 
   const quotas = [
-    [`mfa:phone:${phone}:h`, phoneQuotas.perNumberHour, HOUR],
-    [`mfa:phone:${phone}:d`, phoneQuotas.perNumberDay, DAY],
-    [`mfa:user:${tenant.code}:${userId}:h`, phoneQuotas.perUserHour, HOUR],
-    [`mfa:tenant:${tenant.code}:h`, deps.phoneCodesPerTenantHour, HOUR],
+    [limitKeys.phoneHour(phone), phoneQuotas.perNumberHour, HOUR],
+    [limitKeys.phoneDay(phone), phoneQuotas.perNumberDay, DAY],
+    [limitKeys.phoneUserHour(tenant.code, userId), phoneQuotas.perUserHour, HOUR],
+    [limitKeys.phoneTenantHour(tenant.code), deps.phoneCodesPerTenantHour, HOUR],
   ] as const;
   for (const [key, limit, windowMs] of quotas) {
     const result = await limiter.reserve(key, { limit, windowMs, lockMs: 0 }, now);
@@ -212,8 +210,7 @@ export async function sendPhoneCode(
   if (channel === 'voice' && deps.callStatusUrl)
     content.statusCallbackUrl = deps.callStatusUrl(tenant, codeId);
 
-  const mdb = mfaDb(deps.db);
-  const outboxId = await mdb.transaction().execute(async (trx) => {
+  const outboxId = await deps.db.transaction().execute(async (trx) => {
     // Codes older than a day serve nothing (not even the resend interval): drop them.
     await trx
       .deleteFrom('mfa_phone_codes')
@@ -229,7 +226,7 @@ export async function sendPhoneCode(
       .where('consumed_at', 'is', null)
       .execute();
     const id = await enqueueMessage(
-      trx as unknown as Kysely<Database>,
+      trx,
       { tenantCode: tenant.code, channel, recipient: phone, template: `mfa-code-${channel}`, content },
       now,
     );
@@ -259,8 +256,8 @@ export async function sendPhoneCode(
   if (outcome.status === 'failed') {
     // A refused number must not hold the user back by the resend interval: forget the code.
     if (!outcome.retryable) {
-      await mdb.deleteFrom('mfa_phone_codes').where('id', '=', codeId).execute();
-      await deps.limiter.clear(burstKey(tenant.code, user.id));
+      await deps.db.deleteFrom('mfa_phone_codes').where('id', '=', codeId).execute();
+      await deps.limiter.clear(limitKeys.mfaSend(tenant.code, user.id));
     }
     throw deliveryFailureError(outcome.error);
   }
@@ -286,8 +283,7 @@ export async function checkPhoneCode(
   input: { tenantCode: string; userId: string; factorId: string; code: string },
   now: number,
 ): Promise<PhoneCodeCheck> {
-  const mdb = mfaDb(db);
-  const latest = await mdb
+  const latest = await db
     .selectFrom('mfa_phone_codes')
     .selectAll()
     .where('user_id', '=', input.userId)
@@ -297,7 +293,7 @@ export async function checkPhoneCode(
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
   if (!latest || latest.expires_at <= now) return 'expired';
-  const counted = await mdb
+  const counted = await db
     .updateTable('mfa_phone_codes')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
     .where('id', '=', latest.id)
@@ -309,7 +305,7 @@ export async function checkPhoneCode(
   const expected = Buffer.from(latest.code_hash);
   const given = Buffer.from(keyedHash(key, codeLabel, `${latest.id}:${input.code}`));
   if (expected.length === given.length && timingSafeEqual(expected, given)) {
-    const consumed = await mdb
+    const consumed = await db
       .updateTable('mfa_phone_codes')
       .set({ consumed_at: now })
       .where('id', '=', latest.id)
@@ -326,7 +322,7 @@ export async function latestDelivery(
   tenantCode: string,
   userId: string,
 ): Promise<PhoneDeliveryResponse> {
-  const latest = await mfaDb(db)
+  const latest = await db
     .selectFrom('mfa_phone_codes')
     .select(['outbox_id', 'delivery_error'])
     .where('user_id', '=', userId)
@@ -351,7 +347,7 @@ export async function recordDeliveryFailure(
   db: Kysely<Database>,
   input: { tenantCode: string; codeId: string; failure: string },
 ): Promise<boolean> {
-  const result = await mfaDb(db)
+  const result = await db
     .updateTable('mfa_phone_codes')
     .set({ delivery_error: input.failure })
     .where('id', '=', input.codeId)

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { recoveryCodeCount } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { mfaDb } from './mfa.schema.ts';
 import { keyedHash, normaliseRecoveryCode, randomRecoveryCode } from './mfa-crypto.ts';
 
 const label = 'mfa-recovery-code';
@@ -19,13 +18,12 @@ export async function replaceRecoveryCodes(
   now: number,
 ): Promise<string[]> {
   const codes = Array.from({ length: recoveryCodeCount }, randomRecoveryCode);
-  const mdb = mfaDb(db);
-  await mdb
+  await db
     .deleteFrom('mfa_recovery_codes')
     .where('user_id', '=', input.userId)
     .where('tenant_code', '=', input.tenantCode)
     .execute();
-  await mdb
+  await db
     .insertInto('mfa_recovery_codes')
     .values(
       codes.map((code) => ({
@@ -48,7 +46,7 @@ export async function redeemRecoveryCode(
   input: { tenantCode: string; userId: string; code: string },
   now: number,
 ): Promise<boolean> {
-  const result = await mfaDb(db)
+  const result = await db
     .updateTable('mfa_recovery_codes')
     .set({ used_at: now })
     .where('user_id', '=', input.userId)
@@ -64,7 +62,7 @@ export async function countRecoveryCodes(
   tenantCode: string,
   userId: string,
 ): Promise<number> {
-  const row = await mfaDb(db)
+  const row = await db
     .selectFrom('mfa_recovery_codes')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', userId)

@@ -4,7 +4,7 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { Database } from '../../platform/db/schema.ts';
 import { decrypt, encrypt } from '../../platform/shared/crypto.ts';
-import { type FactorRow, mfaDb } from './mfa.schema.ts';
+import type { FactorRow } from './mfa.schema.ts';
 
 /** RFC 6238 defaults every authenticator app understands: SHA-1, 6 digits, 30-second steps. */
 export const totpPeriodSeconds = 30;
@@ -35,8 +35,7 @@ export async function startTotpRegistration(
   const secret = generateSecret();
   const otpauthUri = generateURI({ issuer: input.issuer, label: input.account, secret });
   const svg = await QRCode.toString(otpauthUri, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
-  const mdb = mfaDb(db);
-  await mdb.transaction().execute(async (trx) => {
+  await db.transaction().execute(async (trx) => {
     await trx
       .deleteFrom('mfa_factors')
       .where('user_id', '=', input.userId)
@@ -95,7 +94,7 @@ export async function checkTotp(
   // otplib's result type also covers HOTP; a valid TOTP result carries its time step.
   if (!result.valid || !('timeStep' in result)) return 'invalid';
   const step = result.timeStep;
-  const updated = await mfaDb(db)
+  const updated = await db
     .updateTable('mfa_factors')
     .set({ last_step: step, last_used_at: now })
     .where('id', '=', factor.id)

@@ -5,7 +5,6 @@ import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../../t
 import { inviteUser } from '../accounts/invitation.service.ts';
 import { activeUser, mailsTo, tenantOf, uniqueEmail } from '../accounts/test-support.ts';
 import { lastPhoneMessage, mfaCall, newUser, passwordSignIn, summit } from '../mfa/mfa.test-support.ts';
-import { idempotencyDb } from './idempotency.schema.ts';
 
 const password = 'Idempotent-key-1';
 
@@ -140,7 +139,7 @@ describe.each(engines)('idempotency keys on %s', (engine) => {
     await activeUser(t, email, password);
     const key = randomUUID();
     await requestReset(email, key);
-    const rows = await idempotencyDb(t.services.db).selectFrom('idempotency_keys').selectAll().execute();
+    const rows = await t.services.db.selectFrom('idempotency_keys').selectAll().execute();
     const text = JSON.stringify(rows);
     expect(text).not.toContain(email);
     expect(text).not.toContain(key);

@@ -1,14 +1,12 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
-
 /**
- * The idempotency table (migration 6001), owned by this feature; `idempotencyDb` widens a
- * Kysely instance to see it.
+ * The idempotency table (migration 6001), owned by this feature and merged into the one
+ * `Database` type (platform/db/schema.ts): every `Kysely<Database>` sees it.
  */
-// A type alias (not an interface) so it satisfies Kysely's table-map constraint.
-export type IdempotencyTables = {
-  idempotency_keys: IdempotencyKeysTable;
-};
+declare module '../../platform/db/schema.ts' {
+  interface Database {
+    idempotency_keys: IdempotencyKeysTable;
+  }
+}
 
 export interface IdempotencyKeysTable {
   id: string;
@@ -20,8 +18,4 @@ export interface IdempotencyKeysTable {
   body: string | null;
   claimed_at: number;
   expires_at: number;
-}
-
-export function idempotencyDb(db: Kysely<Database>): Kysely<Database & IdempotencyTables> {
-  return db as unknown as Kysely<Database & IdempotencyTables>;
 }

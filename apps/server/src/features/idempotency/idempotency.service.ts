@@ -4,7 +4,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Clock } from '../../platform/shared/clock.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import { idempotencyDb } from './idempotency.schema.ts';
 
 export const idempotencyLifetimeMs = idempotencyKeyLifetimeHours * 60 * 60 * 1000;
 
@@ -58,16 +57,15 @@ const lastSweep = new WeakMap<object, number>();
  * used again for another request (other path or body) is refused with 422.
  */
 export async function runOnce(
-  database: Kysely<Database>,
+  db: Kysely<Database>,
   clock: Clock,
   scope: IdempotencyScope,
   fingerprint: string,
   run: () => Promise<{ status: number; body: unknown }>,
   options: IdempotencyOptions = defaults,
 ): Promise<IdempotentAnswer> {
-  const db = idempotencyDb(database);
   const id = idempotencyId(scope);
-  await sweepNow(database, clock.now());
+  await sweepNow(db, clock.now());
   const deadline = Date.now() + options.waitMs;
   for (;;) {
     const now = clock.now();
@@ -85,7 +83,7 @@ export async function runOnce(
       .onConflict((oc) => oc.column('id').doNothing())
       .returning('id')
       .executeTakeFirst();
-    if (claimed) return runClaimed(database, id, now, run);
+    if (claimed) return runClaimed(db, id, now, run);
 
     const row = await db.selectFrom('idempotency_keys').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) continue; // the first request failed and let go: claim it ourselves
@@ -106,7 +104,7 @@ export async function runOnce(
         .where('status', 'is', null)
         .where('claimed_at', '=', row.claimed_at)
         .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) === 1) return runClaimed(database, id, now, run);
+      if (Number(taken.numUpdatedRows) === 1) return runClaimed(db, id, now, run);
       continue;
     }
     if (Date.now() >= deadline) throw new AppError(errorCodes.idempotencyInProgress);
@@ -115,12 +113,11 @@ export async function runOnce(
 }
 
 async function runClaimed(
-  database: Kysely<Database>,
+  db: Kysely<Database>,
   id: string,
   claimedAt: number,
   run: () => Promise<{ status: number; body: unknown }>,
 ): Promise<IdempotentAnswer> {
-  const db = idempotencyDb(database);
   let answer: { status: number; body: unknown };
   try {
     answer = await run();
@@ -142,17 +139,14 @@ async function runClaimed(
 }
 
 /** Drops expired keys, at most once a minute per database handle (plain deletes by time). */
-async function sweepNow(database: Kysely<Database>, now: number): Promise<void> {
-  const last = lastSweep.get(database) ?? Number.NEGATIVE_INFINITY;
+async function sweepNow(db: Kysely<Database>, now: number): Promise<void> {
+  const last = lastSweep.get(db) ?? Number.NEGATIVE_INFINITY;
   if (now - last < 60_000) return;
-  lastSweep.set(database, now);
-  await sweepIdempotencyKeys(database, now);
+  lastSweep.set(db, now);
+  await sweepIdempotencyKeys(db, now);
 }
 
-export async function sweepIdempotencyKeys(database: Kysely<Database>, now: number): Promise<number> {
-  const result = await idempotencyDb(database)
-    .deleteFrom('idempotency_keys')
-    .where('expires_at', '<=', now)
-    .executeTakeFirst();
+export async function sweepIdempotencyKeys(db: Kysely<Database>, now: number): Promise<number> {
+  const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

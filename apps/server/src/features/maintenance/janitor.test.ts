@@ -3,8 +3,6 @@ import { enqueueMessage } from '../../platform/messaging/outbox.ts';
 import { DAY } from '../../platform/shared/clock.ts';
 import { issueToken } from '../../platform/shared/one-time-token.ts';
 import { buildTestApp, call, engines, signIn, type TestApp } from '../../test/helper.ts';
-import { idempotencyDb } from '../idempotency/idempotency.schema.ts';
-import { mobileDb } from '../mobile/mobile.schema.ts';
 import { sweepExpired } from './janitor.ts';
 
 describe.each(engines)('janitor on %s', (engine) => {
@@ -80,15 +78,14 @@ describe.each(engines)('janitor on %s', (engine) => {
   it('removes mobile-app MFA rows past use and expired idempotency keys, and keeps live ones', async () => {
     const { db } = t.services;
     const now = t.clock.now();
-    const mobile = mobileDb(db);
-    await mobile
+    await db
       .insertInto('mobile_used_jtis')
       .values([
         { key: 'sweep-old', expires_at: now - 1 },
         { key: 'sweep-live', expires_at: now + 60_000 },
       ])
       .execute();
-    await idempotencyDb(db)
+    await db
       .insertInto('idempotency_keys')
       .values([
         {
@@ -115,12 +112,12 @@ describe.each(engines)('janitor on %s', (engine) => {
     expect(result.mobile).toBeGreaterThanOrEqual(1);
     expect(result.idempotencyKeys).toBe(1);
     expect(
-      (
-        await mobile.selectFrom('mobile_used_jtis').select('key').where('key', 'like', 'sweep-%').execute()
-      ).map((row) => row.key),
+      (await db.selectFrom('mobile_used_jtis').select('key').where('key', 'like', 'sweep-%').execute()).map(
+        (row) => row.key,
+      ),
     ).toEqual(['sweep-live']);
-    expect(
-      (await idempotencyDb(db).selectFrom('idempotency_keys').select('id').execute()).map((row) => row.id),
-    ).toContain('sweep-live');
+    expect((await db.selectFrom('idempotency_keys').select('id').execute()).map((row) => row.id)).toContain(
+      'sweep-live',
+    );
   });
 });

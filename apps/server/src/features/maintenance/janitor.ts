@@ -1,11 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { DAY } from '../../platform/shared/clock.ts';
-import { analyticsDb } from '../analytics/analytics.service.ts';
-import { mfaDb } from '../factors/mfa.schema.ts';
 import { sweepIdempotencyKeys } from '../idempotency/idempotency.service.ts';
-import { mobileDb } from '../mobile/mobile.schema.ts';
-import { partnerDb } from '../partners/partner.schema.ts';
 
 /** Delivered messages are kept this long for support, then removed (they hold links and codes). */
 export const sentMessageRetentionMs = 7 * DAY;
@@ -38,7 +34,6 @@ export interface SweepResult {
  */
 export async function sweepExpired(db: Kysely<Database>, now: number): Promise<SweepResult> {
   const count = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
-  const mfa = mfaDb(db);
   return {
     sessions: count(await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst()),
     tokens: count(
@@ -68,22 +63,22 @@ export async function sweepExpired(db: Kysely<Database>, now: number): Promise<S
         .executeTakeFirst(),
     ),
     phoneCodes: count(
-      await mfa
+      await db
         .deleteFrom('mfa_phone_codes')
         .where('expires_at', '<=', now - DAY)
         .executeTakeFirst(),
     ),
     trustedDevices: count(
-      await mfa.deleteFrom('mfa_devices').where('expires_at', '<=', now).executeTakeFirst(),
+      await db.deleteFrom('mfa_devices').where('expires_at', '<=', now).executeTakeFirst(),
     ),
     analyticsEvents: count(
-      await analyticsDb(db)
+      await db
         .deleteFrom('analytics_events')
         .where('created_at', '<=', now - analyticsRetentionMs)
         .executeTakeFirst(),
     ),
     partnerTokenUses: count(
-      await partnerDb(db).deleteFrom('partner_token_uses').where('expires_at', '<=', now).executeTakeFirst(),
+      await db.deleteFrom('partner_token_uses').where('expires_at', '<=', now).executeTakeFirst(),
     ),
     mobile: await sweepMobile(db, now),
     idempotencyKeys: await sweepIdempotencyKeys(db, now),
@@ -96,19 +91,18 @@ export async function sweepExpired(db: Kysely<Database>, now: number): Promise<S
  * request starts at the first wait again.
  */
 async function sweepMobile(db: Kysely<Database>, now: number): Promise<number> {
-  const mobile = mobileDb(db);
   const deleted = await Promise.all([
-    mobile
+    db
       .deleteFrom('mobile_enrolments')
       .where('expires_at', '<=', now - DAY)
       .executeTakeFirst(),
-    mobile
+    db
       .deleteFrom('mobile_challenges')
       .where('expires_at', '<=', now - DAY)
       .executeTakeFirst(),
-    mobile.deleteFrom('mobile_device_tokens').where('expires_at', '<=', now).executeTakeFirst(),
-    mobile.deleteFrom('mobile_used_jtis').where('expires_at', '<=', now).executeTakeFirst(),
-    mobile
+    db.deleteFrom('mobile_device_tokens').where('expires_at', '<=', now).executeTakeFirst(),
+    db.deleteFrom('mobile_used_jtis').where('expires_at', '<=', now).executeTakeFirst(),
+    db
       .deleteFrom('mobile_backoff')
       .where('next_allowed_at', '<=', now - DAY)
       .where('muted_until', '<=', now - DAY)

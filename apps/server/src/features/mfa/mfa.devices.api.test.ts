@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../../platform/shared/clock.ts';
 import { hashToken } from '../../platform/shared/crypto.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
-import { mfaDb } from '../factors/mfa.schema.ts';
 import {
   enrolTotp,
   mfaCall,
@@ -41,7 +40,7 @@ describe.each(engines)('trusted devices (user device tokens) on %s', (engine) =>
     expect(userDeviceToken.length).toBeGreaterThanOrEqual(43);
     expect(trustedUntil).toBeGreaterThanOrEqual(before + 60 * DAY);
     expect(trustedUntil).toBeLessThanOrEqual(t.clock.now() + 60 * DAY);
-    const rows = await mfaDb(t.services.db).selectFrom('mfa_devices').select('id').execute();
+    const rows = await t.services.db.selectFrom('mfa_devices').select('id').execute();
     expect(rows.map((r) => r.id)).toContain(hashToken(userDeviceToken));
     expect(rows.map((r) => r.id)).not.toContain(userDeviceToken);
   });
@@ -255,7 +254,7 @@ describe.each(engines)('recovery codes and MFA reset on %s', (engine) => {
       .select('id')
       .where('email', '=', who.email)
       .executeTakeFirstOrThrow();
-    const left = await mfaDb(t.services.db)
+    const left = await t.services.db
       .selectFrom('mfa_recovery_codes')
       .select('id')
       .where('user_id', '=', user.id)

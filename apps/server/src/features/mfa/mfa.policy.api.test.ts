@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../../platform/shared/clock.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
-import { mfaDb } from '../factors/mfa.schema.ts';
 import {
   enrolTotp,
   grandHotel,
@@ -141,7 +140,7 @@ describe.each(engines)('tenant MFA policy and the sign-in state on %s', (engine)
         expect(apiErrorSchema.parse(refused.json()).code).toBe(mfaErrors.methodNotOffered);
       }
       const user = await findUserByEmail(t.services.db, 'summit', who.email);
-      const factors = await mfaDb(t.services.db)
+      const factors = await t.services.db
         .selectFrom('mfa_factors')
         .select('id')
         .where('user_id', '=', user!.id)

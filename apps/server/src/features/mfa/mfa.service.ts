@@ -10,12 +10,13 @@ import {
 } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
+import { limitKeys } from '../../platform/security/limit-keys.ts';
 import type { LimitRule } from '../../platform/security/rate-limiter.ts';
 import type { Clock } from '../../platform/shared/clock.ts';
 import type { UserRow } from '../accounts/user.repository.ts';
 import { issueDeviceToken, isTrustedDevice, removeDevices } from '../factors/device.service.ts';
 import { mfaError } from '../factors/mfa.errors.ts';
-import { type FactorRow, type FactorType, type MfaCheckMethod, mfaDb } from '../factors/mfa.schema.ts';
+import type { FactorRow, FactorType, MfaCheckMethod } from '../factors/mfa.schema.ts';
 import { findActiveFactor, freshVerificationMs } from '../factors/mfa-policy.ts';
 import {
   checkPhoneCode,
@@ -80,7 +81,7 @@ async function findPendingFactor(
   userId: string,
   now: number,
 ): Promise<FactorRow | undefined> {
-  return mfaDb(db)
+  return db
     .selectFrom('mfa_factors')
     .selectAll()
     .where('tenant_code', '=', tenantCode)
@@ -307,7 +308,7 @@ async function compareProof(deps: MfaDeps, attempt: ProofAttempt): Promise<Proof
 async function checkProof(deps: MfaDeps, attempt: ProofAttempt): Promise<MfaCheckMethod> {
   const { limiter } = deps;
   const { tenant, user, now } = attempt;
-  const limitKey = `mfa:verify:${tenant.code}:${user.id}`;
+  const limitKey = limitKeys.mfaVerify(tenant.code, user.id);
   const reservation = await limiter.reserve(limitKey, verifyAttempts, now);
   if (!reservation.allowed) throw mfaError(mfaErrors.rateLimited, { retryAfterMs: reservation.retryAfterMs });
   const check = await compareProof(deps, attempt);
@@ -365,32 +366,29 @@ export async function verifyMfa(
     allowRecovery: false,
     now,
   });
-  const recoveryCodes = await mfaDb(db)
-    .transaction()
-    .execute(async (trx) => {
-      const activated = await trx
-        .updateTable('mfa_factors')
-        .set({
-          status: 'active',
-          confirmed_at: now,
-          type: method === 'totp' || isPhone(method) ? (method as FactorType) : pending.type,
-        })
-        .where('id', '=', pending.id)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(activated.numUpdatedRows) !== 1) throw mfaError(mfaErrors.registrationNotStarted);
-      // One factor per user: whatever else was pending or active goes.
-      await trx
-        .deleteFrom('mfa_factors')
-        .where('user_id', '=', user.id)
-        .where('tenant_code', '=', tenant.code)
-        .where('id', '!=', pending.id)
-        .execute();
-      const base = trx as unknown as Kysely<Database>;
-      const codes = await replaceRecoveryCodes(base, key, { tenantCode: tenant.code, userId: user.id }, now);
-      await recordMfaPassed(base, session, method, now);
-      return codes;
-    });
+  const recoveryCodes = await db.transaction().execute(async (trx) => {
+    const activated = await trx
+      .updateTable('mfa_factors')
+      .set({
+        status: 'active',
+        confirmed_at: now,
+        type: method === 'totp' || isPhone(method) ? (method as FactorType) : pending.type,
+      })
+      .where('id', '=', pending.id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(activated.numUpdatedRows) !== 1) throw mfaError(mfaErrors.registrationNotStarted);
+    // One factor per user: whatever else was pending or active goes.
+    await trx
+      .deleteFrom('mfa_factors')
+      .where('user_id', '=', user.id)
+      .where('tenant_code', '=', tenant.code)
+      .where('id', '!=', pending.id)
+      .execute();
+    const codes = await replaceRecoveryCodes(trx, key, { tenantCode: tenant.code, userId: user.id }, now);
+    await recordMfaPassed(trx, session, method, now);
+    return codes;
+  });
   return { recoveryCodes, recoveryCodesRemaining: recoveryCodes.length };
 }
 
@@ -421,15 +419,10 @@ export async function regenerateRecoveryCodes(
   const { db, key } = deps;
   if (!(await findActiveFactor(db, tenant.code, signIn.user.id))) throw mfaError(mfaErrors.notEnrolled);
   if (!hasFreshCheck(signIn.session, now)) throw mfaError(mfaErrors.freshVerificationRequired);
-  return mfaDb(db)
+  return db
     .transaction()
     .execute((trx) =>
-      replaceRecoveryCodes(
-        trx as unknown as Kysely<Database>,
-        key,
-        { tenantCode: tenant.code, userId: signIn.user.id },
-        now,
-      ),
+      replaceRecoveryCodes(trx, key, { tenantCode: tenant.code, userId: signIn.user.id }, now),
     );
 }
 
@@ -482,14 +475,13 @@ export async function removeUserFactors(
   who: { tenantCode: string; userId: string; keepSessionId?: string },
   now: number,
 ): Promise<void> {
-  const mdb = mfaDb(trx);
-  await mdb.deleteFrom('mfa_phone_codes').where('user_id', '=', who.userId).execute();
-  await mdb
+  await trx.deleteFrom('mfa_phone_codes').where('user_id', '=', who.userId).execute();
+  await trx
     .deleteFrom('mfa_factors')
     .where('user_id', '=', who.userId)
     .where('tenant_code', '=', who.tenantCode)
     .execute();
-  await mdb
+  await trx
     .deleteFrom('mfa_recovery_codes')
     .where('user_id', '=', who.userId)
     .where('tenant_code', '=', who.tenantCode)

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../platform/db/database.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
-import { mfaDb } from '../factors/mfa.schema.ts';
 import { findActiveFactor } from '../factors/mfa-policy.ts';
 import { checkTotp } from '../factors/totp.service.ts';
 import { enrolTotp, mfaCall, newUser, passwordSignIn, startOfWindow, totpAt } from './mfa.test-support.ts';
@@ -37,7 +36,7 @@ describe.each(engines)('authenticator app (TOTP) API on %s', (engine) => {
     const who = await newUser(t);
     const { cookie } = await passwordSignIn(t.app, who);
     const { secret } = (await mfaCall(t, who, 'POST', '/api/mfa/register-totp', cookie)).json();
-    const rows = await mfaDb(t.services.db).selectFrom('mfa_factors').selectAll().execute();
+    const rows = await t.services.db.selectFrom('mfa_factors').selectAll().execute();
     const sealed = rows.map((row) => row.secret_sealed ?? '').join('\n');
     expect(sealed).toContain('v1.');
     expect(sealed).not.toContain(secret);

@@ -28,7 +28,7 @@ import type { TenantContext } from '../tenants/tenant.types.ts';
 import { findActiveDevice, verifyKeyProof } from './device-key.service.ts';
 import { watchRow } from './events.ts';
 import type { MobileDeps } from './mobile.deps.ts';
-import { baseDb, type ChallengeRow, type DeviceRow, type MobileDatabase, mobileDb } from './mobile.schema.ts';
+import type { ChallengeRow, DeviceRow } from './mobile.schema.ts';
 
 /**
  * Sign-in approval by number matching (flow numberChallenge, docs/mobile-mfa.md). Against push
@@ -63,7 +63,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 /** Milliseconds before this user may be asked again (0: now). */
 async function backoffWaitMs(db: Kysely<Database>, tenantCode: string, userId: string, now: number) {
-  const row = await mobileDb(db)
+  const row = await db
     .selectFrom('mobile_backoff')
     .selectAll()
     .where('tenant_code', '=', tenantCode)
@@ -75,7 +75,7 @@ async function backoffWaitMs(db: Kysely<Database>, tenantCode: string, userId: s
 
 /** One more challenge that was not approved: the next wait doubles; a report also mutes. */
 async function addStrike(
-  trx: Kysely<MobileDatabase>,
+  trx: Kysely<Database>,
   input: { tenantCode: string; userId: string; mute: boolean },
   now: number,
 ): Promise<void> {
@@ -114,7 +114,7 @@ async function addStrike(
  * (and the time-out), exactly one changes the row; the others find it closed.
  */
 async function closeChallenge(
-  trx: Kysely<MobileDatabase>,
+  trx: Kysely<Database>,
   challengeId: string,
   status: ChallengeStatus,
   now: number,
@@ -133,17 +133,11 @@ async function closeChallenge(
 /** A pending challenge past its expiry becomes TIMEOUT (and counts as a strike), once. */
 async function timeOutIfExpired(deps: MobileDeps, challenge: ChallengeRow, now: number): Promise<void> {
   if (challenge.status !== 'PENDING' || challenge.expires_at > now) return;
-  const closed = await mobileDb(deps.db)
-    .transaction()
-    .execute(async (trx) => {
-      if (!(await closeChallenge(trx, challenge.id, 'TIMEOUT', now))) return false;
-      await addStrike(
-        trx,
-        { tenantCode: challenge.tenant_code, userId: challenge.user_id, mute: false },
-        now,
-      );
-      return true;
-    });
+  const closed = await deps.db.transaction().execute(async (trx) => {
+    if (!(await closeChallenge(trx, challenge.id, 'TIMEOUT', now))) return false;
+    await addStrike(trx, { tenantCode: challenge.tenant_code, userId: challenge.user_id, mute: false }, now);
+    return true;
+  });
   if (closed) {
     await deps.events.publish(challengeTopic(challenge.id));
     await deps.events.publish(deviceTopic(challenge.device_id));
@@ -207,14 +201,13 @@ export async function requestChallenge(
   now: number,
 ): Promise<NumberChallenge> {
   const { db } = deps;
-  const mdb = mobileDb(db);
   const userId = signIn.user.id;
   const factor = await findActiveFactor(db, tenant.code, userId);
   const device = factor?.type === 'smmobile' ? await findActiveDevice(db, tenant.code, userId) : undefined;
   if (!device) throw new AppError(mobileErrors.noDevice);
 
   for (let attempt = 0; attempt < 3; attempt++) {
-    const pending = await mdb
+    const pending = await db
       .selectFrom('mobile_challenges')
       .selectAll()
       .where('tenant_code', '=', tenant.code)
@@ -253,10 +246,10 @@ export async function requestChallenge(
     };
     const push = await pushOf(tenant, signIn.user.locale, device, challenge, input.endpoint);
     try {
-      await mdb.transaction().execute(async (trx) => {
+      await db.transaction().execute(async (trx) => {
         await trx.insertInto('mobile_challenges').values(challenge).execute();
         await enqueueMessage(
-          baseDb(trx),
+          trx,
           {
             tenantCode: tenant.code,
             channel: 'push',
@@ -286,7 +279,7 @@ async function readOwnChallenge(
   sessionId: string,
   challengeId: string,
 ): Promise<ChallengeRow | undefined> {
-  return mobileDb(db)
+  return db
     .selectFrom('mobile_challenges')
     .selectAll()
     .where('id', '=', challengeId)
@@ -363,9 +356,8 @@ export async function answerChallenge(
   ) {
     throw new AppError(mobileErrors.proofInvalid);
   }
-  const mdb = mobileDb(deps.db);
   // Only this device's challenges exist for it: another user's or tenant's looks unknown.
-  const challenge = await mdb
+  const challenge = await deps.db
     .selectFrom('mobile_challenges')
     .selectAll()
     .where('id', '=', challengeId)
@@ -381,15 +373,10 @@ export async function answerChallenge(
 
   const status: ChallengeStatus =
     decision === 'approve' ? (number === challenge.number ? 'APPROVED' : 'FAILED') : 'REJECTED';
-  const closed = await mdb.transaction().execute(async (trx) => {
+  const closed = await deps.db.transaction().execute(async (trx) => {
     if (!(await closeChallenge(trx, challenge.id, status, now))) return false;
     if (status === 'APPROVED') {
-      await recordMfaPassed(
-        baseDb(trx),
-        { id: challenge.session_id, tenant_code: tenant.code },
-        'smmobile',
-        now,
-      );
+      await recordMfaPassed(trx, { id: challenge.session_id, tenant_code: tenant.code }, 'smmobile', now);
       await trx
         .deleteFrom('mobile_backoff')
         .where('tenant_code', '=', tenant.code)
@@ -440,7 +427,7 @@ export async function pendingChallenges(
   device: DeviceRow,
   now: number,
 ): Promise<DeviceChallenge[]> {
-  const rows = await mobileDb(deps.db)
+  const rows = await deps.db
     .selectFrom('mobile_challenges as c')
     .innerJoin('users as u', 'u.id', 'c.user_id')
     .selectAll('c')
@@ -497,8 +484,7 @@ export async function redeemApprovedChallenge(
   now: number,
   freshMs: number,
 ): Promise<boolean> {
-  const mdb = mobileDb(db);
-  const challenge = await mdb
+  const challenge = await db
     .selectFrom('mobile_challenges')
     .select(['id', 'closed_at'])
     .where('id', '=', input.challengeId)
@@ -510,7 +496,7 @@ export async function redeemApprovedChallenge(
     .executeTakeFirst();
   if (!challenge) return false;
   const key = createHash('sha256').update(`approval-proof\n${challenge.id}`).digest('base64url');
-  const result = await mdb
+  const result = await db
     .insertInto('mobile_used_jtis')
     .values({ key, expires_at: (challenge.closed_at ?? now) + freshMs })
     .onConflict((conflict) => conflict.column('key').doNothing())

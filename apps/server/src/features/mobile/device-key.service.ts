@@ -6,7 +6,7 @@ import { createToken, hashToken } from '../../platform/shared/crypto.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { consumeJti, ProofRejected, proofHeader, publicP256Jwk, verifyDeviceProof } from './device-proof.ts';
-import { type DeviceRow, mobileDb } from './mobile.schema.ts';
+import type { DeviceRow } from './mobile.schema.ts';
 
 /**
  * The partner app as a device: its stored public key, the key proofs it signs in with
@@ -28,7 +28,7 @@ export function findActiveDevice(
   tenantCode: string,
   userId: string,
 ): Promise<DeviceRow | undefined> {
-  return mobileDb(db)
+  return db
     .selectFrom('mobile_devices')
     .selectAll()
     .where('tenant_code', '=', tenantCode)
@@ -56,8 +56,7 @@ export async function deactivateUserDevices(
   input: { tenantCode: string; userId: string },
   now: number,
 ): Promise<void> {
-  const mdb = mobileDb(db);
-  const devices = await mdb
+  const devices = await db
     .selectFrom('mobile_devices')
     .select('id')
     .where('tenant_code', '=', input.tenantCode)
@@ -66,13 +65,13 @@ export async function deactivateUserDevices(
     .execute();
   if (devices.length === 0) return;
   const ids = devices.map((device) => device.id);
-  await mdb
+  await db
     .updateTable('mobile_devices')
     .set({ status: 'inactive', deactivated_at: now })
     .where('id', 'in', ids)
     .execute();
-  await mdb.deleteFrom('mobile_device_tokens').where('device_id', 'in', ids).execute();
-  await mdb
+  await db.deleteFrom('mobile_device_tokens').where('device_id', 'in', ids).execute();
+  await db
     .updateTable('mobile_challenges')
     .set({ status: 'FAILED', pending_user: null, closed_at: now })
     .where('device_id', 'in', ids)
@@ -90,14 +89,13 @@ export async function issueDeviceSession(
 ): Promise<DeviceSession> {
   const token = createToken();
   const expiresAt = now + deviceSessionTtlSeconds * 1000;
-  const mdb = mobileDb(db);
   // The device's expired tokens go as it gets a new one, so they do not pile up.
-  await mdb
+  await db
     .deleteFrom('mobile_device_tokens')
     .where('device_id', '=', device.id)
     .where('expires_at', '<=', now)
     .execute();
-  await mdb
+  await db
     .insertInto('mobile_device_tokens')
     .values({
       token_hash: hashToken(token),
@@ -124,7 +122,7 @@ export async function authenticateDevice(
   now: number,
 ): Promise<DeviceRow> {
   if (!token || token.length > 128) throw new AppError(mobileErrors.deviceUnauthenticated);
-  const device = await mobileDb(db)
+  const device = await db
     .selectFrom('mobile_device_tokens as t')
     .innerJoin('mobile_devices as d', 'd.id', 't.device_id')
     .selectAll('d')
@@ -152,7 +150,7 @@ export async function verifyKeyProof(
   const header = proofHeader(proof);
   const kid = header?.kid;
   if (!header || typeof kid !== 'string' || kid.length > 64) throw new AppError(mobileErrors.proofInvalid);
-  const device = await mobileDb(db)
+  const device = await db
     .selectFrom('mobile_devices')
     .selectAll()
     .where('id', '=', kid)
@@ -204,11 +202,7 @@ export async function loginDevice(
     .where('tenant_code', '=', tenant.code)
     .executeTakeFirst();
   if (user?.status !== 'active') throw new AppError(mobileErrors.noDevice);
-  await mobileDb(db)
-    .updateTable('mobile_devices')
-    .set({ last_used_at: now })
-    .where('id', '=', device.id)
-    .execute();
+  await db.updateTable('mobile_devices').set({ last_used_at: now }).where('id', '=', device.id).execute();
   return issueDeviceSession(db, tenant, { ...device, last_used_at: now }, user.email, now);
 }
 
@@ -218,9 +212,5 @@ export async function loginDevice(
  * over its own subscription, and a new token arrives with its next enrolment.
  */
 export async function forgetPushToken(db: Kysely<Database>, token: string): Promise<void> {
-  await mobileDb(db)
-    .updateTable('mobile_devices')
-    .set({ push_token: null })
-    .where('push_token', '=', token)
-    .execute();
+  await db.updateTable('mobile_devices').set({ push_token: null }).where('push_token', '=', token).execute();
 }

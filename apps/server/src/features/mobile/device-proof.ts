@@ -11,7 +11,6 @@ import {
 } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { mobileDb } from './mobile.schema.ts';
 
 /**
  * Device proofs (docs/mobile-mfa.md): compact JWTs signed by the device's P-256 key. Only
@@ -103,16 +102,15 @@ export async function consumeJti(
   input: { kind: ProofKind; keyId: string; jti: string; exp: number },
   now: number,
 ): Promise<boolean> {
-  const mdb = mobileDb(db);
   const key = createHash('sha256').update(`${input.kind}\n${input.keyId}\n${input.jti}`).digest('base64url');
   const expiresAt = (input.exp + deviceProofSkewSeconds) * 1000;
-  const result = await mdb
+  const result = await db
     .insertInto('mobile_used_jtis')
     .values({ key, expires_at: expiresAt })
     .onConflict((conflict) => conflict.column('key').doNothing())
     .executeTakeFirst();
   if (Math.random() < 0.05) {
-    await mdb.deleteFrom('mobile_used_jtis').where('expires_at', '<', now).execute();
+    await db.deleteFrom('mobile_used_jtis').where('expires_at', '<', now).execute();
   }
   // PostgreSQL reports no row for ON CONFLICT DO NOTHING; SQLite reports 0 changes.
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;

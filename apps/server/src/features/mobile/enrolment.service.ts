@@ -33,7 +33,7 @@ import {
   verifyDeviceProof,
 } from './device-proof.ts';
 import type { MobileDeps } from './mobile.deps.ts';
-import { baseDb, type EnrolmentRow, mobileDb } from './mobile.schema.ts';
+import type { EnrolmentRow } from './mobile.schema.ts';
 
 /**
  * Enrolling the partner app as the account's primary device (flow setupMasterDevice,
@@ -75,8 +75,7 @@ export async function startSetup(
   const token = createToken();
   const setupId = randomUUID();
   const expiresAt = now + enrolmentTtlSeconds * 1000;
-  const mdb = mobileDb(db);
-  const superseded = await mdb.transaction().execute(async (trx) => {
+  const superseded = await db.transaction().execute(async (trx) => {
     // One enrolment at a time per user: an older one still waiting ends here.
     const waiting = await trx
       .selectFrom('mobile_enrolments')
@@ -135,7 +134,7 @@ async function failEnrolment(
   now: number,
 ): Promise<void> {
   if (!enrolment) return;
-  const result = await mobileDb(deps.db)
+  const result = await deps.db
     .updateTable('mobile_enrolments')
     .set({ status: 'SETUP_FAILED' })
     .where('id', '=', enrolment.id)
@@ -147,7 +146,7 @@ async function failEnrolment(
 
 /** A waiting enrolment past its expiry ends SETUP_TIMEOUT_FAILED; one atomic UPDATE decides. */
 async function expireEnrolment(deps: MobileDeps, enrolmentId: string, now: number): Promise<boolean> {
-  const result = await mobileDb(deps.db)
+  const result = await deps.db
     .updateTable('mobile_enrolments')
     .set({ status: 'SETUP_TIMEOUT_FAILED' })
     .where('id', '=', enrolmentId)
@@ -186,13 +185,12 @@ export async function registerDevice(
   now: number,
 ): Promise<DeviceSession> {
   const { db } = deps;
-  const mdb = mobileDb(db);
   const header = proofHeader(input.proof);
   const unverified = unverifiedClaims(input.proof);
   const token = unverified?.enrolmentToken;
   const enrolment =
     typeof token === 'string' && token.length <= 128
-      ? await mdb
+      ? await db
           .selectFrom('mobile_enrolments')
           .selectAll()
           .where('token_hash', '=', hashToken(token))
@@ -234,7 +232,7 @@ export async function registerDevice(
   const deviceId = randomUUID();
   let session: DeviceSession;
   try {
-    session = await mdb.transaction().execute(async (trx) => {
+    session = await db.transaction().execute(async (trx) => {
       const claimed = await trx
         .updateTable('mobile_enrolments')
         .set({ status: 'COMPLETED', device_id: deviceId, completed_at: now })
@@ -243,7 +241,6 @@ export async function registerDevice(
         .where('expires_at', '>', now)
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) throw new AppError(mobileErrors.setupTimeout);
-      const base = baseDb(trx);
       const user = await trx
         .selectFrom('users')
         .select(['email', 'status'])
@@ -251,7 +248,7 @@ export async function registerDevice(
         .where('tenant_code', '=', tenant.code)
         .executeTakeFirst();
       if (user?.status !== 'active') throw new AppError(mobileErrors.setupFailed);
-      const active = await findActiveFactor(base, tenant.code, enrolment.user_id);
+      const active = await findActiveFactor(trx, tenant.code, enrolment.user_id);
       if (active && enrolment.replace_factor !== 1) throw new AppError(mobileErrors.deviceExists);
       // One factor per user: the replaced one (or a pending registration) goes.
       await trx
@@ -259,11 +256,11 @@ export async function registerDevice(
         .where('tenant_code', '=', tenant.code)
         .where('user_id', '=', enrolment.user_id)
         .execute();
-      await deactivateUserDevices(base, { tenantCode: tenant.code, userId: enrolment.user_id }, now);
+      await deactivateUserDevices(trx, { tenantCode: tenant.code, userId: enrolment.user_id }, now);
       if (active) {
         // Invariant 7: a credential change ends every other session and grant of the account.
         await endUserAccess(
-          base,
+          trx,
           { tenantCode: tenant.code, userId: enrolment.user_id, keepSessionId: enrolment.session_id },
           now,
         );
@@ -300,7 +297,7 @@ export async function registerDevice(
         deactivated_at: null,
       };
       await trx.insertInto('mobile_devices').values(device).execute();
-      return issueDeviceSession(base, tenant, device, user.email, now);
+      return issueDeviceSession(trx, tenant, device, user.email, now);
     });
   } catch (error) {
     if (error instanceof AppError && error.code === mobileErrors.setupTimeout) {
@@ -323,7 +320,7 @@ export async function setupEvent(
   now: number,
 ): Promise<MasterDeviceSetupEvent> {
   const read = () =>
-    mobileDb(deps.db)
+    deps.db
       .selectFrom('mobile_enrolments as e')
       .leftJoin('mobile_devices as d', 'd.id', 'e.device_id')
       .select(['e.id', 'e.status', 'e.expires_at', 'd.name as device_name'])
@@ -355,8 +352,7 @@ export async function finishSetup(
   setupId: string,
   now: number,
 ): Promise<MasterDeviceSetupResult> {
-  const mdb = mobileDb(deps.db);
-  const result = await mdb.transaction().execute(async (trx) => {
+  const result = await deps.db.transaction().execute(async (trx) => {
     const finished = await trx
       .updateTable('mobile_enrolments')
       .set({ finished_at: now })
@@ -376,14 +372,13 @@ export async function finishSetup(
       .executeTakeFirst();
     // Replaced again before this finish: this enrolment's device is no longer the factor.
     if (!device) throw new AppError(mobileErrors.noDevice);
-    const base = baseDb(trx);
     const recoveryCodes = await replaceRecoveryCodes(
-      base,
+      trx,
       deps.key,
       { tenantCode: tenant.code, userId: signIn.user.id },
       now,
     );
-    await recordMfaPassed(base, signIn.session, 'smmobile', now);
+    await recordMfaPassed(trx, signIn.session, 'smmobile', now);
     return { recoveryCodes, device };
   });
   const after = signInOf(

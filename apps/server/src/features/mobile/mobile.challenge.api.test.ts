@@ -4,7 +4,6 @@ import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts'
 import { newUser, passwordSignIn, summit, type TestTenant } from '../mfa/mfa.test-support.ts';
 import { backoffSeconds } from './challenge.service.ts';
 import { forgetPushToken } from './device-key.service.ts';
-import { mobileDb } from './mobile.schema.ts';
 import { codeOf, documents, endpointOf, enrolDevice, gql, TestDevice } from './mobile.test-support.ts';
 
 const endpoint = endpointOf(summit.host);
@@ -60,7 +59,7 @@ describe.each(engines)('mobile-app MFA sign-in approval (numberChallenge) on %s'
   }
 
   async function statusOf(challengeId: string) {
-    const row = await mobileDb(t.services.db)
+    const row = await t.services.db
       .selectFrom('mobile_challenges')
       .select('status')
       .where('id', '=', challengeId)
@@ -87,7 +86,7 @@ describe.each(engines)('mobile-app MFA sign-in approval (numberChallenge) on %s'
   it('stops pushing to a token the push service retired: the next challenge is left for the app to read', async () => {
     const { device, cookie } = await enrolledUser();
     const other = await enrolledUser();
-    const devices = mobileDb(t.services.db).updateTable('mobile_devices');
+    const devices = t.services.db.updateTable('mobile_devices');
     await devices
       .set({ platform: 'ANDROID', push_token: 'retired-token' })
       .where('id', '=', device.id!)
@@ -97,7 +96,7 @@ describe.each(engines)('mobile-app MFA sign-in approval (numberChallenge) on %s'
       .where('id', '=', other.device.id!)
       .execute();
     await forgetPushToken(t.services.db, 'retired-token');
-    const tokens = await mobileDb(t.services.db)
+    const tokens = await t.services.db
       .selectFrom('mobile_devices')
       .select(['id', 'push_token'])
       .where('id', 'in', [device.id!, other.device.id!])

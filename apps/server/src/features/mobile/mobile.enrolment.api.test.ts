@@ -2,11 +2,9 @@ import { enrolmentTtlSeconds, parseEnrolmentUri } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../platform/shared/crypto.ts';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
-import { mfaDb } from '../factors/mfa.schema.ts';
 import { newUser, passwordSignIn, summit } from '../mfa/mfa.test-support.ts';
 import { setupEvent } from './enrolment.service.ts';
 import { memoryEvents } from './events.ts';
-import { mobileDb } from './mobile.schema.ts';
 import { codeOf, documents, endpointOf, enrolDevice, gql, TestDevice } from './mobile.test-support.ts';
 
 describe.each(engines)('mobile-app MFA enrolment (setupMasterDevice) on %s', (engine) => {
@@ -38,7 +36,7 @@ describe.each(engines)('mobile-app MFA enrolment (setupMasterDevice) on %s', (en
   }
 
   async function setupStatus(_cookie: string, setupId: string) {
-    const row = await mobileDb(t.services.db)
+    const row = await t.services.db
       .selectFrom('mobile_enrolments')
       .select('session_id')
       .where('id', '=', setupId)
@@ -65,7 +63,7 @@ describe.each(engines)('mobile-app MFA enrolment (setupMasterDevice) on %s', (en
     const uri = parseEnrolmentUri(setup.enrolmentUri)!;
     expect(uri).toEqual({ endpoint: endpointOf(summit.host), token: expect.any(String), tenant: 'summit' });
     expect(uri.token).toMatch(/^[\w-]{43}$/);
-    const stored = await mobileDb(t.services.db)
+    const stored = await t.services.db
       .selectFrom('mobile_enrolments')
       .selectAll()
       .where('id', '=', setup.setupId)
@@ -91,7 +89,7 @@ describe.each(engines)('mobile-app MFA enrolment (setupMasterDevice) on %s', (en
     expect(session.device).toMatchObject({ name: 'Ada’s phone', platform: 'WEB' });
     expect(session.accessToken).toMatch(/^[\w-]{43}$/);
     expect(await setupStatus(cookie, setup.setupId)).toBe('COMPLETED');
-    const row = await mobileDb(t.services.db)
+    const row = await t.services.db
       .selectFrom('mobile_devices')
       .selectAll()
       .where('id', '=', session.device.id)
@@ -201,7 +199,7 @@ describe.each(engines)('mobile-app MFA enrolment (setupMasterDevice) on %s', (en
     }
     const garbage = await gql(t, summit.host, documents.register, { proof: 'not-a-jwt' });
     expect(codeOf(garbage)).toBe('mobile.setup_failed');
-    const factors = await mfaDb(t.services.db)
+    const factors = await t.services.db
       .selectFrom('mfa_factors')
       .innerJoin('users', 'users.id', 'mfa_factors.user_id')
       .select('mfa_factors.id')

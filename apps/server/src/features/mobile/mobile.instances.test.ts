@@ -6,7 +6,6 @@ import { type Cluster, twoInstances } from '../../test/instances.ts';
 import { newUser, passwordSignIn, type TestTenant } from '../mfa/mfa.test-support.ts';
 import { answerChallenge } from './challenge.service.ts';
 import { memoryEvents } from './events.ts';
-import { mobileDb } from './mobile.schema.ts';
 import { documents, endpointOf, enrolDevice, TestDevice } from './mobile.test-support.ts';
 import { TestSocket } from './socket.test-support.ts';
 
@@ -177,7 +176,7 @@ describe('mobile-app MFA across two instances on PostgreSQL', () => {
       .select('id')
       .where('email', '=', who.email)
       .executeTakeFirstOrThrow();
-    const stored = await mobileDb(cluster.t.services.db)
+    const stored = await cluster.t.services.db
       .selectFrom('mobile_devices')
       .select('id')
       .where('user_id', '=', user.id)
@@ -204,7 +203,7 @@ describe('mobile-app MFA across two instances on PostgreSQL', () => {
       .select('id')
       .where('email', '=', who.email)
       .executeTakeFirstOrThrow();
-    const rows = await mobileDb(cluster.t.services.db)
+    const rows = await cluster.t.services.db
       .selectFrom('mobile_challenges')
       .select(['id', 'status'])
       .where('user_id', '=', user.id)

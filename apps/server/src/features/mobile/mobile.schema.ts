@@ -1,20 +1,20 @@
 import type { ChallengeStatus, DevicePlatform, MasterDeviceSetupStatus } from '@keycard/contract';
-import type { Kysely, Selectable } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
-import { type MfaDatabase, type MfaTables, mfaDb } from '../factors/mfa.schema.ts';
+import type { Selectable } from 'kysely';
 
 /**
- * The mobile-app MFA tables (migration 5001), owned by this feature; `mobileDb` widens a
- * Kysely instance (or transaction) with them and with the MFA tables it works beside.
+ * The mobile-app MFA tables (migration 5001), owned by this feature and merged into the one
+ * `Database` type (platform/db/schema.ts): every `Kysely<Database>` sees them.
  */
-export type MobileTables = {
-  mobile_devices: MobileDevicesTable;
-  mobile_enrolments: MobileEnrolmentsTable;
-  mobile_device_tokens: MobileDeviceTokensTable;
-  mobile_challenges: MobileChallengesTable;
-  mobile_backoff: MobileBackoffTable;
-  mobile_used_jtis: MobileUsedJtisTable;
-};
+declare module '../../platform/db/schema.ts' {
+  interface Database {
+    mobile_devices: MobileDevicesTable;
+    mobile_enrolments: MobileEnrolmentsTable;
+    mobile_device_tokens: MobileDeviceTokensTable;
+    mobile_challenges: MobileChallengesTable;
+    mobile_backoff: MobileBackoffTable;
+    mobile_used_jtis: MobileUsedJtisTable;
+  }
+}
 
 export interface MobileDevicesTable {
   id: string;
@@ -86,20 +86,6 @@ export interface MobileUsedJtisTable {
   expires_at: number;
 }
 
-export type MobileDatabase = MfaDatabase & MobileTables;
 export type DeviceRow = Selectable<MobileDevicesTable>;
 export type EnrolmentRow = Selectable<MobileEnrolmentsTable>;
 export type ChallengeRow = Selectable<MobileChallengesTable>;
-
-export function mobileDb(
-  db: Kysely<Database> | Kysely<MfaDatabase> | Kysely<MobileDatabase>,
-): Kysely<MobileDatabase> {
-  return mfaDb(db as Kysely<Database>).withTables<MobileTables>() as unknown as Kysely<MobileDatabase>;
-}
-
-/** The narrow Kysely type other features' helpers take (a mobile transaction is one). */
-export function baseDb(db: Kysely<MobileDatabase>): Kysely<Database> {
-  return db as unknown as Kysely<Database>;
-}
-
-export type { MfaTables };

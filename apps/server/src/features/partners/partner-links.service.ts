@@ -10,7 +10,6 @@ import { AppError } from '../../platform/shared/errors.ts';
 import { removeLinks } from '../accounts/account-claim.ts';
 import type { SignIn } from '../sign-in/sign-in-state.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
-import { partnerDb } from './partner.schema.ts';
 
 /**
  * The signed-in account's partner links (issue 16), for the account page: which partner
@@ -37,8 +36,7 @@ async function linksOf(
   tenant: TenantContext,
   userId: string,
 ): Promise<PartnerLinksResponse> {
-  const tables = partnerDb(db);
-  const links = await tables
+  const links = await db
     .selectFrom('partner_identities as i')
     .innerJoin('partners as p', (join) =>
       join.onRef('p.tenant_code', '=', 'i.tenant_code').onRef('p.partner_code', '=', 'i.partner_code'),
@@ -57,7 +55,7 @@ async function linksOf(
     .orderBy('i.partner_code')
     .orderBy('i.subject')
     .execute();
-  const removed = await tables
+  const removed = await db
     .selectFrom('partner_link_refusals')
     .select(['partner_code', 'subject', 'removed_at', 'reason'])
     .where('tenant_code', '=', tenant.code)
@@ -99,8 +97,7 @@ export async function keepPartnerLink(
 ): Promise<PartnerLinksResponse> {
   const { user, session } = requireComplete(signIn);
   if (session.provider === 'authx') throw new AppError(partnerErrors.ownerSessionRequired);
-  const tables = partnerDb(db);
-  const kept = await tables
+  const kept = await db
     .updateTable('partner_identities')
     .set({ owner_confirmed_at: now })
     .where('tenant_code', '=', tenant.code)
@@ -110,7 +107,7 @@ export async function keepPartnerLink(
     .where('owner_confirmed_at', 'is', null)
     .executeTakeFirst();
   if (Number(kept.numUpdatedRows) === 0) {
-    const allowed = await tables
+    const allowed = await db
       .deleteFrom('partner_link_refusals')
       .where('tenant_code', '=', tenant.code)
       .where('partner_code', '=', link.partnerCode)
@@ -150,7 +147,7 @@ async function hasLink(
   userId: string,
   link: { partnerCode: string; subject: string },
 ): Promise<boolean> {
-  const row = await partnerDb(db)
+  const row = await db
     .selectFrom('partner_identities')
     .select('user_id')
     .where('tenant_code', '=', tenant.code)

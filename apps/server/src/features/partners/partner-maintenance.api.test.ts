@@ -13,7 +13,6 @@ import { captureLog } from '../../test/log-capture.ts';
 import { type PartnerKey, partnerKey, registerPartner, signPartnerToken } from '../../test/partners.ts';
 import { sweepExpired } from '../maintenance/janitor.ts';
 import { removePartner } from './partner.repository.ts';
-import { partnerDb } from './partner.schema.ts';
 
 /** What outlives a partner sign-in: used jtis until their expiry, sessions until the partner goes. */
 describe.each(engines)('partner upkeep on %s', (engine) => {
@@ -58,8 +57,7 @@ describe.each(engines)('partner upkeep on %s', (engine) => {
 
   it('sweeps the used jtis of expired partner tokens and keeps the live ones', async () => {
     await partnerSignIn('staying', 'sub-sweep');
-    const uses = () =>
-      partnerDb(t.services.db).selectFrom('partner_token_uses').select(['jti', 'expires_at']).execute();
+    const uses = () => t.services.db.selectFrom('partner_token_uses').select(['jti', 'expires_at']).execute();
     const before = await uses();
     expect(before.length).toBeGreaterThanOrEqual(1);
     const live = await sweepExpired(t.services.db, t.clock.now());

@@ -24,7 +24,6 @@ import {
 import { passwordStep, registerTotp } from '../../test/sign-in-flow.ts';
 import { createUser, findUserByEmail } from '../accounts/user.repository.ts';
 import { removeUserFactors } from '../mfa/mfa.service.ts';
-import { partnerDb } from './partner.schema.ts';
 
 /**
  * Partner single sign-on over real HTTP (issue 8): a partner token in, an authx session, the
@@ -445,7 +444,7 @@ describe.each(engines)('partner sign-in on %s', (engine) => {
         setsSession: false,
       });
       const user = await findUserByEmail(t.services.db, 'grand-hotel', demo.grandHotel.email);
-      await partnerDb(t.services.db)
+      await t.services.db
         .insertInto('partner_identities')
         .values({
           tenant_code: 'grand-hotel',
@@ -546,7 +545,7 @@ describe.each(engines)('partner sign-in on %s', (engine) => {
         expect(parsed.success, uri).toBe(false);
       }
       // Written straight into the database, as before the rule: it reads as none.
-      await partnerDb(t.services.db)
+      await t.services.db
         .updateTable('partners')
         .set({ redirect_uris: JSON.stringify([...bad, partnerApp.redirectUri]) })
         .where('tenant_code', '=', 'grand-hotel')
@@ -564,7 +563,7 @@ describe.each(engines)('partner sign-in on %s', (engine) => {
         const fine = await generateHandoff(b, grandHotel(), 'linker', { token: identityToken });
         expect(fine).toMatchObject({ status: 200, body: { redirectUri: partnerApp.redirectUri } });
       } finally {
-        await partnerDb(t.services.db)
+        await t.services.db
           .updateTable('partners')
           .set({ redirect_uris: JSON.stringify([partnerApp.redirectUri]) })
           .where('tenant_code', '=', 'grand-hotel')

@@ -14,6 +14,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { recordAudit, systemActor } from '../../platform/audit/audit.service.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
+import { limitKeys } from '../../platform/security/limit-keys.ts';
 import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
 import { createToken, hashToken } from '../../platform/shared/crypto.ts';
 import { AppError, assertThat, retryAfter } from '../../platform/shared/errors.ts';
@@ -26,7 +27,7 @@ import { issuerFor } from '../tenants/tenant.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { issueHandoffCode } from './handoff.service.ts';
 import { findPartner, type Partner } from './partner.repository.ts';
-import { type PartnerLinkMethod, partnerDb } from './partner.schema.ts';
+import type { PartnerLinkMethod } from './partner.schema.ts';
 import { type PartnerKeys, verifyPartnerToken } from './partner-token.service.ts';
 
 export interface PartnerDeps {
@@ -91,7 +92,7 @@ export async function signInWithPartner(
   // login's rate: a flood of made-up tokens costs a counter, not signature checks and JWKS
   // fetches. A rate, not a lock: nothing here guesses a secret.
   const byAddress = await limiter.reserve(
-    `partner-sso:ip:${tenant.code}:${input.ip}`,
+    limitKeys.partnerAddress(tenant.code, input.ip),
     addressRule(config.login),
     now,
   );
@@ -254,7 +255,7 @@ async function acceptJti(
   partner: Partner,
   claims: PartnerTokenClaims,
 ): Promise<void> {
-  const inserted = await partnerDb(trx)
+  const inserted = await trx
     .insertInto('partner_token_uses')
     .values({
       tenant_code: tenant.code,
@@ -291,9 +292,8 @@ async function accountFor(
   log: PartnerLog,
   attempt: SignInAttempt,
 ): Promise<UserRow> {
-  const tables = partnerDb(trx);
   const logFields = { tenant: tenant.code, partner: partner.code };
-  const linked = await tables
+  const linked = await trx
     .selectFrom('partner_identities as i')
     .innerJoin('users as u', 'u.id', 'i.user_id')
     .selectAll('u')
@@ -305,7 +305,7 @@ async function accountFor(
   if (linked) {
     attempt.account = linked.id;
     await lockAccount(trx, tenant, linked.id);
-    const touched = await tables
+    const touched = await trx
       .updateTable('partner_identities')
       .set({ last_sign_in_at: now })
       .where('tenant_code', '=', tenant.code)
@@ -373,7 +373,7 @@ async function accountFor(
   } else {
     throw notLinked('no account has the address');
   }
-  await tables
+  await trx
     .insertInto('partner_identities')
     .values({
       tenant_code: tenant.code,
@@ -409,7 +409,7 @@ async function isRefused(
   subject: string,
   userId: string,
 ): Promise<boolean> {
-  const row = await partnerDb(trx)
+  const row = await trx
     .selectFrom('partner_link_refusals')
     .select('user_id')
     .where('tenant_code', '=', tenant.code)

@@ -21,7 +21,6 @@ import {
 import { passwordStep, registerTotp, sessionExists, totpCode } from '../../test/sign-in-flow.ts';
 import { activeUser, lastMailTo, mailsTo, tokenIn, uniqueEmail } from '../accounts/test-support.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
-import { partnerDb } from './partner.schema.ts';
 
 /**
  * Issue 16, breach 1: the pre-account takeover through a `provision` partner. A partner user
@@ -398,7 +397,7 @@ describe.each(layouts)('partner pre-account takeover on %s, %s', (engine) => {
     expect(await authxSessionsOf(user!.id)).toEqual([]);
     for (const answer of answers) expect(await sessionExists(answer.browser, origin)).toBe(false);
     expect((await signIn('provider', 'racer', { email, email_verified: true })).status).toBe(403);
-    const refusals = await partnerDb(cluster.t.services.db)
+    const refusals = await cluster.t.services.db
       .selectFrom('partner_link_refusals')
       .select(['subject', 'reason'])
       .where('user_id', '=', user!.id)

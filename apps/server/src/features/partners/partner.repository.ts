@@ -8,7 +8,7 @@ import {
 } from '@keycard/contract';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { type PartnersTable, partnerDb } from './partner.schema.ts';
+import type { PartnersTable } from './partner.schema.ts';
 
 export type PartnerRow = Selectable<PartnersTable>;
 
@@ -47,7 +47,7 @@ export async function findPartner(
   partnerCode: string,
 ): Promise<Partner | null> {
   if (partnerCode.length > 64) return null;
-  const row = await partnerDb(db)
+  const row = await db
     .selectFrom('partners')
     .selectAll()
     .where('tenant_code', '=', tenantCode)
@@ -57,7 +57,7 @@ export async function findPartner(
 }
 
 export async function listPartners(db: Kysely<Database>, tenantCode: string): Promise<Partner[]> {
-  const rows = await partnerDb(db)
+  const rows = await db
     .selectFrom('partners')
     .selectAll()
     .where('tenant_code', '=', tenantCode)
@@ -91,7 +91,7 @@ export async function savePartner(
     updated_at: now,
   };
   const existed = await findPartner(db, tenantCode, partner.code);
-  await partnerDb(db)
+  await db
     .insertInto('partners')
     .values({ tenant_code: tenantCode, partner_code: partner.code, created_at: now, ...values })
     .onConflict((oc) => oc.columns(['tenant_code', 'partner_code']).doUpdateSet(values))
@@ -126,29 +126,28 @@ export async function deletePartnerRows(
   tenantCode: string,
   partnerCode: string,
 ): Promise<boolean> {
-  const tables = partnerDb(trx);
   await trx
     .deleteFrom('sessions')
     .where('tenant_code', '=', tenantCode)
     .where('provider', '=', 'authx')
     .where('partner_code', '=', partnerCode)
     .execute();
-  await tables
+  await trx
     .deleteFrom('partner_token_uses')
     .where('tenant_code', '=', tenantCode)
     .where('partner_code', '=', partnerCode)
     .execute();
-  await tables
+  await trx
     .deleteFrom('partner_identities')
     .where('tenant_code', '=', tenantCode)
     .where('partner_code', '=', partnerCode)
     .execute();
-  await tables
+  await trx
     .deleteFrom('partner_link_refusals')
     .where('tenant_code', '=', tenantCode)
     .where('partner_code', '=', partnerCode)
     .execute();
-  const result = await tables
+  const result = await trx
     .deleteFrom('partners')
     .where('tenant_code', '=', tenantCode)
     .where('partner_code', '=', partnerCode)

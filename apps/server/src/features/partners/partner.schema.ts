@@ -1,18 +1,17 @@
 import type { partnerLinkMethods } from '@keycard/contract';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
 
 /**
- * The partner tables (migrations 4001, 9001). Declared here rather than in db/schema.ts so the
- * partners feature owns its storage; `partnerDb` widens a Kysely instance (or transaction).
+ * The partner tables (migrations 4001, 9001), owned by the partners feature and merged into the
+ * one `Database` type (platform/db/schema.ts): every `Kysely<Database>` sees them.
  */
-// A type alias (not an interface) so it satisfies Kysely's table-map constraint.
-export type PartnerTables = {
-  partners: PartnersTable;
-  partner_identities: PartnerIdentitiesTable;
-  partner_token_uses: PartnerTokenUsesTable;
-  partner_link_refusals: PartnerLinkRefusalsTable;
-};
+declare module '../../platform/db/schema.ts' {
+  interface Database {
+    partners: PartnersTable;
+    partner_identities: PartnerIdentitiesTable;
+    partner_token_uses: PartnerTokenUsesTable;
+    partner_link_refusals: PartnerLinkRefusalsTable;
+  }
+}
 
 export interface PartnersTable {
   tenant_code: string;
@@ -63,8 +62,4 @@ export interface PartnerTokenUsesTable {
   partner_code: string;
   jti: string;
   expires_at: number;
-}
-
-export function partnerDb(db: Kysely<Database>): Kysely<Database & PartnerTables> {
-  return db as unknown as Kysely<Database & PartnerTables>;
 }

@@ -66,15 +66,7 @@ export async function recordMfaPassed(
   await recordAccountMfa(db, session, now);
 }
 
-/** When the account last passed MFA (migration 9002): it outlives sessions and factors. */
-type AccountMfaTables = {
-  account_mfa_sign_ins: { user_id: string; tenant_code: string; last_mfa_at: number };
-};
-
-function accountMfaDb(db: Kysely<Database>): Kysely<Database & AccountMfaTables> {
-  return db as unknown as Kysely<Database & AccountMfaTables>;
-}
-
+/** When the account last passed MFA (account_mfa_sign_ins): it outlives sessions and factors. */
 async function recordAccountMfa(
   db: Kysely<Database>,
   session: Pick<SessionRow, 'id' | 'tenant_code'> & { user_id?: string },
@@ -91,7 +83,7 @@ async function recordAccountMfa(
         .executeTakeFirst()
     )?.user_id;
   if (!userId) return;
-  await accountMfaDb(db)
+  await db
     .insertInto('account_mfa_sign_ins')
     .values({ user_id: userId, tenant_code: session.tenant_code, last_mfa_at: now })
     .onConflict((oc) => oc.column('user_id').doUpdateSet({ last_mfa_at: now }))
@@ -108,7 +100,7 @@ export async function hasRecentMfa(
   input: { tenantCode: string; userId: string; trustedDeviceDays: number },
   now: number,
 ): Promise<boolean> {
-  const row = await accountMfaDb(db)
+  const row = await db
     .selectFrom('account_mfa_sign_ins')
     .select('last_mfa_at')
     .where('user_id', '=', input.userId)

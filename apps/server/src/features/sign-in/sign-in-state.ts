@@ -12,7 +12,6 @@ import { DAY } from '../../platform/shared/clock.ts';
 import { hashToken } from '../../platform/shared/crypto.ts';
 import type { UserRow } from '../accounts/user.repository.ts';
 import { effectiveMfaMode, type MfaFacts, mfaRequiredByRemainingInDays } from '../factors/mfa-policy.ts';
-import { partnerDb } from '../partners/partner.schema.ts';
 import type { SessionRow } from '../sessions/session.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 
@@ -194,7 +193,7 @@ export async function loadSignIn(
   now: number,
 ): Promise<SignIn | null> {
   if (!token || token.length > 128) return null;
-  const row = await partnerDb(db)
+  const row = await db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     // An authx session's partner: whether the tenant's MFA policy applies to its sign-ins.

@@ -1,4 +1,15 @@
-/** Times are epoch milliseconds; booleans are 0/1; JSON is text — the same on SQLite and PostgreSQL. */
+/**
+ * The one database type. This interface holds the platform's tables and those several features
+ * share (tenants, users, sessions, …); each feature adds the tables it owns from its own
+ * `*.schema.ts` by declaration merging:
+ *
+ *     declare module '../../platform/db/schema.ts' {
+ *       interface Database { mfa_factors: MfaFactorsTable }
+ *     }
+ *
+ * so every `Kysely<Database>` (and transaction) sees every table, with no cast or wrapper.
+ * Times are epoch milliseconds; booleans are 0/1; JSON is text — the same on SQLite and PostgreSQL.
+ */
 export interface Database {
   tenants: TenantsTable;
   tenant_domains: TenantDomainsTable;

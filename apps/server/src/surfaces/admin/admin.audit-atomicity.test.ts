@@ -4,7 +4,6 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliOn } from '../../features/accounts/test-support.ts';
 import { findUserByEmail } from '../../features/accounts/user.repository.ts';
-import { mfaDb } from '../../features/factors/mfa.schema.ts';
 import { enrolTotp } from '../../features/mfa/mfa.test-support.ts';
 import { limitKeys } from '../../platform/security/limit-keys.ts';
 import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../../test/helper.ts';
@@ -127,13 +126,8 @@ describe.each(engines)('audit entries in the change’s transaction on %s', (eng
     const { cookie } = await signIn(t.app);
     await enrolTotp(t, demo.grandHotel, cookie);
     const factors = async () =>
-      (
-        await mfaDb(t.services.db)
-          .selectFrom('mfa_factors')
-          .select('id')
-          .where('user_id', '=', user.id)
-          .execute()
-      ).length;
+      (await t.services.db.selectFrom('mfa_factors').select('id').where('user_id', '=', user.id).execute())
+        .length;
     expect(await factors()).toBe(1);
 
     await refusedThenDone('POST', `${base}/reset-mfa`, {});

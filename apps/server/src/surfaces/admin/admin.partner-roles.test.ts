@@ -8,7 +8,6 @@ import {
   partnerErrors,
 } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partnerDb } from '../../features/partners/partner.schema.ts';
 import type { Engine } from '../../platform/db/database.ts';
 import { demo, engines } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
@@ -111,7 +110,7 @@ describe.each(layouts)('partner trust, an owner’s alone, on %s, %s', (engine) 
   }
 
   const storedPartner = (code: string) =>
-    partnerDb(cluster.t.services.db)
+    cluster.t.services.db
       .selectFrom('partners')
       .selectAll()
       .where('tenant_code', '=', 'grand-hotel')
