@@ -1,4 +1,5 @@
 import { type CaptchaAction, lifecycleErrors } from '@keycard/contract';
+import type { PageSources } from '../../platform/http/page-policy.ts';
 import { type OutboundOptions, outboundFetch } from '../../platform/security/outbound.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { TenantContext } from './tenant.types.ts';
@@ -90,26 +91,22 @@ export async function verifyCaptcha(
 }
 
 /**
- * The portal's Content-Security-Policy widened for the tenant's captcha: its script, the
- * frames and calls it makes. Google's reCAPTCHA also loads from www.gstatic.com.
+ * What the tenant's captcha adds to its portal pages' policy (page-policy.ts), or null when it
+ * has none: its script, the calls it makes and its frames, the only frames those pages need.
+ * Google's reCAPTCHA also loads from www.gstatic.com.
  */
-export function cspWithCaptcha(csp: string, scriptUrl: string): string {
+export function captchaPageSources(captcha: CaptchaSettings): PageSources | null {
+  if (!captcha.siteKey) return null;
   let origin: string;
   try {
-    origin = new URL(scriptUrl).origin;
+    origin = new URL(captcha.scriptUrl).origin;
   } catch {
-    return csp;
+    return null;
   }
   const sources = [origin];
   if (origin === 'https://www.google.com') sources.push('https://www.gstatic.com');
-  const directives = csp.split(';').map((d) => d.trim());
-  const extend = (name: string, fallback: string) => {
-    const index = directives.findIndex((d) => d.startsWith(`${name} `));
-    if (index === -1) directives.push(`${fallback} ${sources.join(' ')}`);
-    else directives[index] = `${directives[index]} ${sources.join(' ')}`;
+  return {
+    add: { 'script-src': sources, 'connect-src': sources, 'frame-src': sources },
+    alone: ['frame-src'],
   };
-  extend('script-src', "script-src 'self'");
-  extend('connect-src', "connect-src 'self'");
-  extend('frame-src', 'frame-src');
-  return directives.join('; ');
 }

@@ -1,119 +1,70 @@
 import { errorCodes } from '@keycard/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../shared/errors.ts';
 import { errorAnswer } from './errors.ts';
 import { hostnameOf, ownOriginOf } from './host.ts';
+import {
+  isPageRequest,
+  type PagePolicyInput,
+  type PageSources,
+  pageKindOf,
+  pagePolicy,
+} from './page-policy.ts';
 
-const portalCsp = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: https:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
+/** The sources features add to a portal page of the request's tenant (app.ts gathers them). */
+export type PageSourcesOf = (request: FastifyRequest) => Promise<readonly PageSources[]>;
 
-/**
- * A page's policy that also allows its one inline style by nonce (the tenant's colours in the
- * first paint); whatever else the policy allows (a tenant's captcha) stays.
- */
-export function cspWithStyleNonce(csp: string, nonce: string): string {
-  const directives = csp.split(';').map((d) => d.trim());
-  const index = directives.findIndex((d) => d.startsWith('style-src '));
-  if (index === -1) directives.push(`style-src 'self' 'nonce-${nonce}'`);
-  else directives[index] = `${directives[index]} 'nonce-${nonce}'`;
-  return directives.join('; ');
-}
-
-// Provider pages post forms that end in a redirect to an app; Chromium applies form-action
-// to that redirect, so those pages carry no form-action limit.
-const providerCsp = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: https:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-/**
- * The admin console (operator host only): its own scripts and styles (React sets style
- * attributes through the CSSOM, which CSP does not govern; Vite's build has no inline script),
- * API calls to its own origin, and frames of its own origin (the portal's theme preview).
- * Images also from https: a theme's logo may be an address of the tenant's choosing, which
- * the portal shows too; uploaded ones are same-origin (/_keycard/assets on every host).
- */
-export const consoleCsp = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: https:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "frame-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
-
-/**
- * The portal's theme preview, framed by the console (same origin) and by nothing else. It draws
- * whatever draft the console hands it and must reach nothing from there: no requests of any
- * kind (`connect-src 'none'`, beside inert-preview.ts stopping them in the page) and no form
- * posts; only what drawing takes — the portal's scripts, its styles (with the page's nonce),
- * fonts, and images from itself or https (a theme's logo).
- */
-export const previewCsp = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' https:",
-  "font-src 'self'",
-  "connect-src 'none'",
-  "form-action 'none'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'self'",
-].join('; ');
+/** What an answer's page policy was made of, for a page that adds its style nonce later. */
+const policyInputs = new WeakMap<FastifyRequest, PagePolicyInput>();
 
 function onAdminHost(config: Config, host: string | undefined): boolean {
   return host !== undefined && hostnameOf(host) === config.adminDomain;
 }
 
-function isPreviewPage(config: Config, path: string, host: string | undefined): boolean {
-  return path.startsWith('/preview/') && onAdminHost(config, host);
-}
-
-function pagePolicy(path: string, adminHost: boolean): { csp: string; frameOptions: string } {
-  if (path.startsWith('/oidc')) return { csp: providerCsp, frameOptions: 'DENY' };
-  if (adminHost && (path === '/console' || path.startsWith('/console/')))
-    return { csp: consoleCsp, frameOptions: 'DENY' };
-  if (adminHost && path.startsWith('/preview/')) return { csp: previewCsp, frameOptions: 'SAMEORIGIN' };
-  return { csp: portalCsp, frameOptions: 'DENY' };
-}
-
 /** The headers every answer carries; `host` tells the operator host's pages (console, preview). */
 export function securityHeaders(config: Config, path: string, host?: string): Record<string, string> {
-  const policy = pagePolicy(path, onAdminHost(config, host));
-  const headers: Record<string, string> = {
-    'content-security-policy': policy.csp,
-    // Tokens ride in URLs (activation, reset, login codes): never send them on as a referrer.
-    'referrer-policy': 'no-referrer',
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': policy.frameOptions,
-    'cross-origin-opener-policy': 'same-origin',
-    'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+  return pagePolicy({
+    kind: pageKindOf(path, onAdminHost(config, host)),
+    https: config.publicScheme === 'https',
+  });
+}
+
+/**
+ * Sets an answer's page policy (page-policy.ts), once: its kind by address and host, and for a
+ * tenant's page what its features add. The provider (/oidc) writes its answers itself, so its
+ * headers go straight onto the raw answer.
+ */
+async function applyPagePolicy(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: Config,
+  pageSourcesOf: PageSourcesOf,
+): Promise<void> {
+  const path = request.url.split('?')[0] ?? '/';
+  const kind = pageKindOf(path, onAdminHost(config, request.host));
+  const widened = kind === 'portal' && isPageRequest(request.method, path) && isValidHost(request.host);
+  const input: PagePolicyInput = {
+    kind,
+    https: config.publicScheme === 'https',
+    sources: widened ? await pageSourcesOf(request).catch(() => []) : [],
   };
-  if (config.publicScheme === 'https')
-    headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
-  return headers;
+  policyInputs.set(request, input);
+  const headers = pagePolicy(input);
+  if (kind === 'provider') {
+    for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
+  } else {
+    reply.headers(headers);
+  }
+}
+
+/**
+ * A page drawn with one inline style (the first paint's theme colours): its policy, as made
+ * for the request, also allows that style by its nonce.
+ */
+export function allowPageStyle(request: FastifyRequest, reply: FastifyReply, nonce: string): void {
+  const input = policyInputs.get(request) ?? { kind: 'portal' };
+  reply.header('content-security-policy', pagePolicy({ ...input, nonce })['content-security-policy']);
 }
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -159,15 +110,16 @@ function containsNul(value: unknown, depth = 0): boolean {
   return false;
 }
 
-export function installSecurity(app: FastifyInstance, config: Config): void {
+/** No feature adds anything to the pages (an app without tenants' features, in tests). */
+const noSources: PageSourcesOf = async () => [];
+
+export function installSecurity(
+  app: FastifyInstance,
+  config: Config,
+  pageSourcesOf: PageSourcesOf = noSources,
+): void {
   app.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
-    const headers = securityHeaders(config, path, request.host);
-    if (path.startsWith('/oidc')) {
-      for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
-    } else {
-      reply.headers(headers);
-    }
+    await applyPagePolicy(request, reply, config, pageSourcesOf);
     if (!isValidHost(request.host)) {
       const { status, body } = errorAnswer(
         new AppError(errorCodes.validationFailed, { fields: { host: 'invalid host' } }),
@@ -189,19 +141,6 @@ export function installSecurity(app: FastifyInstance, config: Config): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
       reply.header('cache-control', 'no-store');
-    }
-    // The preview's policy is set once more, last: the operator host is also the operator
-    // tenant's login domain, and the hooks that widen a tenant's pages (its captcha, its chat
-    // widget) run for it too. Of what came before, only the page's style nonce is kept.
-    const path = request.url.split('?')[0] ?? '/';
-    if (isPreviewPage(config, path, request.host)) {
-      const styleNonce = /(?:^|;)\s*style-src [^;]*'nonce-([\w+/=-]+)'/.exec(
-        String(reply.getHeader('content-security-policy') ?? ''),
-      )?.[1];
-      reply.header(
-        'content-security-policy',
-        styleNonce ? cspWithStyleNonce(previewCsp, styleNonce) : previewCsp,
-      );
     }
     return payload;
   });

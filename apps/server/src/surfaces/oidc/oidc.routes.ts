@@ -40,9 +40,8 @@ export async function oidcRoutes(app: FastifyInstance, { providers, config }: Se
       query: request.query as Record<string, unknown>,
       chosenLocale: request.cookies[storageKeys.languageCookie],
       acceptLanguage: request.headers['accept-language'],
-      csp: reply.raw.getHeader('content-security-policy')?.toString(),
     });
-    if (csp) reply.header('content-security-policy', csp);
+    reply.header('content-security-policy', csp);
     return reply.type('text/html; charset=utf-8').send(html);
   });
 

@@ -3,7 +3,7 @@ import { en, loadTexts, type Texts } from '@keycard/texts';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { ProviderPageRenderer } from '../../features/oidc/provider-pages.ts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
-import { cspWithStyleNonce } from '../../platform/http/security.ts';
+import { pagePolicy } from '../../platform/http/page-policy.ts';
 import { escapeHtml } from '../../platform/shared/html.ts';
 import {
   choosePageLocale,
@@ -88,7 +88,7 @@ export class ProviderPages implements ProviderPageRenderer {
    * The same page for a request the provider never saw: an outage before it could be reached
    * (the tenant or its provider could not be loaded). In the tenant's branding when the tenant
    * is known, else plain. `path` is inside the provider (/auth, /session/end). Answers the page
-   * and the content security policy it needs, widened from `csp`.
+   * and the content security policy it needs (the provider's, with the page's style nonce).
    */
   async errorPageOutside(input: {
     tenant: TenantContext | null;
@@ -97,8 +97,7 @@ export class ProviderPages implements ProviderPageRenderer {
     query: Record<string, unknown>;
     chosenLocale: string | undefined;
     acceptLanguage: string | undefined;
-    csp: string | undefined;
-  }): Promise<{ html: string; csp: string | undefined }> {
+  }): Promise<{ html: string; csp: string }> {
     const locale = choosePageLocale({
       langCode: single(input.query.langCode) ?? null,
       chosen: input.chosenLocale,
@@ -109,7 +108,7 @@ export class ProviderPages implements ProviderPageRenderer {
     const nonce = createNonce();
     return {
       html: composePage(this.#template, page, nonce),
-      csp: input.csp ? cspWithStyleNonce(input.csp, nonce) : undefined,
+      csp: providerPageCsp(nonce),
     };
   }
 
@@ -169,12 +168,15 @@ export class ProviderPages implements ProviderPageRenderer {
 
   #send(ctx: KoaContextWithOIDC, page: RenderedPage): void {
     const nonce = createNonce();
-    // The provider's page policy (security.ts), widened by this page's style nonce only.
-    const csp = ctx.response.get('content-security-policy');
-    if (typeof csp === 'string' && csp) ctx.set('content-security-policy', cspWithStyleNonce(csp, nonce));
+    ctx.set('content-security-policy', providerPageCsp(nonce));
     ctx.type = 'html';
     ctx.body = composePage(this.#template, page, nonce);
   }
+}
+
+/** The provider's page policy (platform/http/page-policy.ts) with this page's style nonce. */
+function providerPageCsp(nonce: string): string {
+  return pagePolicy({ kind: 'provider', nonce })['content-security-policy'] ?? '';
 }
 
 /** Submits the provider's logout form with logout=yes: the session ends everywhere. */

@@ -3,7 +3,6 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hostnameOf } from '../../platform/http/host.ts';
-import { consoleCsp } from '../../platform/http/security.ts';
 
 /** Where the console lives on the operator host (its Vite `base`). */
 export const consoleBase = '/console/';
@@ -58,11 +57,10 @@ export async function consoleRoutes(
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(indexHtml);
   }
 
+  // The console's own page policy (platform/http/page-policy.ts) is set for its addresses on
+  // the operator host: nothing that widens the operator tenant's sign-in pages reaches it.
   app.addHook('onRequest', async (request, reply) => {
     if (!onAdminHost(request)) return reply.callNotFound();
-    // Not a tenant's page: whatever the operator tenant's pages allow (a captcha, a chat
-    // widget: hooks that widen every page's policy) has no place in the console.
-    reply.header('content-security-policy', consoleCsp);
   });
 
   app.get('/', async (request, reply) => reply.redirect(consoleBase + queryOf(request.url)));

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BrowserExchange } from '../../features/oidc/interaction.service.ts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
 import { hostnameOf } from '../../platform/http/host.ts';
-import { cspWithStyleNonce } from '../../platform/http/security.ts';
+import { allowPageStyle } from '../../platform/http/security.ts';
 import { choosePageLocale, createNonce, inlineStylesheets, renderFirstPaint } from './first-paint.ts';
 
 /** Route patterns of the portal, from the one paths object; anything else is a 404 page. */
@@ -159,9 +159,7 @@ export async function portalRoutes(
       const { html, nonce } = await pageFor(request, reply, indexHtml, pathname);
       const encoding = pageEncoding(request.headers['accept-encoding']);
       if (encoding) reply.header('content-encoding', encoding);
-      const csp = reply.getHeader('content-security-policy');
-      if (nonce && typeof csp === 'string')
-        reply.header('content-security-policy', cspWithStyleNonce(csp, nonce));
+      if (nonce) allowPageStyle(request, reply, nonce);
       return (
         reply
           .status(isPortalRoute(pathname) ? 200 : 404)
