@@ -181,15 +181,6 @@ export async function stubDefaultRedirect(page: Page): Promise<void> {
 /** Stored analytics events of a tenant, oldest first. */
 export async function analyticsEvents(keycard: Keycard, tenant: string) {
   const rows = await keycard.services.db
-    .withTables<{
-      analytics_events: {
-        tenant_code: string;
-        event: string;
-        user_type: string | null;
-        properties: string;
-        created_at: number;
-      };
-    }>()
     .selectFrom('analytics_events')
     .selectAll()
     .where('tenant_code', '=', tenant)

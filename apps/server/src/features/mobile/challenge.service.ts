@@ -1,31 +1,17 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
-import type {
-  ChallengeAnswer,
-  DeviceChallenge,
-  NumberChallenge,
-  NumberChallengeOutcome,
-} from '@keycard/contract';
-import {
-  answerMaxLifetimeSeconds,
-  type ChallengeDecision,
-  type ChallengeStatus,
-  challengeBackoff,
-  challengeTtlSeconds,
-  mobileErrors,
-  reportMuteSeconds,
-  toLocale,
-} from '@keycard/contract';
+import type { NumberChallenge, NumberChallengeOutcome } from '@keycard/contract';
+import { type ChallengeStatus, challengeTtlSeconds, mobileErrors, toLocale } from '@keycard/contract';
 import { format, loadTexts } from '@keycard/texts';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { PushContent } from '../../platform/messaging/message.types.ts';
 import { enqueueMessage } from '../../platform/messaging/outbox.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import { findActiveFactor } from '../factors/mfa-policy.ts';
-import { recordMfaPassed } from '../sessions/session.service.ts';
 import type { SignIn } from '../sign-in/sign-in-state.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
-import { findActiveDevice, verifyKeyProof } from './device-key.service.ts';
+import { backoffWaitMs, challengeTopic, deviceTopic, timeOutIfExpired } from './challenge-lifecycle.ts';
+import { findActiveDevice } from './device-key.service.ts';
 import { watchRow } from './events.ts';
 import type { MobileDeps } from './mobile.deps.ts';
 import type { ChallengeRow, DeviceRow } from './mobile.schema.ts';
@@ -35,21 +21,11 @@ import type { ChallengeRow, DeviceRow } from './mobile.schema.ts';
  * fatigue (MFA bombing): one pending challenge per user, a wait that doubles after every
  * challenge that was not approved (10 s up to an hour, reset by an approval), and "this wasn't
  * me" mutes further pushes. The device must pick the number the portal shows, so a blind tap
- * on a push approves nothing.
+ * on a push approves nothing. This is the portal's side; the device's is
+ * device-challenge.service.ts, and how a challenge ends is challenge-lifecycle.ts.
  */
 
-export const challengeTopic = (challengeId: string) => `challenge:${challengeId}`;
-export const deviceTopic = (deviceId: string) => `device:${deviceId}`;
-
 const finalStatuses: readonly ChallengeStatus[] = ['APPROVED', 'REJECTED', 'TIMEOUT', 'FAILED'];
-const decisions: readonly ChallengeDecision[] = ['approve', 'deny', 'report'];
-
-/** The wait after the n-th challenge in a row that was not approved: 10 s, 20 s, 40 s … 1 h. */
-export function backoffSeconds(strikes: number): number {
-  const { firstWaitSeconds, maxWaitSeconds } = challengeBackoff;
-  if (strikes < 1) return 0;
-  return Math.min(firstWaitSeconds * 2 ** Math.min(strikes - 1, 30), maxWaitSeconds);
-}
 
 function isUniqueViolation(error: unknown): boolean {
   const { code, errcode, message } = error as { code?: unknown; errcode?: unknown; message?: unknown };
@@ -59,89 +35,6 @@ function isUniqueViolation(error: unknown): boolean {
     errcode === 1555 ||
     (typeof message === 'string' && /UNIQUE constraint failed/.test(message))
   );
-}
-
-/** Milliseconds before this user may be asked again (0: now). */
-async function backoffWaitMs(db: Kysely<Database>, tenantCode: string, userId: string, now: number) {
-  const row = await db
-    .selectFrom('mobile_backoff')
-    .selectAll()
-    .where('tenant_code', '=', tenantCode)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (!row) return 0;
-  return Math.max(0, Math.max(row.next_allowed_at, row.muted_until) - now);
-}
-
-/** One more challenge that was not approved: the next wait doubles; a report also mutes. */
-async function addStrike(
-  trx: Kysely<Database>,
-  input: { tenantCode: string; userId: string; mute: boolean },
-  now: number,
-): Promise<void> {
-  await trx
-    .insertInto('mobile_backoff')
-    .values({
-      tenant_code: input.tenantCode,
-      user_id: input.userId,
-      strikes: 1,
-      next_allowed_at: now,
-      muted_until: 0,
-    })
-    .onConflict((conflict) =>
-      conflict.columns(['tenant_code', 'user_id']).doUpdateSet({ strikes: sql`mobile_backoff.strikes + 1` }),
-    )
-    .execute();
-  const row = await trx
-    .selectFrom('mobile_backoff')
-    .selectAll()
-    .where('tenant_code', '=', input.tenantCode)
-    .where('user_id', '=', input.userId)
-    .executeTakeFirstOrThrow();
-  await trx
-    .updateTable('mobile_backoff')
-    .set({
-      next_allowed_at: now + backoffSeconds(row.strikes) * 1000,
-      muted_until: input.mute ? Math.max(row.muted_until, now + reportMuteSeconds * 1000) : row.muted_until,
-    })
-    .where('tenant_code', '=', input.tenantCode)
-    .where('user_id', '=', input.userId)
-    .execute();
-}
-
-/**
- * Closes a pending challenge with one conditional UPDATE: of any number of concurrent answers
- * (and the time-out), exactly one changes the row; the others find it closed.
- */
-async function closeChallenge(
-  trx: Kysely<Database>,
-  challengeId: string,
-  status: ChallengeStatus,
-  now: number,
-): Promise<boolean> {
-  let update = trx
-    .updateTable('mobile_challenges')
-    .set({ status, pending_user: null, closed_at: now })
-    .where('id', '=', challengeId)
-    .where('status', '=', 'PENDING');
-  update =
-    status === 'TIMEOUT' ? update.where('expires_at', '<=', now) : update.where('expires_at', '>', now);
-  const result = await update.executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** A pending challenge past its expiry becomes TIMEOUT (and counts as a strike), once. */
-async function timeOutIfExpired(deps: MobileDeps, challenge: ChallengeRow, now: number): Promise<void> {
-  if (challenge.status !== 'PENDING' || challenge.expires_at > now) return;
-  const closed = await deps.db.transaction().execute(async (trx) => {
-    if (!(await closeChallenge(trx, challenge.id, 'TIMEOUT', now))) return false;
-    await addStrike(trx, { tenantCode: challenge.tenant_code, userId: challenge.user_id, mute: false }, now);
-    return true;
-  });
-  if (closed) {
-    await deps.events.publish(challengeTopic(challenge.id));
-    await deps.events.publish(deviceTopic(challenge.device_id));
-  }
 }
 
 function challengeView(challenge: ChallengeRow, now: number): NumberChallenge {
@@ -327,150 +220,6 @@ export function watchChallengeOutcome(
       isFinal: (outcome) => finalStatuses.includes(outcome.status),
     },
   );
-}
-
-/**
- * Device: answers a challenge with a keycard-answer+jwt signed by its key. Approve with the
- * right number → APPROVED, and the bound session has passed MFA; approve with another number →
- * FAILED; deny → REJECTED; report → REJECTED, recorded, and pushes muted for the user.
- */
-export async function answerChallenge(
-  deps: MobileDeps,
-  tenant: TenantContext,
-  input: { answer: string; audience: string },
-  now: number,
-): Promise<ChallengeAnswer> {
-  const { device, claims } = await verifyKeyProof(deps.db, tenant, input.answer, {
-    kind: 'answer',
-    audience: input.audience,
-    maxLifetimeSeconds: answerMaxLifetimeSeconds,
-    now,
-  });
-  const { challengeId, number, decision } = claims;
-  if (
-    typeof challengeId !== 'string' ||
-    challengeId.length > 64 ||
-    typeof number !== 'number' ||
-    !Number.isInteger(number) ||
-    !decisions.includes(decision as ChallengeDecision)
-  ) {
-    throw new AppError(mobileErrors.proofInvalid);
-  }
-  // Only this device's challenges exist for it: another user's or tenant's looks unknown.
-  const challenge = await deps.db
-    .selectFrom('mobile_challenges')
-    .selectAll()
-    .where('id', '=', challengeId)
-    .where('tenant_code', '=', tenant.code)
-    .where('device_id', '=', device.id)
-    .executeTakeFirst();
-  if (!challenge) throw new AppError(mobileErrors.notFound);
-  if (challenge.status === 'PENDING' && challenge.expires_at <= now) {
-    await timeOutIfExpired(deps, challenge, now);
-    throw new AppError(mobileErrors.challengeClosed);
-  }
-  if (challenge.status !== 'PENDING') throw new AppError(mobileErrors.challengeClosed);
-
-  const status: ChallengeStatus =
-    decision === 'approve' ? (number === challenge.number ? 'APPROVED' : 'FAILED') : 'REJECTED';
-  const closed = await deps.db.transaction().execute(async (trx) => {
-    if (!(await closeChallenge(trx, challenge.id, status, now))) return false;
-    if (status === 'APPROVED') {
-      await recordMfaPassed(trx, { id: challenge.session_id, tenant_code: tenant.code }, 'smmobile', now);
-      await trx
-        .deleteFrom('mobile_backoff')
-        .where('tenant_code', '=', tenant.code)
-        .where('user_id', '=', challenge.user_id)
-        .execute();
-      await trx
-        .updateTable('mobile_devices')
-        .set({ last_used_at: now })
-        .where('id', '=', device.id)
-        .execute();
-      await trx
-        .updateTable('mfa_factors')
-        .set({ last_used_at: now })
-        .where('id', '=', device.factor_id)
-        .execute();
-    } else {
-      await addStrike(
-        trx,
-        { tenantCode: tenant.code, userId: challenge.user_id, mute: decision === 'report' },
-        now,
-      );
-    }
-    return true;
-  });
-  if (!closed) throw new AppError(mobileErrors.challengeClosed);
-  if (decision === 'report') {
-    // A security event: someone who knows the password tried to sign in as this user.
-    deps.log.warn(
-      {
-        event: 'mobile.challenge_reported',
-        tenant: tenant.code,
-        userId: challenge.user_id,
-        challengeId: challenge.id,
-        ipAddress: challenge.ip_address,
-      },
-      'sign-in reported by the user as not theirs; pushes muted',
-    );
-  }
-  await deps.events.publish(challengeTopic(challenge.id));
-  await deps.events.publish(deviceTopic(device.id));
-  return { challengeId: challenge.id, status };
-}
-
-/** Device: its challenges still waiting for an answer, newest first. */
-export async function pendingChallenges(
-  deps: MobileDeps,
-  tenant: TenantContext,
-  device: DeviceRow,
-  now: number,
-): Promise<DeviceChallenge[]> {
-  const rows = await deps.db
-    .selectFrom('mobile_challenges as c')
-    .innerJoin('users as u', 'u.id', 'c.user_id')
-    .selectAll('c')
-    .select('u.email')
-    .where('c.device_id', '=', device.id)
-    .where('c.tenant_code', '=', tenant.code)
-    .where('c.status', '=', 'PENDING')
-    .where('c.expires_at', '>', now)
-    .orderBy('c.created_at', 'desc')
-    .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    numbers: JSON.parse(row.numbers) as number[],
-    account: row.email,
-    tenantName: tenant.theme.name,
-    ipAddress: row.ip_address,
-    userAgent: row.user_agent,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-  }));
-}
-
-/**
- * Device subscription: every challenge for the device once, pending ones first, as they come.
- * `authenticate` re-checks the caller on every round: the subscription ends with
- * mobile.device_unauthenticated when the access token expires or the device is replaced.
- */
-export async function* watchDeviceChallenges(
-  deps: MobileDeps,
-  tenant: TenantContext,
-  authenticate: () => Promise<DeviceRow>,
-): AsyncGenerator<DeviceChallenge> {
-  const seen = new Set<string>();
-  for (;;) {
-    const device = await authenticate();
-    const pending = await pendingChallenges(deps, tenant, device, deps.clock.now());
-    for (const challenge of pending.reverse()) {
-      if (seen.has(challenge.id)) continue;
-      seen.add(challenge.id);
-      yield challenge;
-    }
-    await deps.events.wait(deviceTopic(device.id), 1000);
-  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { challengeTtlSeconds, reportMuteSeconds } from '@keycard/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, engines, type TestApp } from '../../test/helper.ts';
 import { newUser, passwordSignIn, summit, type TestTenant } from '../mfa/mfa.test-support.ts';
-import { backoffSeconds } from './challenge.service.ts';
+import { backoffSeconds } from './challenge-lifecycle.ts';
 import { forgetPushToken } from './device-key.service.ts';
 import { codeOf, documents, endpointOf, enrolDevice, gql, TestDevice } from './mobile.test-support.ts';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/helper.ts';
 import { type Cluster, twoInstances } from '../../test/instances.ts';
 import { newUser, passwordSignIn, type TestTenant } from '../mfa/mfa.test-support.ts';
-import { answerChallenge } from './challenge.service.ts';
+import { answerChallenge } from './device-challenge.service.ts';
 import { memoryEvents } from './events.ts';
 import { documents, endpointOf, enrolDevice, TestDevice } from './mobile.test-support.ts';
 import { TestSocket } from './socket.test-support.ts';

@@ -1,57 +1,43 @@
-import { apiPaths, partnerAuditActions, partnerConfigSchema, type SessionResponse } from '@keycard/contract';
+import { apiPaths, partnerAuditActions, type SessionResponse } from '@keycard/contract';
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../../platform/shared/crypto.ts';
 import { demo, engines, type TestApp } from '../../test/helper.ts';
 import { Browser } from '../../test/http-client.ts';
-import { listeningTestApp } from '../../test/oidc.ts';
 import {
-  addClients,
-  exchangeClientMetadata,
   exchangeHandoff,
   generateHandoff,
-  manyRequests,
   type PartnerKey,
   partnerApp,
-  partnerConfig,
-  partnerKey,
   partnerLinkOf,
   partnerSso,
-  registerPartner,
   signPartnerToken,
 } from '../../test/partners.ts';
 import { passwordStep, registerTotp } from '../../test/sign-in-flow.ts';
 import { createUser, findUserByEmail } from '../accounts/user.repository.ts';
 import { removeUserFactors } from '../mfa/mfa.service.ts';
+import { partnerIssuer, startPartnerSsoApp } from './partner-sso.test-support.ts';
 
 /**
  * Partner single sign-on over real HTTP (issue 8): a partner token in, an authx session, the
  * tenant's MFA where it applies, a hand-off code out, redeemed by the partner app at /oidc/token.
+ * Account linking is in partner-sso.linking.api.test.ts; generate-token and the help link in
+ * partner-sso.handoff.api.test.ts.
  */
 describe.each(engines)('partner sign-in on %s', (engine) => {
   let t: TestApp;
   let origin: (tenant: string) => string;
   let key: PartnerKey;
 
-  const issuerOf = (code: string) => `https://${code}.partner.test`;
   /** A partner token for `tenant`'s issuer, by the partner `code`, for `sub`. */
   function token(code: string, sub: string, claims: Record<string, unknown> = {}, tenant = 'grand-hotel') {
-    return signPartnerToken(key, { iss: issuerOf(code), aud: `${origin(tenant)}/oidc`, sub, ...claims });
+    return signPartnerToken(key, { iss: partnerIssuer(code), aud: `${origin(tenant)}/oidc`, sub, ...claims });
   }
   const grandHotel = () => origin('grand-hotel');
+  const browser = () => new Browser();
 
   beforeAll(async () => {
-    ({ t, origin } = await listeningTestApp(engine, manyRequests));
-    key = await partnerKey('key-1');
-    const jwks = { keys: [key.publicJwk as { kty: 'EC' }] };
-    for (const tenant of ['grand-hotel', 'summit']) {
-      await registerPartner(t, tenant, { code: 'linker', jwks });
-      await registerPartner(t, tenant, { code: 'provider', jwks, linking: 'provision' });
-      await registerPartner(t, tenant, { code: 'closed', jwks, linking: 'existing-only' });
-      await registerPartner(t, tenant, { code: 'trusted', jwks, skipMfa: true });
-      await addClients(t, tenant, [exchangeClientMetadata(partnerApp)]);
-    }
+    ({ t, origin, key } = await startPartnerSsoApp(engine));
   });
   afterAll(() => t.close());
 
@@ -70,7 +56,6 @@ describe.each(engines)('partner sign-in on %s', (engine) => {
     });
     return payload;
   }
-  const browser = () => new Browser();
 
   it('signs a linked user in without MFA where the tenant asks none, and hands a code to the app', async () => {
     const b = browser();
@@ -269,7 +254,7 @@ describe.each(engines)('partner sign-in on %s', (engine) => {
         'trusted',
         await signPartnerToken(
           key,
-          { iss: issuerOf('trusted'), aud: `${summit}/oidc`, sub: 'sub-skip' },
+          { iss: partnerIssuer('trusted'), aud: `${summit}/oidc`, sub: 'sub-skip' },
           { nowSeconds },
         ),
       );
@@ -352,292 +337,6 @@ describe.each(engines)('partner sign-in on %s', (engine) => {
       status: 409,
       body: { code: 'partner.token_replayed' },
       setsSession: false,
-    });
-  });
-
-  describe('account linking', () => {
-    it('never links on an address the partner has not verified', async () => {
-      for (const claims of [{ email_verified: false }, {}]) {
-        const sso = await partnerSso(
-          browser(),
-          grandHotel(),
-          'linker',
-          await token('linker', 'sub-unverified', {
-            email: demo.grandHotel.email,
-            ...claims,
-          }),
-        );
-        expect(sso).toMatchObject({
-          status: 403,
-          body: { code: 'partner.email_unverified' },
-          setsSession: false,
-        });
-      }
-      expect(await partnerLinkOf(t, 'grand-hotel', 'linker', 'sub-unverified')).toBeUndefined();
-    });
-
-    it('never links on an address Keycard has not verified, nor provisions over it', async () => {
-      await createUser(t.services.db, {
-        tenantCode: 'grand-hotel',
-        email: 'unverified@grand-hotel.test',
-        type: 'staff',
-        locale: 'en',
-        status: 'active',
-        emailVerified: false,
-      });
-      for (const partner of ['linker', 'provider']) {
-        const sso = await partnerSso(
-          browser(),
-          grandHotel(),
-          partner,
-          await token(partner, 'sub-kc-unverified', {
-            email: 'unverified@grand-hotel.test',
-            email_verified: true,
-          }),
-        );
-        expect(sso, partner).toMatchObject({ status: 403, body: { code: 'partner.account_not_linked' } });
-        expect(await partnerLinkOf(t, 'grand-hotel', partner, 'sub-kc-unverified')).toBeUndefined();
-      }
-    });
-
-    it('refuses an address no account has, unless the partner provisions', async () => {
-      const claims = { email: 'new.guest@partner.test', email_verified: true, locale: 'de-DE' };
-      const refused = await partnerSso(
-        browser(),
-        grandHotel(),
-        'linker',
-        await token('linker', 'sub-new', claims),
-      );
-      expect(refused).toMatchObject({ status: 403, body: { code: 'partner.account_not_linked' } });
-      expect(await findUserByEmail(t.services.db, 'grand-hotel', claims.email)).toBeUndefined();
-
-      const b = browser();
-      const provisioned = await partnerSso(
-        b,
-        grandHotel(),
-        'provider',
-        await token('provider', 'sub-new', claims),
-      );
-      expect(provisioned.status).toBe(200);
-      const user = await findUserByEmail(t.services.db, 'grand-hotel', claims.email);
-      expect(user).toMatchObject({ type: 'partner', locale: 'de', password_hash: null, email_verified: 1 });
-      expect(await partnerLinkOf(t, 'grand-hotel', 'provider', 'sub-new')).toMatchObject({
-        user_id: user!.id,
-        link_method: 'provisioned',
-      });
-      // The next sign-in of the subject finds its link.
-      const next = await partnerSso(browser(), grandHotel(), 'provider', await token('provider', 'sub-new'));
-      expect(next.status).toBe(200);
-    });
-
-    it('signs in only subjects linked before under existing-only', async () => {
-      const claims = { email: demo.grandHotel.email, email_verified: true };
-      const unlinked = await partnerSso(
-        browser(),
-        grandHotel(),
-        'closed',
-        await token('closed', 'sub-closed', claims),
-      );
-      expect(unlinked).toMatchObject({
-        status: 403,
-        body: { code: 'partner.account_not_linked' },
-        setsSession: false,
-      });
-      const user = await findUserByEmail(t.services.db, 'grand-hotel', demo.grandHotel.email);
-      await t.services.db
-        .insertInto('partner_identities')
-        .values({
-          tenant_code: 'grand-hotel',
-          partner_code: 'closed',
-          subject: 'sub-closed',
-          user_id: user!.id,
-          link_method: 'operator',
-          email_at_link: null,
-          linked_at: t.clock.now(),
-          last_sign_in_at: null,
-        })
-        .execute();
-      const linked = await partnerSso(browser(), grandHotel(), 'closed', await token('closed', 'sub-closed'));
-      expect(linked.status).toBe(200);
-    });
-
-    it('refuses a disabled account, linked or not', async () => {
-      const email = 'disabled@grand-hotel.test';
-      const user = await createUser(t.services.db, {
-        tenantCode: 'grand-hotel',
-        email,
-        type: 'staff',
-        locale: 'en',
-        status: 'active',
-        emailVerified: true,
-      });
-      const claims = { email, email_verified: true };
-      expect(
-        (await partnerSso(browser(), grandHotel(), 'linker', await token('linker', 'sub-dis', claims)))
-          .status,
-      ).toBe(200);
-      await t.services.db
-        .updateTable('users')
-        .set({ status: 'disabled' })
-        .where('id', '=', user.id)
-        .execute();
-      for (const [partner, sub] of [
-        ['linker', 'sub-dis'],
-        ['provider', 'sub-dis-new'],
-      ] as const) {
-        const sso = await partnerSso(browser(), grandHotel(), partner, await token(partner, sub, claims));
-        expect(sso, partner).toMatchObject({
-          status: 403,
-          body: { code: 'partner.account_disabled' },
-          setsSession: false,
-        });
-      }
-    });
-  });
-
-  describe('generate-token', () => {
-    async function partnerSession(partner = 'linker', sub = 'sub-gh') {
-      const b = browser();
-      const sso = await partnerSso(b, grandHotel(), partner, await token(partner, sub));
-      expect(sso.status).toBe(200);
-      return { b, identityToken: sso.body.token as string };
-    }
-
-    it('needs a session, complete, of this partner, with its partner identity token', async () => {
-      const none = await generateHandoff(browser(), grandHotel(), 'linker', { token: 'x'.repeat(43) });
-      expect(none).toMatchObject({ status: 401, body: { code: 'session.required' } });
-
-      const password = browser();
-      await passwordStep(password, grandHotel(), 'grand-hotel', demo.grandHotel.email);
-      const keycard = await generateHandoff(password, grandHotel(), 'linker', { token: 'x'.repeat(43) });
-      expect(keycard).toMatchObject({ status: 403, body: { code: 'partner.session_mismatch' } });
-
-      const { b, identityToken } = await partnerSession();
-      const otherPartner = await generateHandoff(b, grandHotel(), 'closed', { token: identityToken });
-      expect(otherPartner).toMatchObject({ status: 403, body: { code: 'partner.session_mismatch' } });
-      const wrongToken = await generateHandoff(b, grandHotel(), 'linker', { token: `${identityToken}x` });
-      expect(wrongToken).toMatchObject({ status: 403, body: { code: 'partner.session_mismatch' } });
-      const unknown = await generateHandoff(b, grandHotel(), 'nobody', { token: identityToken });
-      expect(unknown).toMatchObject({ status: 404, body: { code: 'partner.unknown' } });
-    });
-
-    it('sends the code only to a redirect URI registered for the partner or the tenant', async () => {
-      const { b, identityToken } = await partnerSession();
-      const foreign = await generateHandoff(b, grandHotel(), 'linker', {
-        token: identityToken,
-        redirectUri: 'https://attacker.example/handoff',
-      });
-      expect(foreign).toMatchObject({ status: 400, body: { code: 'redirect.not_allowed' } });
-      const tenants = await generateHandoff(b, grandHotel(), 'linker', {
-        token: identityToken,
-        redirectUri: 'http://localhost:3001/callback',
-      });
-      expect(tenants).toMatchObject({ status: 200, body: { redirectUri: 'http://localhost:3001/callback' } });
-      // A code for the demo app's address is not the partner app's to redeem.
-      const exchanged = await exchangeHandoff(loopbackFetch, grandHotel(), tenants.body.token as string);
-      expect(exchanged.status).toBe(400);
-    });
-
-    it('never sends the code to a javascript: or data: address, registered or stored before the rule', async () => {
-      const bad = ['javascript:alert(document.domain)//', 'data:text/html,<script>alert(1)</script>'];
-      for (const uri of bad) {
-        const parsed = partnerConfigSchema.safeParse(partnerConfig({ code: 'linker', redirectUris: [uri] }));
-        expect(parsed.success, uri).toBe(false);
-      }
-      // Written straight into the database, as before the rule: it reads as none.
-      await t.services.db
-        .updateTable('partners')
-        .set({ redirect_uris: JSON.stringify([...bad, partnerApp.redirectUri]) })
-        .where('tenant_code', '=', 'grand-hotel')
-        .where('partner_code', '=', 'linker')
-        .execute();
-      try {
-        const { b, identityToken } = await partnerSession();
-        for (const uri of bad) {
-          const refused = await generateHandoff(b, grandHotel(), 'linker', {
-            token: identityToken,
-            redirectUri: uri,
-          });
-          expect(refused, uri).toMatchObject({ status: 400, body: { code: 'redirect.not_allowed' } });
-        }
-        const fine = await generateHandoff(b, grandHotel(), 'linker', { token: identityToken });
-        expect(fine).toMatchObject({ status: 200, body: { redirectUri: partnerApp.redirectUri } });
-      } finally {
-        await t.services.db
-          .updateTable('partners')
-          .set({ redirect_uris: JSON.stringify([partnerApp.redirectUri]) })
-          .where('tenant_code', '=', 'grand-hotel')
-          .where('partner_code', '=', 'linker')
-          .execute();
-      }
-    });
-
-    it('stores the code only hashed, and answers bad input with a coded 400', async () => {
-      const { b, identityToken } = await partnerSession();
-      const handoff = await generateHandoff(b, grandHotel(), 'linker', { token: identityToken });
-      const code = handoff.body.token as string;
-      expect(code.length).toBeGreaterThanOrEqual(43);
-      const stored = await t.services.db
-        .selectFrom('one_time_tokens')
-        .select(['id', 'purpose', 'expires_at', 'created_at'])
-        .where('id', '=', hashToken(code))
-        .executeTakeFirstOrThrow();
-      expect(stored).toMatchObject({ purpose: 'PARTNER_HANDOFF' });
-      expect(Number(stored.expires_at) - Number(stored.created_at)).toBe(60_000);
-      for (const body of [{}, { token: '' }, { token: 7 }, { token: identityToken, redirectUri: 5 }]) {
-        const response = await b.fetch(`${grandHotel()}${apiPaths.partners.generateToken('linker')}`, {
-          method: 'POST',
-          body,
-        });
-        expect(response.status, JSON.stringify(body)).toBe(400);
-        expect(((await response.json()) as { code: string }).code).toBe('common.validation_failed');
-      }
-    });
-  });
-
-  describe('help link', () => {
-    async function helpLink(partner: string, email: string) {
-      const response = await browser().fetch(`${grandHotel()}${apiPaths.partners.helpLink(partner, email)}`);
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-    }
-
-    it('answers the same for an address with an account and one without', async () => {
-      await registerPartner(t, 'grand-hotel', {
-        code: 'helpful',
-        jwks: { keys: [key.publicJwk as { kty: 'EC' }] },
-        helpUrlTemplate: 'https://partner.example/help?user={email}&from={partnerCode}',
-      });
-      const known = await helpLink('helpful', demo.grandHotel.email);
-      const unknown = await helpLink('helpful', 'nobody+x@grand-hotel.test');
-      expect(known).toEqual({
-        status: 200,
-        body: {
-          url: `https://partner.example/help?user=${encodeURIComponent(demo.grandHotel.email)}&from=helpful`,
-        },
-      });
-      expect(unknown.status).toBe(200);
-      expect(unknown.body.url).toBe(
-        `https://partner.example/help?user=${encodeURIComponent('nobody+x@grand-hotel.test')}&from=helpful`,
-      );
-      // Without a template: the tenant's login help, the same for everyone.
-      const fallbackKnown = await helpLink('linker', demo.grandHotel.email);
-      const fallbackUnknown = await helpLink('linker', 'nobody@grand-hotel.test');
-      expect(fallbackKnown).toEqual({
-        status: 200,
-        body: { url: 'https://help.grand-hotel.example/login-help' },
-      });
-      expect(fallbackUnknown).toEqual(fallbackKnown);
-    });
-
-    it('answers a coded 4xx for a bad address or an unknown partner', async () => {
-      expect(await helpLink('linker', 'not-an-address')).toMatchObject({
-        status: 400,
-        body: { code: 'common.validation_failed' },
-      });
-      expect(await helpLink('nobody', demo.grandHotel.email)).toMatchObject({
-        status: 404,
-        body: { code: 'partner.unknown' },
-      });
     });
   });
 

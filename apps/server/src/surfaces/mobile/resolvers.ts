@@ -12,13 +12,15 @@ import type {
 import { errorCodes } from '@keycard/contract';
 import { type GraphQLFieldConfig, type GraphQLSchema, isObjectType } from 'graphql';
 import {
-  answerChallenge,
   challengeOutcome,
-  pendingChallenges,
   requestChallenge,
   watchChallengeOutcome,
-  watchDeviceChallenges,
 } from '../../features/mobile/challenge.service.ts';
+import {
+  answerChallenge,
+  pendingChallenges,
+  watchDeviceChallenges,
+} from '../../features/mobile/device-challenge.service.ts';
 import { deviceView, findActiveDevice, loginDevice } from '../../features/mobile/device-key.service.ts';
 import {
   finishSetup,
