@@ -1,19 +1,16 @@
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
 import { Link, useNavigate } from '@keycard/web/router';
-import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { Page } from '../../ui/page.tsx';
-import { mfaApi } from './api.ts';
 import { ProblemNotice, RecoveryCodes } from './components.tsx';
-import { describeMfaError, type MfaProblem } from './mfa-errors.ts';
+import { useRecoveryCodesRenewal } from './use-recovery-codes-renewal.ts';
 
 /** An enrolled user who has passed MFA: what is set up, new recovery codes, reset. */
 export function ManageScreen({ status, onReplace }: { status: MfaStatusResponse; onReplace: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [codes, setCodes] = useState<string[] | null>(null);
-  const [problem, setProblem] = useState<MfaProblem | null>(null);
+  const { codes, problem, renew } = useRecoveryCodesRenewal();
   const factor = status.factor!;
 
   if (codes) {
@@ -44,16 +41,7 @@ export function ManageScreen({ status, onReplace }: { status: MfaStatusResponse;
           {t('mfa.common.continue')}
         </Link>
         {status.freshVerification ? (
-          <button
-            type="button"
-            className="kc-button kc-button-secondary"
-            onClick={() =>
-              mfaApi.recoveryCodes().then(
-                (answer) => setCodes(answer.recoveryCodes),
-                (caught: unknown) => setProblem(describeMfaError(caught)),
-              )
-            }
-          >
+          <button type="button" className="kc-button kc-button-secondary" onClick={renew}>
             {t('mfa.recovery.regenerate')}
           </button>
         ) : null}

@@ -1,20 +1,12 @@
 import type { MfaResetResponse, MfaStatusResponse } from '@keycard/contract/mfa';
 import { paths } from '@keycard/contract/paths';
-import { Link, useNavigate } from '@keycard/web/router';
-import { useEffect, useRef, useState } from 'react';
-import { trackEvent } from '../../../lib/analytics.ts';
+import { Link } from '@keycard/web/router';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { mfaFlowKeys } from '../../../lib/mfa-flow.ts';
-import { flowStorage } from '../../../lib/storage.ts';
 import { Loader, Page } from '../../../ui/page.tsx';
-import { mfaApi } from '../api.ts';
 import { ProblemNotice } from '../components.tsx';
-import { analyticsProps } from '../flow.ts';
-import { describeMfaError, type MfaProblem } from '../mfa-errors.ts';
-import { useCountdown } from '../use-countdown.ts';
 import { ApprovalFailureScreen } from './failure-screen.tsx';
 import { NumberPrompt } from './parts.tsx';
-import { useNumberApproval } from './use-number-approval.ts';
+import { useMobileResetApproval } from './use-mobile-reset-approval.ts';
 
 /**
  * Resetting MFA when the factor is the partner app: the proof is a request approved on the
@@ -31,34 +23,7 @@ export function MobileResetApproval({
   onDone: (answer: MfaResetResponse) => void;
 }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const approval = useNumberApproval(status);
-  const [seconds, startCountdown] = useCountdown();
-  const [problem, setProblem] = useState<MfaProblem | null>(null);
-  const resetting = useRef(false);
-  const { state } = approval;
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to the approval's phase only
-  useEffect(() => {
-    if (state.phase === 'pending') startCountdown(state.challenge.expiresInSeconds);
-    if (state.phase !== 'approved' || resetting.current) return;
-    resetting.current = true;
-    mfaApi
-      .resetAfterApproval(state.challengeId, flowStorage.get(mfaFlowKeys.resetRedirectUri) ?? undefined)
-      .then(
-        (answer) => {
-          void trackEvent('mfa_reset', analyticsProps(status, 'smmobile'));
-          onDone(answer);
-        },
-        (caught: unknown) => {
-          resetting.current = false;
-          const described = describeMfaError(caught);
-          if (described.signedOut) return navigate(paths.root, { replace: true });
-          setProblem(described);
-          approval.cancel();
-        },
-      );
-  }, [state]);
+  const { approval, state, seconds, problem, ask } = useMobileResetApproval(status, onDone);
 
   if (state.phase === 'failed') {
     return (
@@ -87,14 +52,7 @@ export function MobileResetApproval({
         <Loader label={t(state.phase === 'approved' ? 'mfa.common.working' : 'mfa.mobile.verify.sending')} />
       ) : (
         <div className="kc-mfa-actions">
-          <button
-            type="button"
-            className="kc-button"
-            onClick={() => {
-              setProblem(null);
-              void approval.start();
-            }}
-          >
+          <button type="button" className="kc-button" onClick={ask}>
             {t('mfa.mobile.reset.send')}
           </button>
         </div>
