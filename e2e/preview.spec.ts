@@ -6,8 +6,8 @@ import { loadTexts } from '@keycard/texts/catalogues';
 import type { Texts } from '@keycard/texts/en';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureOperatorTenant } from '../apps/server/src/features/operators/operator-tenant.ts';
 import { cliActor } from '../apps/server/src/platform/audit/audit.service.ts';
-import { ensureOperatorTenant } from '../apps/server/src/features/operators/operators.service.ts';
 import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
 import { type Keycard, startKeycard } from './support/keycard.ts';
 

@@ -13,7 +13,7 @@ import { Browser } from '../../test/http-client.ts';
 import { listeningTestApp } from '../../test/oidc.ts';
 import { passwordStep, registerTotp } from '../../test/sign-in-flow.ts';
 import { runCliOn } from '../accounts/test-support.ts';
-import { adminResource } from './operators.service.ts';
+import { adminResource } from './operator-tenant.ts';
 
 const password = 'Operator-owner-77';
 

@@ -3,7 +3,7 @@ import { adminErrors, errorCodes, operatorTenantCode } from '@keycard/contract';
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCliOn } from '../../features/accounts/test-support.ts';
-import { consoleClientId } from '../../features/operators/operators.service.ts';
+import { consoleClientId } from '../../features/operators/operator-tenant.ts';
 import { hashClientSecret } from '../../platform/security/client-secret.ts';
 import { DAY } from '../../platform/shared/clock.ts';
 import { engines, type TestApp } from '../../test/helper.ts';

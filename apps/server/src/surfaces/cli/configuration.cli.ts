@@ -6,11 +6,10 @@ import { withTenantLease } from '../../features/admin/tenant-lease.ts';
 import {
   applyConfigurationPlan,
   exportTenant,
-  type FieldChange,
   hasChanges,
-  type PlannedObject,
   planConfiguration,
 } from '../../features/configuration/configuration.service.ts';
+import type { FieldChange, PlannedObject } from '../../features/configuration/configuration.types.ts';
 import {
   ConfigurationFileError,
   configurationYaml,

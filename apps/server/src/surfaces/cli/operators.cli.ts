@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { type AdminRole, adminRoles, canonicalEmail, operatorTenantCode } from '@keycard/contract';
 import type { Kysely } from 'kysely';
+import { adminResource } from '../../features/operators/operator-tenant.ts';
 import {
-  adminResource,
   changeOperator,
   createMachineClient,
   createOwner,

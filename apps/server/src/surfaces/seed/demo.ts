@@ -5,12 +5,11 @@ import type { Kysely } from 'kysely';
 import { createUser, findUserByEmail } from '../../features/accounts/user.repository.ts';
 import {
   applyConfigurationPlan,
-  clientMetadata,
   hasChanges,
   planConfiguration,
-  settingsPatchOf,
 } from '../../features/configuration/configuration.service.ts';
 import { readConfigurationFile } from '../../features/configuration/configuration-file.ts';
+import { clientMetadata, settingsPatchOf } from '../../features/configuration/stored-configuration.ts';
 import { savePartner } from '../../features/partners/partner.repository.ts';
 import { type TenantDefinition, upsertTenant } from '../../features/tenants/tenant.admin.ts';
 import type { ClientMetadata, TenantSettings } from '../../features/tenants/tenant.types.ts';
