@@ -15,6 +15,8 @@ import {
   removePartner,
   savePartner,
 } from '../../features/partners/partner.repository.ts';
+import { TenantDirectory } from '../../features/tenants/tenant.service.ts';
+import { cliActor, recordAudit } from '../../platform/audit/audit.service.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { namesPrivateHost } from '../../platform/security/outbound.ts';
 
@@ -236,4 +238,41 @@ export async function runPartnerCommand(parsed: PartnerArgs, deps: PartnerCliDep
   });
   out(`${subcommand === 'add' ? 'Registered' : 'Updated'} partner ${code} on ${tenantCode}.`);
   return 0;
+}
+
+/**
+ * keycard partners … as the `keycard` command runs it: the tenant found by its code, and every
+ * add, update and removal in the audit log, in the change's own transaction.
+ */
+export async function runPartnersCli(
+  parsed: PartnerArgs,
+  deps: Omit<PartnerCliDeps, 'tenantCode' | 'audit'>,
+): Promise<number> {
+  const tenant = await new TenantDirectory(deps.db).byCode(parsed.tenant);
+  if (!tenant) {
+    deps.err(`No tenant with the code ${parsed.tenant}.`);
+    return 1;
+  }
+  const plain = (partner: Partner | null) => {
+    if (!partner) return null;
+    const { tenantCode: _t, createdAt: _c, updatedAt: _u, ...fields } = partner;
+    return fields as Record<string, unknown>;
+  };
+  return runPartnerCommand(parsed, {
+    ...deps,
+    tenantCode: tenant.code,
+    audit: (trx, before, after) =>
+      recordAudit(
+        trx,
+        cliActor,
+        {
+          tenant: tenant.code,
+          action: `partner.${parsed.subcommand === 'add' ? 'create' : parsed.subcommand}`,
+          target: { kind: 'partner', id: parsed.partner },
+          before: plain(before),
+          after: plain(after),
+        },
+        deps.now,
+      ),
+  });
 }
