@@ -16,7 +16,7 @@ export interface ProviderPageRenderer {
   renderLogout(ctx: KoaContextWithOIDC, tenant: TenantContext, form: string): Promise<void>;
   /**
    * The error page for a request the provider never saw (an outage before it could be
-   * reached), with the content security policy it needs, widened from `csp`.
+   * reached), with the content security policy it needs (the provider's, with its nonce).
    */
   errorPageOutside(input: {
     tenant: TenantContext | null;
@@ -25,6 +25,5 @@ export interface ProviderPageRenderer {
     query: Record<string, unknown>;
     chosenLocale: string | undefined;
     acceptLanguage: string | undefined;
-    csp: string | undefined;
-  }): Promise<{ html: string; csp: string | undefined }>;
+  }): Promise<{ html: string; csp: string }>;
 }
