@@ -37,7 +37,7 @@ export interface SignInAttempt {
  * commits before the claim, whose removal then sees its link and session, or runs after it and
  * finds the link gone.
  */
-export async function accountFor(
+export async function resolvePartnerAccount(
   trx: Transaction<Database>,
   tenant: TenantContext,
   partner: Partner,
@@ -195,7 +195,7 @@ async function createPartnerUser(
     status: 'active',
     password_hash: null,
     password_changed_at: null,
-    // Only a partner-verified address is provisioned (accountFor); Keycard has not checked it.
+    // Only a partner-verified address is provisioned (resolvePartnerAccount); Keycard has not checked it.
     email_verified: 1,
     email_verification_required: tenant.settings.emailVerificationRequired ? 1 : 0,
     secret_question: null,

@@ -22,7 +22,7 @@ import { issuerFor } from '../tenants/tenant.service.ts';
 import type { TenantContext } from '../tenants/tenant.types.ts';
 import { issueHandoffCode } from './handoff.service.ts';
 import { findPartner, type Partner } from './partner.repository.ts';
-import { accountFor, type PartnerLog, type SignInAttempt } from './partner-account.service.ts';
+import { type PartnerLog, resolvePartnerAccount, type SignInAttempt } from './partner-account.service.ts';
 import { type PartnerKeys, verifyPartnerToken } from './partner-token.service.ts';
 
 export interface PartnerDeps {
@@ -144,7 +144,7 @@ async function openPartnerSession(
     try {
       const opened = await db.transaction().execute(async (trx) => {
         await acceptJti(trx, tenant, partner, claims);
-        const user = await accountFor(trx, tenant, partner, claims, now, log, attempt);
+        const user = await resolvePartnerAccount(trx, tenant, partner, claims, now, log, attempt);
         const account = await loadAccount(trx, tenant, user.id);
         if (!account) throw new AppError(partnerErrors.accountDisabled);
         if (input.previousToken) await revokeSession(trx, tenant.code, input.previousToken);
