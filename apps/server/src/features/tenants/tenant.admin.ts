@@ -1,5 +1,5 @@
 import type { Theme } from '@keycard/contract';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { ClientMetadata, TenantSettings } from './tenant.types.ts';
 import { nextTenantVersion } from './tenant-version.ts';
