@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { recordAudit } from '../../platform/audit/audit.service.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
+import { isUniqueViolation } from '../../platform/db/unique-violation.ts';
 import { limitKeys } from '../../platform/security/limit-keys.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import {
@@ -20,7 +21,6 @@ import {
   planConfiguration,
 } from '../configuration/configuration.service.ts';
 import { ConfigurationFileError } from '../configuration/configuration-file.ts';
-import { isUniqueViolation } from '../operators/operators.service.ts';
 import { deletePartnerRows, listPartners } from '../partners/partner.repository.ts';
 import { forUpdate, retryOnDeadlock } from '../tenants/tenant-gone.ts';
 import { type AdminDeps, type TenantRow, tenantRow } from './admin.deps.ts';

@@ -4,6 +4,7 @@ import { type ChallengeStatus, challengeTtlSeconds, mobileErrors, toLocale } fro
 import { format, loadTexts } from '@keycard/texts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
+import { isUniqueViolation } from '../../platform/db/unique-violation.ts';
 import type { PushContent } from '../../platform/messaging/message.types.ts';
 import { enqueueMessage } from '../../platform/messaging/outbox.ts';
 import { AppError } from '../../platform/shared/errors.ts';
@@ -26,16 +27,6 @@ import type { ChallengeRow, DeviceRow } from './mobile.schema.ts';
  */
 
 const finalStatuses: readonly ChallengeStatus[] = ['APPROVED', 'REJECTED', 'TIMEOUT', 'FAILED'];
-
-function isUniqueViolation(error: unknown): boolean {
-  const { code, errcode, message } = error as { code?: unknown; errcode?: unknown; message?: unknown };
-  return (
-    code === '23505' ||
-    errcode === 2067 ||
-    errcode === 1555 ||
-    (typeof message === 'string' && /UNIQUE constraint failed/.test(message))
-  );
-}
 
 function challengeView(challenge: ChallengeRow, now: number): NumberChallenge {
   return {

@@ -14,6 +14,7 @@ import { type AuditActor, recordAudit } from '../../platform/audit/audit.service
 import type { Config } from '../../platform/config.ts';
 import type { Engine } from '../../platform/db/database.ts';
 import type { Database } from '../../platform/db/schema.ts';
+import { isUniqueViolation } from '../../platform/db/unique-violation.ts';
 import { hashClientSecret } from '../../platform/security/client-secret.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import { consumeUserTokens, issueToken } from '../../platform/shared/one-time-token.ts';
@@ -254,12 +255,6 @@ export async function createMachineClient(
     if (isUniqueViolation(error)) throw new AppError(adminErrors.operatorExists, { cause: error });
     throw error;
   }
-}
-
-/** A unique or primary key violation, on either engine. */
-export function isUniqueViolation(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: string; message?: string };
-  return code === '23505' || /UNIQUE constraint failed|PRIMARY KEY/i.test(message ?? '');
 }
 
 /**

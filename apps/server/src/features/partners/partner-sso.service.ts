@@ -10,6 +10,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { recordAudit, systemActor } from '../../platform/audit/audit.service.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
+import { isUniqueViolation } from '../../platform/db/unique-violation.ts';
 import { limitKeys } from '../../platform/security/limit-keys.ts';
 import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
 import { createToken, hashToken } from '../../platform/shared/crypto.ts';
@@ -247,16 +248,6 @@ async function acceptJti(
     .onConflict((oc) => oc.columns(['tenant_code', 'partner_code', 'jti']).doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new JtiReplayed();
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const { code, errcode, message } = error as { code?: unknown; errcode?: unknown; message?: unknown };
-  return (
-    code === '23505' ||
-    errcode === 2067 ||
-    errcode === 1555 ||
-    (typeof message === 'string' && /UNIQUE constraint failed/.test(message))
-  );
 }
 
 /**
