@@ -40,14 +40,7 @@ import type { Secrets } from './platform/shared/secrets.ts';
 import { adminApiRoutes } from './surfaces/admin/admin.routes.ts';
 import { adminProviderConfiguration } from './surfaces/admin/admin-provider.ts';
 import { themeAssetRoutes } from './surfaces/admin/assets.routes.ts';
-import { analyticsRoutes } from './surfaces/api/analytics.routes.ts';
-import { lifecycleRoutes } from './surfaces/api/lifecycle.routes.ts';
-import { loginRoutes } from './surfaces/api/login.routes.ts';
-import { messengerRoutes } from './surfaces/api/messenger.routes.ts';
-import { mfaRoutes } from './surfaces/api/mfa.routes.ts';
-import { partnerRoutes } from './surfaces/api/partner.routes.ts';
-import { signInRoutes } from './surfaces/api/sign-in.routes.ts';
-import { tenantRoutes } from './surfaces/api/tenant.routes.ts';
+import { apiPlugin } from './surfaces/api/api.routes.ts';
 import type { Services } from './surfaces/context.ts';
 import { mobileRoutes } from './surfaces/mobile/graphql.routes.ts';
 import { oidcRoutes } from './surfaces/oidc/oidc.routes.ts';
@@ -215,7 +208,10 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
 
   await app.register(fastifyCookie, { secret: secrets.cookieKeys });
   installSecurity(app, config);
-  installErrorHandling(app, { whenTenantGone: tenantGoneAnswer(database.kysely) });
+  installErrorHandling(app, {
+    whenTenantGone: tenantGoneAnswer(database.kysely),
+    enforceContract: config.env !== 'production',
+  });
   installResponseContract(app, { enforce: config.env !== 'production' });
   app.decorateRequest('tenant', null);
   app.addHook('onRequest', async (request) => {
@@ -247,16 +243,8 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
       .send({ status: ready ? 'ready' : 'unavailable', database: database.engine, checks });
   });
 
-  await app.register(tenantRoutes, services);
-  await app.register(loginRoutes, services);
-  await app.register(signInRoutes, services);
-  await app.register(lifecycleRoutes, services);
-  // After lifecycleRoutes: its captcha hook sets the page's CSP, this one extends it.
-  await app.register(messengerRoutes, services);
-  await app.register(mfaRoutes, services);
+  await app.register(apiPlugin, services);
   await app.register(mobileRoutes, services);
-  await app.register(partnerRoutes, services);
-  await app.register(analyticsRoutes, services);
   await app.register(adminApiRoutes, services);
   await app.register(themeAssetRoutes, services);
   await app.register(oidcRoutes, services);

@@ -1,25 +1,84 @@
+import { errorCodes } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildTestApp, call, type TestApp } from '../../test/helper.ts';
 import { captureLog } from '../../test/log-capture.ts';
-import { answers } from './contract.ts';
+import { loadConfig } from '../config.ts';
+import { AppError } from '../shared/errors.ts';
+import { type RouteDefinition, registerRoutes, routeKit } from './route.ts';
 
 const okSchema = z.object({ ok: z.boolean() });
 
-/** Test-only routes: one on contract, and each way an answer can drift from its contract. */
+interface TestTypes {
+  deps: undefined;
+  tenant: never;
+  session: never;
+  admin: never;
+  scope: never;
+}
+const { defineRoute } = routeKit<TestTypes>();
+
+/** A declared test route whose handler answers whatever JSON it is given (typed or not). */
+function answering(path: string, json: string, status?: number): RouteDefinition<TestTypes> {
+  return defineRoute({
+    method: 'GET',
+    path,
+    summary: 'test',
+    auth: 'none',
+    origin: 'any',
+    tenant: 'none',
+    responses: { 200: okSchema },
+    errors: [errorCodes.redirectNotAllowed],
+    handler: async ({ reply }) => {
+      if (status) reply.status(status);
+      return JSON.parse(json);
+    },
+  });
+}
+
+/** Test-only routes: one on contract, and each way an answer can drift from its declaration. */
 function driftingRoutes(app: FastifyInstance): void {
-  app.get('/api/test/on-contract', answers(okSchema), async () => ({ ok: true }));
-  app.get('/api/test/wrong-type', answers(okSchema), async () => ({ ok: 'yes' }));
-  app.get('/api/test/extra-field', answers(okSchema), async () => ({ ok: true, passwordHash: 'x' }));
-  app.get('/api/test/missing-field', answers(okSchema), async () => ({}));
+  registerRoutes(
+    app,
+    [
+      answering('/api/test/on-contract', '{"ok":true}'),
+      answering('/api/test/wrong-type', '{"ok":"yes"}'),
+      answering('/api/test/extra-field', '{"ok":true,"passwordHash":"x"}'),
+      answering('/api/test/missing-field', '{}'),
+      answering('/api/test/undeclared-status', '{"ok":true}', 201),
+      answering('/api/test/error-off-contract', '{"error":"bad input"}', 400),
+      answering('/api/test/unknown-code', '{"code":"test.not_in_catalogue","message":"Nope."}', 409),
+      defineRoute({
+        method: 'GET',
+        path: '/api/test/declared-code',
+        summary: 'test',
+        auth: 'none',
+        origin: 'any',
+        tenant: 'none',
+        responses: { 200: okSchema },
+        errors: [errorCodes.redirectNotAllowed],
+        handler: async () => {
+          throw new AppError(errorCodes.redirectNotAllowed);
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/api/test/undeclared-code',
+        summary: 'test',
+        auth: 'none',
+        origin: 'any',
+        tenant: 'none',
+        responses: { 200: okSchema },
+        errors: [],
+        handler: async () => {
+          throw new AppError(errorCodes.redirectNotAllowed);
+        },
+      }),
+    ],
+    { config: loadConfig({}), deps: undefined },
+  );
   app.get('/api/test/undeclared', async () => ({ ok: true }));
-  app.get('/api/test/error-off-contract', answers(okSchema), async (_request, reply) =>
-    reply.status(400).send({ error: 'bad input' }),
-  );
-  app.get('/api/test/unknown-code', answers(okSchema), async (_request, reply) =>
-    reply.status(409).send({ code: 'test.not_in_catalogue', message: 'Nope.' }),
-  );
 }
 
 const drifting = [
@@ -27,8 +86,10 @@ const drifting = [
   '/api/test/extra-field',
   '/api/test/missing-field',
   '/api/test/undeclared',
+  '/api/test/undeclared-status',
   '/api/test/error-off-contract',
   '/api/test/unknown-code',
+  '/api/test/undeclared-code',
 ];
 
 describe('response contract outside production', () => {
@@ -47,6 +108,12 @@ describe('response contract outside production', () => {
     const response = await call(t.app, 'GET', '/api/test/on-contract');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ ok: true });
+  });
+
+  it('passes a failure with a code the route declares', async () => {
+    const response = await call(t.app, 'GET', '/api/test/declared-code');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe(errorCodes.redirectNotAllowed);
   });
 
   it.each(drifting)('fails %s with 500 common.internal and names the drift in the log', async (url) => {
@@ -80,5 +147,8 @@ describe('response contract in production', () => {
     const offContract = await call(t.app, 'GET', '/api/test/error-off-contract');
     expect(offContract.statusCode).toBe(400);
     expect(offContract.json()).toEqual({ error: 'bad input' });
+    const undeclaredCode = await call(t.app, 'GET', '/api/test/undeclared-code');
+    expect(undeclaredCode.statusCode).toBe(400);
+    expect(undeclaredCode.json().code).toBe(errorCodes.redirectNotAllowed);
   });
 });

@@ -1,46 +1,48 @@
 import { acceptedResponse, analyticsEventRequest, apiPaths, errorCodes } from '@keycard/contract';
-import type { FastifyInstance } from 'fastify';
 import { recordAnalyticsEvent } from '../../features/analytics/analytics.service.ts';
-import { sessionToken } from '../../features/sessions/cookies.ts';
-import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
-import { answers } from '../../platform/http/contract.ts';
-import { assertSameOrigin } from '../../platform/http/security.ts';
-import { parseInput } from '../../platform/http/validate.ts';
+import { limitKeys } from '../../platform/security/limit-keys.ts';
 import { AppError, retryAfter } from '../../platform/shared/errors.ts';
-import type { Services } from '../context.ts';
-import { requireTenant } from '../tenant.ts';
+import { defineRoute } from './api-route.ts';
 
 /** Events per client address and tenant per minute: a page sends a handful. */
 export const analyticsEventsPerMinute = 60;
 
 /** SPEC §1 analytics: the portal reports MFA events; stored per tenant, forwarded when configured. */
-export async function analyticsRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  const { db, clock, limiter, config } = services;
-
-  app.post(apiPaths.analyticsEvents, answers(acceptedResponse), async (request, reply) => {
-    assertSameOrigin(request, config);
-    const tenant = requireTenant(request);
-    const now = clock.now();
-    const rate = await limiter.reserve(
-      `analytics:${tenant.code}:${request.ip}`,
-      { limit: analyticsEventsPerMinute, windowMs: 60_000, lockMs: 0 },
-      now,
-    );
-    if (!rate.allowed) throw new AppError(errorCodes.rateLimited, { fields: retryAfter(rate.retryAfterMs) });
-    const input = parseInput(analyticsEventRequest, request.body);
+export const analyticsRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: apiPaths.analyticsEvents,
+    summary: "Record an MFA event of the portal's (stored per tenant, forwarded when configured)",
     // The session, when there is one, says who the user is; the page's word is only a fallback.
-    const resolved = await loadSignIn(db, tenant, sessionToken(request), now);
-    await recordAnalyticsEvent(
-      { db, provider: services.analytics },
-      tenant,
-      {
-        event: input.event,
-        userType: resolved?.identity.type ?? input.properties.userType ?? null,
-        userId: resolved?.user.id ?? null,
-        deliveryType: input.properties.deliveryType,
-      },
-      now,
-    );
-    return reply.status(202).send({ accepted: true });
-  });
-}
+    auth: 'optional-session',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: analyticsEventRequest,
+    responses: { 202: acceptedResponse },
+    errors: [errorCodes.rateLimited],
+    // Every event counts against the limit, well-formed or not.
+    beforeInput: async ({ deps, request, tenant }) => {
+      const rate = await deps.limiter.reserve(
+        limitKeys.analyticsAddress(tenant.code, request.ip),
+        { limit: analyticsEventsPerMinute, windowMs: 60_000, lockMs: 0 },
+        deps.clock.now(),
+      );
+      if (!rate.allowed)
+        throw new AppError(errorCodes.rateLimited, { fields: retryAfter(rate.retryAfterMs) });
+    },
+    handler: async ({ deps, tenant, session, body }) => {
+      await recordAnalyticsEvent(
+        { db: deps.db, provider: deps.analytics },
+        tenant,
+        {
+          event: body.event,
+          userType: session?.identity.type ?? body.properties.userType ?? null,
+          userId: session?.user.id ?? null,
+          deliveryType: body.properties.deliveryType,
+        },
+        deps.clock.now(),
+      );
+      return { accepted: true } as const;
+    },
+  }),
+];

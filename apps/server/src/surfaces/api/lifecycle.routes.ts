@@ -4,6 +4,7 @@ import {
   type CaptchaAction,
   type CaptchaConfig,
   captchaConfigResponse,
+  type ErrorCode,
   emptyResponse,
   errorCodes,
   lifecycleApi,
@@ -26,7 +27,7 @@ import {
   verifyEmailRequest,
   verifyEmailResponse,
 } from '@keycard/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   activateAccount,
   checkActivationToken,
@@ -46,200 +47,303 @@ import {
   requestPasswordReset,
 } from '../../features/accounts/password-reset.service.ts';
 import { idempotent } from '../../features/idempotency/idempotent.ts';
-import { sessionToken } from '../../features/sessions/cookies.ts';
-import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
-import { captchaSettingsOf, cspWithCaptcha, verifyCaptcha } from '../../features/tenants/captcha.ts';
+import { captchaSettingsOf, verifyCaptcha } from '../../features/tenants/captcha.ts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
-import { answers } from '../../platform/http/contract.ts';
-import { assertSameOrigin, securityHeaders } from '../../platform/http/security.ts';
-import { parseInput } from '../../platform/http/validate.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { Services } from '../context.ts';
-import { requireTenant } from '../tenant.ts';
+import { defineRoute } from './api-route.ts';
+
+/** Mail is committed with the change; the worker is nudged so it goes out at once. */
+function deliver(services: Services): void {
+  void services.outbox.kick().catch(() => undefined);
+}
+
+function outbound(services: Services) {
+  return { allowPrivate: services.config.allowPrivateOutbound };
+}
+
+const idempotencyErrors: ErrorCode[] = [
+  errorCodes.idempotencyKeyInvalid,
+  errorCodes.idempotencyInProgress,
+  errorCodes.idempotencyKeyReused,
+];
+const newPasswordErrors: ErrorCode[] = [
+  lifecycleErrors.captchaFailed,
+  lifecycleErrors.passwordHistory,
+  lifecycleErrors.passwordLeaked,
+  errorCodes.redirectNotAllowed,
+];
+const mailRequestErrors: ErrorCode[] = [
+  lifecycleErrors.captchaFailed,
+  errorCodes.rateLimited,
+  ...idempotencyErrors,
+];
+
+/**
+ * Reset and resend share their guards: captcha and the per-client limit. A repeat with the
+ * same Idempotency-Key (a gateway retry) gets the first answer and sends no second mail;
+ * captcha and limit sit inside, as a replay spends neither.
+ */
+async function mailRequest<T>(
+  services: Services,
+  { request, reply, tenant, email, recaptchaToken }: MailRequest,
+  action: CaptchaAction,
+  send: (tenant: TenantContext, email: string) => Promise<T>,
+): Promise<T> {
+  const { limiter, clock } = services;
+  return idempotent(services, request, reply, { tenantCode: tenant.code, subject: email }, async () => {
+    await verifyCaptcha(tenant, recaptchaToken, action, request.ip, outbound(services));
+    await limitMailRequests(limiter, tenant, request.ip, clock.now());
+    return send(tenant, email);
+  });
+}
+
+interface MailRequest {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  tenant: TenantContext;
+  email: string;
+  recaptchaToken: string | undefined;
+}
 
 /**
  * Activation, registration, password reset, e-mail verification (issue 3). HTTP glue only:
- * each handler checks the origin, parses its contract, calls one service and maps the answer.
+ * each handler calls one service and maps the answer.
  */
-export async function lifecycleRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  const { db, clock, config, limiter, tenants } = services;
-  const deps = { db, config, limiter };
-  const outbound = { allowPrivate: config.allowPrivateOutbound };
-  /** Mail is committed with the change; the worker is nudged so it goes out at once. */
-  const deliver = () => void services.outbox.kick().catch(() => undefined);
-
-  // Captcha scripts come from the provider's origin: only tenants that use one widen their CSP.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return;
-    const path = request.url.split('?')[0] ?? '/';
-    if (path.startsWith('/api/') || path.startsWith('/oidc') || path.startsWith('/_') || path.includes('.')) {
-      return;
-    }
-    const tenant = await tenants.resolveHost(request.host).catch(() => null);
-    if (!tenant) return;
-    const captcha = captchaSettingsOf(tenant);
-    if (!captcha.siteKey) return;
-    const csp = securityHeaders(config, path, request.host)['content-security-policy'] ?? '';
-    reply.header('content-security-policy', cspWithCaptcha(csp, captcha.scriptUrl));
-  });
-
-  app.get(
-    lifecycleApi.captcha,
-    answers(captchaConfigResponse),
-    async (request, reply): Promise<CaptchaConfig> => {
-      const tenant = requireTenant(request);
+export const lifecycleRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: lifecycleApi.captcha,
+    summary: "The tenant's captcha site key and script, or nulls when captcha is off",
+    auth: 'none',
+    origin: 'any',
+    tenant: 'required',
+    responses: { 200: captchaConfigResponse },
+    errors: [],
+    handler: async ({ reply, tenant }): Promise<CaptchaConfig> => {
       reply.header('cache-control', 'no-cache');
       const captcha = captchaSettingsOf(tenant);
       return captcha.siteKey
         ? { siteKey: captcha.siteKey, scriptUrl: captcha.scriptUrl }
         : { siteKey: null, scriptUrl: null };
     },
-  );
+  }),
 
-  app.post(
-    lifecycleApi.validateToken,
-    answers(validateTokenResponse),
-    async (request): Promise<ValidateTokenResponse> => {
-      assertSameOrigin(request, config);
-      const tenant = requireTenant(request);
-      const input = parseInput(validateTokenRequest, request.body);
-      const check = input.purpose === 'RESET' ? checkResetToken : checkActivationToken;
-      const user = await check(db, tenant, input.token, clock.now());
+  defineRoute({
+    method: 'POST',
+    path: lifecycleApi.validateToken,
+    summary: 'Check an activation or reset token; answers its address',
+    auth: 'none',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: validateTokenRequest,
+    responses: { 200: validateTokenResponse },
+    errors: [
+      lifecycleErrors.activateTokenInvalid,
+      lifecycleErrors.activateTokenExpired,
+      lifecycleErrors.resetTokenNotFound,
+      lifecycleErrors.resetTokenExpired,
+    ],
+    handler: async ({ deps, tenant, body }): Promise<ValidateTokenResponse> => {
+      const check = body.purpose === 'RESET' ? checkResetToken : checkActivationToken;
+      const user = await check(deps.db, tenant, body.token, deps.clock.now());
       return { email: user.email };
     },
-  );
+  }),
 
-  app.post(lifecycleApi.activate, answers(registerResponse), async (request) => {
-    assertSameOrigin(request, config);
-    const tenant = requireTenant(request);
-    const input = parseInput(activateRequest, request.body);
-    await verifyCaptcha(tenant, input.recaptchaToken, 'SIGNUP', request.ip, outbound);
-    const activated = await activateAccount(deps, tenant, input, clock.now());
-    deliver(); // a claim may have queued the partner-links mail
-    return activated;
-  });
+  defineRoute({
+    method: 'POST',
+    path: lifecycleApi.activate,
+    summary: 'Activate an invited account: its password (and secret question when asked)',
+    auth: 'none',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: activateRequest,
+    responses: { 200: registerResponse },
+    errors: [
+      lifecycleErrors.activateTokenInvalid,
+      lifecycleErrors.activateTokenExpired,
+      ...newPasswordErrors,
+    ],
+    handler: async ({ deps, request, tenant, body }) => {
+      await verifyCaptcha(tenant, body.recaptchaToken, 'SIGNUP', request.ip, outbound(deps));
+      const activated = await activateAccount(deps, tenant, body, deps.clock.now());
+      deliver(deps); // a claim may have queued the partner-links mail
+      return activated;
+    },
+  }),
 
-  app.post(
-    lifecycleApi.validateRegistrationToken,
-    answers(validateRegistrationTokenResponse),
-    async (request) => {
-      assertSameOrigin(request, config);
-      const tenant = requireTenant(request);
-      const input = parseInput(validateRegistrationTokenRequest, request.body);
-      const grant = await checkRegistrationToken(db, tenant, input.token, clock.now());
+  defineRoute({
+    method: 'POST',
+    path: lifecycleApi.validateRegistrationToken,
+    summary: 'Check a registration token; answers its address',
+    auth: 'none',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: validateRegistrationTokenRequest,
+    responses: { 200: validateRegistrationTokenResponse },
+    errors: [lifecycleErrors.registerTokenInvalid],
+    handler: async ({ deps, tenant, body }) => {
+      const grant = await checkRegistrationToken(deps.db, tenant, body.token, deps.clock.now());
       return { email: grant.email };
     },
-  );
+  }),
 
-  app.post(lifecycleApi.register, answers(registerResponse), async (request): Promise<RegisterResponse> => {
-    assertSameOrigin(request, config);
-    const tenant = requireTenant(request);
-    const input = parseInput(registerRequest, request.body);
-    await verifyCaptcha(tenant, input.recaptchaToken, 'SIGNUP', request.ip, outbound);
-    return registerAccount(deps, tenant, input, clock.now());
-  });
+  defineRoute({
+    method: 'POST',
+    path: lifecycleApi.register,
+    summary: 'Register an account with a registration token',
+    auth: 'none',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: registerRequest,
+    responses: { 200: registerResponse },
+    errors: [
+      lifecycleErrors.registerTokenInvalid,
+      lifecycleErrors.registerAccountExists,
+      ...newPasswordErrors,
+    ],
+    handler: async ({ deps, request, tenant, body }): Promise<RegisterResponse> => {
+      await verifyCaptcha(tenant, body.recaptchaToken, 'SIGNUP', request.ip, outbound(deps));
+      return registerAccount(deps, tenant, body, deps.clock.now());
+    },
+  }),
 
-  /**
-   * Reset and resend share their guards: origin, captcha, the per-client limit. A repeat with
-   * the same Idempotency-Key (a gateway retry) gets the first answer and sends no second
-   * mail; captcha and limit sit inside, as a replay spends neither.
-   */
-  async function mailRequest<T>(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    action: CaptchaAction,
-    send: (tenant: TenantContext, email: string) => Promise<T>,
-  ): Promise<T> {
-    assertSameOrigin(request, config);
-    const tenant = requireTenant(request);
-    const { email } = parseInput(userEmailParams, request.params);
-    const body = parseInput(resetRequestBody, request.body);
-    return idempotent(services, request, reply, { tenantCode: tenant.code, subject: email }, async () => {
-      await verifyCaptcha(tenant, body.recaptchaToken, action, request.ip, outbound);
-      await limitMailRequests(limiter, tenant, request.ip, clock.now());
-      return send(tenant, email);
-    });
-  }
+  defineRoute({
+    method: 'POST',
+    path: routePattern(lifecycleApi.resetPassword, 'email'),
+    summary: 'Send a password reset mail (an activation mail to a pending account); Idempotency-Key',
+    auth: 'none',
+    origin: 'same-origin',
+    tenant: 'required',
+    params: userEmailParams,
+    body: resetRequestBody,
+    responses: { 200: resetRequestResponse },
+    errors: mailRequestErrors,
+    handler: async ({ deps, request, reply, tenant, params, body }): Promise<ResetRequestResponse> =>
+      mailRequest(
+        deps,
+        { request, reply, tenant, email: params.email, recaptchaToken: body.recaptchaToken },
+        'PASSWORD_RESET',
+        async (tenant, email) => {
+          const { state, messageId } = await requestPasswordReset(deps, tenant, email, deps.clock.now());
+          if (messageId) deliver(deps);
+          return { state };
+        },
+      ),
+  }),
 
-  app.post(
-    routePattern(lifecycleApi.resetPassword, 'email'),
-    answers(resetRequestResponse),
-    async (request, reply): Promise<ResetRequestResponse> =>
-      mailRequest(request, reply, 'PASSWORD_RESET', async (tenant, email) => {
-        const { state, messageId } = await requestPasswordReset(deps, tenant, email, clock.now());
-        if (messageId) deliver();
-        return { state };
-      }),
-  );
-
-  app.post(
-    routePattern(lifecycleApi.resendActivation, 'email'),
-    answers(emptyResponse),
-    async (request, reply) =>
+  defineRoute({
+    method: 'POST',
+    path: routePattern(lifecycleApi.resendActivation, 'email'),
+    summary: 'Send a pending account a new activation mail; Idempotency-Key',
+    auth: 'none',
+    origin: 'same-origin',
+    tenant: 'required',
+    params: userEmailParams,
+    body: resetRequestBody,
+    responses: { 200: emptyResponse },
+    errors: mailRequestErrors,
+    handler: async ({ deps, request, reply, tenant, params, body }) =>
       // A new activation link is part of signing up.
-      mailRequest(request, reply, 'SIGNUP', async (tenant, email) => {
-        const { messageId } = await requestActivationResend(deps, tenant, email, clock.now());
-        if (messageId) deliver();
-        return {};
-      }),
-  );
+      mailRequest(
+        deps,
+        { request, reply, tenant, email: params.email, recaptchaToken: body.recaptchaToken },
+        'SIGNUP',
+        async (tenant, email) => {
+          const { messageId } = await requestActivationResend(deps, tenant, email, deps.clock.now());
+          if (messageId) deliver(deps);
+          return {};
+        },
+      ),
+  }),
 
-  app.patch(lifecycleApi.user, answers(emptyResponse), async (request) => {
-    assertSameOrigin(request, config);
-    const tenant = requireTenant(request);
-    const input = parseInput(applyResetRequest, request.body);
-    await verifyCaptcha(tenant, input.recaptchaToken, 'PASSWORD_RESET', request.ip, outbound);
-    await applyPasswordReset(deps, tenant, input, clock.now());
-    deliver(); // a claim may have queued the partner-links mail
-    return {};
-  });
+  defineRoute({
+    method: 'PATCH',
+    path: lifecycleApi.user,
+    summary: 'Apply a password reset: the token and the new password',
+    auth: 'none',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: applyResetRequest,
+    responses: { 200: emptyResponse },
+    errors: [lifecycleErrors.resetTokenNotFound, lifecycleErrors.resetTokenExpired, ...newPasswordErrors],
+    handler: async ({ deps, request, tenant, body }) => {
+      await verifyCaptcha(tenant, body.recaptchaToken, 'PASSWORD_RESET', request.ip, outbound(deps));
+      await applyPasswordReset(deps, tenant, body, deps.clock.now());
+      deliver(deps); // a claim may have queued the partner-links mail
+      return {};
+    },
+  }),
 
-  app.post(
-    routePattern(lifecycleApi.sendVerification, 'email'),
-    answers(emptyResponse),
-    async (request, reply) => {
-      assertSameOrigin(request, config);
-      const tenant = requireTenant(request);
-      const { email } = parseInput(userEmailParams, request.params);
-      const signIn = await loadSignIn(db, tenant, sessionToken(request), clock.now());
-      if (!signIn) throw new AppError(errorCodes.sessionRequired);
-      if (signIn.user.email !== email) throw new AppError(lifecycleErrors.verifyNotSessionEmail);
+  defineRoute({
+    method: 'POST',
+    path: routePattern(lifecycleApi.sendVerification, 'email'),
+    summary: "Send the signed-in account's address a verification mail; Idempotency-Key",
+    // Looked up after the address is read, so a malformed address is a 400 with or without one.
+    auth: 'optional-session',
+    origin: 'same-origin',
+    tenant: 'required',
+    params: userEmailParams,
+    responses: { 200: emptyResponse },
+    errors: [
+      errorCodes.sessionRequired,
+      lifecycleErrors.verifyNotSessionEmail,
+      errorCodes.rateLimited,
+      ...idempotencyErrors,
+    ],
+    handler: async ({ deps, request, reply, tenant, session, params }) => {
+      if (!session) throw new AppError(errorCodes.sessionRequired);
+      if (session.user.email !== params.email) throw new AppError(lifecycleErrors.verifyNotSessionEmail);
       return idempotent(
-        services,
+        deps,
         request,
         reply,
-        { tenantCode: tenant.code, subject: signIn.session.id },
+        { tenantCode: tenant.code, subject: session.session.id },
         async () => {
-          const { messageId } = await sendVerificationMail(deps, tenant, signIn.user, clock.now());
-          if (messageId) deliver();
+          const { messageId } = await sendVerificationMail(deps, tenant, session.user, deps.clock.now());
+          if (messageId) deliver(deps);
           return {};
         },
       );
     },
-  );
+  }),
 
-  app.post(lifecycleApi.validateEmailVerificationToken, answers(emptyResponse), async (request) => {
-    assertSameOrigin(request, config);
-    const tenant = requireTenant(request);
-    const input = parseInput(validateEmailVerificationTokenRequest, request.body);
-    await checkVerificationToken(db, tenant, input.token, clock.now());
-    return {};
-  });
+  defineRoute({
+    method: 'POST',
+    path: lifecycleApi.validateEmailVerificationToken,
+    summary: 'Check an e-mail verification token',
+    auth: 'none',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: validateEmailVerificationTokenRequest,
+    responses: { 200: emptyResponse },
+    errors: [lifecycleErrors.verifyTokenInvalid, lifecycleErrors.verifyTokenExpired],
+    handler: async ({ deps, tenant, body }) => {
+      await checkVerificationToken(deps.db, tenant, body.token, deps.clock.now());
+      return {};
+    },
+  }),
 
-  app.patch(
-    lifecycleApi.verifyEmail,
-    answers(verifyEmailResponse),
-    async (request): Promise<VerifyEmailResponse> => {
-      assertSameOrigin(request, config);
-      const tenant = requireTenant(request);
-      const input = parseInput(verifyEmailRequest, request.body);
-      const verified = await verifyEmailAddress(deps, tenant, input, clock.now());
-      deliver(); // a claim may have queued the partner-links mail
+  defineRoute({
+    method: 'PATCH',
+    path: lifecycleApi.verifyEmail,
+    summary: 'Confirm the e-mail address with its verification token',
+    auth: 'none',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: verifyEmailRequest,
+    responses: { 200: verifyEmailResponse },
+    errors: [
+      lifecycleErrors.verifyTokenInvalid,
+      lifecycleErrors.verifyTokenExpired,
+      lifecycleErrors.verifyEmailInvalid,
+      errorCodes.redirectNotAllowed,
+    ],
+    handler: async ({ deps, tenant, body }): Promise<VerifyEmailResponse> => {
+      const verified = await verifyEmailAddress(deps, tenant, body, deps.clock.now());
+      deliver(deps); // a claim may have queued the partner-links mail
       return verified;
     },
-  );
-}
-
-// Registered at the root (as fastify-plugin does), so the captcha CSP hook above also covers
-// the portal pages, which another plugin serves.
-Object.assign(lifecycleRoutes, { [Symbol.for('skip-override')]: true });
+  }),
+];

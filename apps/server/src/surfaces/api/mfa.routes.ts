@@ -3,10 +3,12 @@ import {
   type DeviceTokenResponse,
   deviceTokenRequest,
   deviceTokenResponse,
+  type ErrorCode,
   errorCodes,
   type MfaResetResponse,
   type MfaStatusResponse,
   type MfaVerifyResponse,
+  mfaErrors,
   mfaResetRequest,
   mfaResetResponse,
   mfaStatusResponse,
@@ -25,7 +27,7 @@ import {
   routePattern,
   sendPhoneCodeRequest,
 } from '@keycard/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { recordCallStatus } from '../../features/factors/phone.service.ts';
 import { idempotent } from '../../features/idempotency/idempotent.ts';
 import {
@@ -45,13 +47,10 @@ import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
 import { resolveRedirect } from '../../features/tenants/redirects.ts';
 import type { TenantContext } from '../../features/tenants/tenant.types.ts';
 import { publicOrigin } from '../../platform/config.ts';
-import { answers } from '../../platform/http/contract.ts';
 import { ownOriginOf } from '../../platform/http/host.ts';
-import { assertSameOrigin } from '../../platform/http/security.ts';
-import { parseInput } from '../../platform/http/validate.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { Services } from '../context.ts';
-import { requireTenant } from '../tenant.ts';
+import { defineRoute } from './api-route.ts';
 
 export function mfaDepsOf(services: Services): MfaDeps {
   const { config } = services;
@@ -70,141 +69,191 @@ export function mfaDepsOf(services: Services): MfaDeps {
   };
 }
 
-/** Multi-factor authentication API (issue 4; SPEC §7 /mfa calls). */
-export async function mfaRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  const { db, clock, config } = services;
-  const deps = mfaDepsOf(services);
+/** What an MFA call can answer beyond the kernel's codes: the MFA catalogue. */
+const mfaRouteErrors: ErrorCode[] = Object.values(mfaErrors);
+const sendErrors: ErrorCode[] = [
+  ...mfaRouteErrors,
+  errorCodes.idempotencyKeyInvalid,
+  errorCodes.idempotencyInProgress,
+  errorCodes.idempotencyKeyReused,
+];
 
-  /** Every MFA call needs the session that passed the password step on this tenant. */
-  async function signedIn(request: FastifyRequest) {
-    assertSameOrigin(request, config);
-    const tenant = requireTenant(request);
-    const signIn = await loadSignIn(db, tenant, sessionToken(request), clock.now());
-    if (!signIn) throw new AppError(errorCodes.sessionRequired);
-    return { tenant, signIn };
-  }
+/**
+ * Multi-factor authentication API (issue 4; SPEC §7 /mfa calls). Every MFA call needs the
+ * session that passed the password step on this tenant, from the tenant's own pages.
+ */
+export const mfaRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: apiPaths.mfa.status,
+    summary: "The account's factors, what the tenant requires and offers, and the device's trust",
+    auth: 'session',
+    origin: 'same-origin',
+    tenant: 'required',
+    responses: { 200: mfaStatusResponse },
+    errors: mfaRouteErrors,
+    handler: async ({ deps, tenant, session }): Promise<MfaStatusResponse> =>
+      mfaStatus(mfaDepsOf(deps), tenant, session, deps.clock.now()),
+  }),
 
-  app.get(apiPaths.mfa.status, answers(mfaStatusResponse), async (request): Promise<MfaStatusResponse> => {
-    const { tenant, signIn } = await signedIn(request);
-    return mfaStatus(deps, tenant, signIn, clock.now());
-  });
+  defineRoute({
+    method: 'POST',
+    path: apiPaths.mfa.registerTotp,
+    summary: 'Start an authenticator app registration: its secret and QR code',
+    auth: 'session',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: registerTotpRequest,
+    responses: { 200: registerTotpResponse },
+    errors: mfaRouteErrors,
+    handler: async ({ deps, tenant, session }): Promise<RegisterTotpResponse> =>
+      registerTotp(mfaDepsOf(deps), tenant, session, deps.clock.now()),
+  }),
 
-  app.post(
-    apiPaths.mfa.registerTotp,
-    answers(registerTotpResponse),
-    async (request): Promise<RegisterTotpResponse> => {
-      const { tenant, signIn } = await signedIn(request);
-      parseInput(registerTotpRequest, request.body);
-      return registerTotp(deps, tenant, signIn, clock.now());
+  defineRoute({
+    method: 'POST',
+    path: apiPaths.mfa.registerPhone,
+    summary: 'Start a phone registration: a code by text or call; Idempotency-Key',
+    auth: 'session',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: registerPhoneRequest,
+    responses: { 200: phoneCodeSentResponse },
+    errors: sendErrors,
+    handler: async ({ deps, request, reply, tenant, session, body }): Promise<PhoneCodeSentResponse> =>
+      idempotent(deps, request, reply, { tenantCode: tenant.code, subject: session.session.id }, () =>
+        registerPhone(mfaDepsOf(deps), tenant, session, body, deps.clock.now()),
+      ),
+  }),
+
+  defineRoute({
+    method: 'POST',
+    path: apiPaths.mfa.sendPhoneCode,
+    summary: 'Send a new code to the registered (or registering) phone; Idempotency-Key',
+    auth: 'session',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: sendPhoneCodeRequest,
+    responses: { 200: phoneCodeSentResponse },
+    errors: sendErrors,
+    handler: async ({ deps, request, reply, tenant, session, body }): Promise<PhoneCodeSentResponse> =>
+      idempotent(deps, request, reply, { tenantCode: tenant.code, subject: session.session.id }, () =>
+        resendPhoneCode(mfaDepsOf(deps), tenant, session, body.deliveryType, deps.clock.now()),
+      ),
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: apiPaths.mfa.delivery,
+    summary: "How the last phone code's delivery went (a busy line, an unanswered call)",
+    auth: 'session',
+    origin: 'same-origin',
+    tenant: 'required',
+    responses: { 200: phoneDeliveryResponse },
+    errors: mfaRouteErrors,
+    handler: async ({ deps, tenant, session }): Promise<PhoneDeliveryResponse> =>
+      phoneDelivery(mfaDepsOf(deps), tenant, session),
+  }),
+
+  defineRoute({
+    method: 'POST',
+    path: apiPaths.mfa.verify,
+    summary: "Check a factor's code (or a recovery code); answers the user state after it",
+    auth: 'session',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: mfaVerifyRequest,
+    responses: { 200: mfaVerifyResponse },
+    errors: mfaRouteErrors,
+    handler: async ({ deps, request, tenant, session, body }): Promise<MfaVerifyResponse> => {
+      const now = deps.clock.now();
+      const result = await verifyMfa(mfaDepsOf(deps), tenant, session, body, now);
+      const after = await loadSignIn(deps.db, tenant, sessionToken(request), now);
+      return { state: after?.identity.state ?? session.identity.state, ...result };
     },
-  );
+  }),
 
-  app.post(
-    apiPaths.mfa.registerPhone,
-    answers(phoneCodeSentResponse),
-    async (request, reply): Promise<PhoneCodeSentResponse> => {
-      const { tenant, signIn } = await signedIn(request);
-      const input = parseInput(registerPhoneRequest, request.body);
-      return idempotent(
-        services,
-        request,
-        reply,
-        { tenantCode: tenant.code, subject: signIn.session.id },
-        () => registerPhone(deps, tenant, signIn, input, clock.now()),
-      );
-    },
-  );
-
-  app.post(
-    apiPaths.mfa.sendPhoneCode,
-    answers(phoneCodeSentResponse),
-    async (request, reply): Promise<PhoneCodeSentResponse> => {
-      const { tenant, signIn } = await signedIn(request);
-      const input = parseInput(sendPhoneCodeRequest, request.body);
-      return idempotent(
-        services,
-        request,
-        reply,
-        { tenantCode: tenant.code, subject: signIn.session.id },
-        () => resendPhoneCode(deps, tenant, signIn, input.deliveryType, clock.now()),
-      );
-    },
-  );
-
-  app.get(
-    apiPaths.mfa.delivery,
-    answers(phoneDeliveryResponse),
-    async (request): Promise<PhoneDeliveryResponse> => {
-      const { tenant, signIn } = await signedIn(request);
-      return phoneDelivery(deps, tenant, signIn);
-    },
-  );
-
-  app.post(apiPaths.mfa.verify, answers(mfaVerifyResponse), async (request): Promise<MfaVerifyResponse> => {
-    const { tenant, signIn } = await signedIn(request);
-    const proof = parseInput(mfaVerifyRequest, request.body);
-    const now = clock.now();
-    const result = await verifyMfa(deps, tenant, signIn, proof, now);
-    const after = await loadSignIn(db, tenant, sessionToken(request), now);
-    return { state: after?.identity.state ?? signIn.identity.state, ...result };
-  });
-
-  app.post(
-    apiPaths.mfa.userDeviceTokens,
-    answers(deviceTokenResponse),
-    async (request, reply): Promise<DeviceTokenResponse> => {
-      const { tenant, signIn } = await signedIn(request);
-      parseInput(deviceTokenRequest, request.body);
-      const { token, trustedUntil } = await trustDevice(deps, tenant, signIn, clock.now());
-      setDeviceIdCookie(reply, config, token);
+  defineRoute({
+    method: 'POST',
+    path: apiPaths.mfa.userDeviceTokens,
+    summary: 'Trust this browser: MFA is not asked again on it for the trusted-device period',
+    auth: 'session',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: deviceTokenRequest,
+    responses: { 200: deviceTokenResponse },
+    errors: mfaRouteErrors,
+    handler: async ({ deps, reply, tenant, session }): Promise<DeviceTokenResponse> => {
+      const { token, trustedUntil } = await trustDevice(mfaDepsOf(deps), tenant, session, deps.clock.now());
+      setDeviceIdCookie(reply, deps.config, token);
       return { userDeviceToken: token, trustedUntil };
     },
-  );
+  }),
 
-  app.post(
-    apiPaths.mfa.recoveryCodes,
-    answers(recoveryCodesResponse),
-    async (request): Promise<RecoveryCodesResponse> => {
-      const { tenant, signIn } = await signedIn(request);
-      return { recoveryCodes: await regenerateRecoveryCodes(deps, tenant, signIn, clock.now()) };
+  defineRoute({
+    method: 'POST',
+    path: apiPaths.mfa.recoveryCodes,
+    summary: 'New recovery codes (the old ones stop working)',
+    auth: 'session',
+    origin: 'same-origin',
+    tenant: 'required',
+    responses: { 200: recoveryCodesResponse },
+    errors: mfaRouteErrors,
+    handler: async ({ deps, tenant, session }): Promise<RecoveryCodesResponse> => ({
+      recoveryCodes: await regenerateRecoveryCodes(mfaDepsOf(deps), tenant, session, deps.clock.now()),
+    }),
+  }),
+
+  defineRoute({
+    method: 'POST',
+    path: apiPaths.mfa.reset,
+    summary: 'Remove every factor with a fresh proof; answers the state and a registered redirect',
+    auth: 'session',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: mfaResetRequest,
+    responses: { 200: mfaResetResponse },
+    errors: mfaRouteErrors,
+    handler: async ({ deps, request, tenant, session, body }): Promise<MfaResetResponse> => {
+      const now = deps.clock.now();
+      await resetMfa(mfaDepsOf(deps), tenant, session, body.proof, now);
+      const after = await loadSignIn(deps.db, tenant, sessionToken(request), now);
+      // Invariant 2: the mfaResetRedirectUri is answered back only when registered for the tenant.
+      return {
+        state: after?.identity.state ?? session.identity.state,
+        redirectUri: resolveRedirect(tenant, ownOriginOf(deps.config, request), body.redirectUri),
+      };
     },
-  );
+  }),
+];
 
-  app.post(apiPaths.mfa.reset, answers(mfaResetResponse), async (request): Promise<MfaResetResponse> => {
-    const { tenant, signIn } = await signedIn(request);
-    const input = parseInput(mfaResetRequest, request.body);
-    const now = clock.now();
-    await resetMfa(deps, tenant, signIn, input.proof, now);
-    const after = await loadSignIn(db, tenant, sessionToken(request), now);
-    // Invariant 2: the mfaResetRedirectUri is answered back only when registered for the tenant.
-    return {
-      state: after?.identity.state ?? signIn.identity.state,
-      redirectUri: resolveRedirect(tenant, ownOriginOf(config, request), input.redirectUri),
-    };
-  });
-
-  // Twilio's call status callback: a busy line or an unanswered call is known only after the
-  // call, so it is recorded on the code and the portal learns it from /api/mfa/delivery.
-  const twilio = config.twilio;
-  if (twilio) {
-    await app.register(async (webhook) => {
-      webhook.addContentTypeParser(
-        'application/x-www-form-urlencoded',
-        { parseAs: 'string', bodyLimit: 16 * 1024 },
-        (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-      );
-      webhook.post(routePattern(apiPaths.mfa.callStatus, 'codeId'), async (request, reply) => {
-        const tenant = requireTenant(request);
-        const signature = request.headers['x-twilio-signature'];
-        await recordCallStatus(db, tenant, {
-          authToken: twilio.authToken,
-          url: `${publicOrigin(config, tenant.loginDomain)}${request.url}`,
-          params: (request.body ?? {}) as Record<string, string>,
-          signature: typeof signature === 'string' ? signature : undefined,
-          codeId: (request.params as { codeId: string }).codeId,
-        });
-        return reply.status(204).send();
-      });
+/**
+ * Twilio's call status callback: a busy line or an unanswered call is known only after the
+ * call, so it is recorded on the code and the portal learns it from /api/mfa/delivery.
+ * Registered only with Twilio configured, in a context that reads forms (api.routes.ts).
+ */
+export const mfaCallStatusRoute = defineRoute({
+  method: 'POST',
+  path: routePattern(apiPaths.mfa.callStatus, 'codeId'),
+  summary: "Twilio's call status callback for one sent code (signed by Twilio)",
+  auth: 'none',
+  origin: 'any',
+  tenant: 'required',
+  params: z.object({ codeId: z.string() }),
+  body: z.record(z.string(), z.string()),
+  bodyType: 'application/x-www-form-urlencoded',
+  responses: { 204: null },
+  errors: [errorCodes.signatureInvalid, errorCodes.notFound],
+  handler: async ({ deps, request, tenant, params, body }) => {
+    const { config } = deps;
+    if (!config.twilio) throw new AppError(errorCodes.notFound);
+    const signature = request.headers['x-twilio-signature'];
+    await recordCallStatus(deps.db, tenant, {
+      authToken: config.twilio.authToken,
+      url: `${publicOrigin(config, tenant.loginDomain)}${request.url}`,
+      params: body,
+      signature: typeof signature === 'string' ? signature : undefined,
+      codeId: params.codeId,
     });
-  }
-}
+  },
+});

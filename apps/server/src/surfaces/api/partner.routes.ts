@@ -1,5 +1,7 @@
 import {
   apiPaths,
+  type ErrorCode,
+  errorCodes,
   type GenerateTokenResponse,
   generateTokenRequest,
   generateTokenResponse,
@@ -7,6 +9,7 @@ import {
   helpLinkResponse,
   type PartnerLinksResponse,
   type PartnerSsoResponse,
+  partnerErrors,
   partnerLinkChangeResponse,
   partnerLinkParams,
   partnerLinksResponse,
@@ -15,7 +18,7 @@ import {
   routePattern,
   userEmailParams,
 } from '@keycard/contract';
-import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import {
   dropPartnerLink,
   keepPartnerLink,
@@ -26,29 +29,27 @@ import {
   partnerHelpLink,
   signInWithPartner,
 } from '../../features/partners/partner-sso.service.ts';
-import { PartnerKeys } from '../../features/partners/partner-token.service.ts';
 import { deviceToken, sessionToken, setSessionCookie } from '../../features/sessions/cookies.ts';
-import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
-import { answers } from '../../platform/http/contract.ts';
-import { assertSameOrigin } from '../../platform/http/security.ts';
-import { parseInput } from '../../platform/http/validate.ts';
-import type { Services } from '../context.ts';
-import { requireTenant } from '../tenant.ts';
+import { type ApiDeps, defineRoute } from './api-route.ts';
 
-/** The path parameter both partner routes share; the help link's second one is the address. */
-const partnerParam = 'partnerCode';
-const helpLinkPattern = apiPaths.partners
-  .helpLink(`:${partnerParam}`, ':email')
-  .replace(encodeURIComponent(`:${partnerParam}`), `:${partnerParam}`)
-  .replace(encodeURIComponent(':email'), ':email');
+/** A path of a partner route, its parameters named as Fastify does (`:partnerCode`). */
+function patternOf(path: string, ...names: string[]): string {
+  return names.reduce((pattern, name) => pattern.replace(encodeURIComponent(`:${name}`), `:${name}`), path);
+}
 
-const linkPattern = apiPaths.partners
-  .link(':partnerCode', ':subject')
-  .replace(encodeURIComponent(':partnerCode'), ':partnerCode')
-  .replace(encodeURIComponent(':subject'), ':subject');
+const partnerParams = z.object({ partnerCode: z.string() });
+const helpLinkParams = z.object({ partnerCode: z.string(), ...userEmailParams.shape });
 
-function partnerCodeOf(params: unknown): string {
-  return (params as Record<string, string>)[partnerParam] ?? '';
+const partnerRouteErrors: ErrorCode[] = [
+  ...Object.values(partnerErrors),
+  errorCodes.rateLimited,
+  errorCodes.redirectNotAllowed,
+  errorCodes.sessionRequired,
+  errorCodes.sessionIncomplete,
+];
+
+function partnerDeps(deps: ApiDeps) {
+  return { db: deps.db, config: deps.config, limiter: deps.limiter, keys: deps.partnerKeys };
 }
 
 /**
@@ -56,92 +57,105 @@ function partnerCodeOf(params: unknown): string {
  * found and its session opened in partner-sso.service.ts; the hand-off code it leads to is
  * redeemed at /oidc/token (oidc/token-exchange.ts).
  */
-export async function partnerRoutes(
-  app: FastifyInstance,
-  services: Services & { partnerKeys?: PartnerKeys },
-): Promise<void> {
-  const { db, config, clock, limiter } = services;
-  const deps = {
-    db,
-    config,
-    limiter,
-    keys: services.partnerKeys ?? new PartnerKeys({ allowPrivate: config.allowPrivateOutbound }),
-  };
-
-  app.post(
-    routePattern(apiPaths.partners.sso, partnerParam),
-    answers(partnerSsoResponse),
-    async (request, reply): Promise<PartnerSsoResponse> => {
-      assertSameOrigin(request, config);
-      const tenant = requireTenant(request);
-      const input = parseInput(partnerSsoRequest, request.body);
+export const partnerRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: routePattern(apiPaths.partners.sso, 'partnerCode'),
+    summary: "Sign in with a partner's token: opens a session of the linked account",
+    auth: 'none',
+    origin: 'same-origin',
+    tenant: 'required',
+    params: partnerParams,
+    body: partnerSsoRequest,
+    responses: { 200: partnerSsoResponse },
+    errors: partnerRouteErrors,
+    handler: async ({ deps, request, reply, tenant, params, body }): Promise<PartnerSsoResponse> => {
       const opened = await signInWithPartner(
-        deps,
+        partnerDeps(deps),
         tenant,
-        partnerCodeOf(request.params),
+        params.partnerCode,
         {
-          ...input,
-          userDeviceToken: deviceToken(request, input.userDeviceToken),
+          ...body,
+          userDeviceToken: deviceToken(request, body.userDeviceToken),
           ip: request.ip,
           previousToken: sessionToken(request),
         },
-        clock.now(),
+        deps.clock.now(),
         request.log,
       );
-      setSessionCookie(reply, config, opened.sessionToken);
+      setSessionCookie(reply, deps.config, opened.sessionToken);
       return { token: opened.identityToken, tenantCode: tenant.code };
     },
-  );
+  }),
 
-  app.post(
-    routePattern(apiPaths.partners.generateToken, partnerParam),
-    answers(generateTokenResponse),
-    async (request): Promise<GenerateTokenResponse> => {
-      assertSameOrigin(request, config);
-      const tenant = requireTenant(request);
-      const input = parseInput(generateTokenRequest, request.body);
-      const now = clock.now();
-      const signIn = await loadSignIn(db, tenant, sessionToken(request), now);
-      return generatePartnerHandoff(deps, tenant, partnerCodeOf(request.params), signIn, input, now);
-    },
-  );
+  defineRoute({
+    method: 'POST',
+    path: routePattern(apiPaths.partners.generateToken, 'partnerCode'),
+    summary: "A hand-off code for the partner's app, from this partner's session",
+    auth: 'optional-session',
+    origin: 'same-origin',
+    tenant: 'required',
+    params: partnerParams,
+    body: generateTokenRequest,
+    responses: { 200: generateTokenResponse },
+    errors: partnerRouteErrors,
+    handler: async ({ deps, tenant, session, params, body }): Promise<GenerateTokenResponse> =>
+      generatePartnerHandoff(partnerDeps(deps), tenant, params.partnerCode, session, body, deps.clock.now()),
+  }),
 
   // The signed-in account's partner links (issue 16): read, keep, drop.
-  app.get(
-    apiPaths.partners.links,
-    answers(partnerLinksResponse),
-    async (request): Promise<PartnerLinksResponse> => {
-      const tenant = requireTenant(request);
-      const signIn = await loadSignIn(db, tenant, sessionToken(request), clock.now());
-      return listPartnerLinks(db, tenant, signIn);
-    },
-  );
+  defineRoute({
+    method: 'GET',
+    path: apiPaths.partners.links,
+    summary: "The signed-in account's partner links and the ones removed from it",
+    auth: 'optional-session',
+    origin: 'any',
+    tenant: 'required',
+    responses: { 200: partnerLinksResponse },
+    errors: partnerRouteErrors,
+    handler: async ({ deps, tenant, session }): Promise<PartnerLinksResponse> =>
+      listPartnerLinks(deps.db, tenant, session),
+  }),
 
-  app.put(linkPattern, answers(partnerLinkChangeResponse), async (request): Promise<PartnerLinksResponse> => {
-    assertSameOrigin(request, config);
-    const tenant = requireTenant(request);
-    const link = parseInput(partnerLinkParams, request.params);
-    const now = clock.now();
-    const signIn = await loadSignIn(db, tenant, sessionToken(request), now);
-    return keepPartnerLink(db, tenant, signIn, link, now);
-  });
+  defineRoute({
+    method: 'PUT',
+    path: patternOf(apiPaths.partners.link(':partnerCode', ':subject'), 'partnerCode', 'subject'),
+    summary: 'Keep (confirm) a partner link of the signed-in account',
+    auth: 'optional-session',
+    origin: 'same-origin',
+    tenant: 'required',
+    params: partnerLinkParams,
+    responses: { 200: partnerLinkChangeResponse },
+    errors: partnerRouteErrors,
+    handler: async ({ deps, tenant, session, params }): Promise<PartnerLinksResponse> =>
+      keepPartnerLink(deps.db, tenant, session, params, deps.clock.now()),
+  }),
 
-  app.delete(
-    linkPattern,
-    answers(partnerLinkChangeResponse),
-    async (request): Promise<PartnerLinksResponse> => {
-      assertSameOrigin(request, config);
-      const tenant = requireTenant(request);
-      const link = parseInput(partnerLinkParams, request.params);
-      const now = clock.now();
-      const signIn = await loadSignIn(db, tenant, sessionToken(request), now);
-      return dropPartnerLink(db, tenant, signIn, link, now);
-    },
-  );
+  defineRoute({
+    method: 'DELETE',
+    path: patternOf(apiPaths.partners.link(':partnerCode', ':subject'), 'partnerCode', 'subject'),
+    summary: 'Drop a partner link of the signed-in account for good',
+    auth: 'optional-session',
+    origin: 'same-origin',
+    tenant: 'required',
+    params: partnerLinkParams,
+    responses: { 200: partnerLinkChangeResponse },
+    errors: partnerRouteErrors,
+    handler: async ({ deps, tenant, session, params }): Promise<PartnerLinksResponse> =>
+      dropPartnerLink(deps.db, tenant, session, params, deps.clock.now()),
+  }),
 
-  app.get(helpLinkPattern, answers(helpLinkResponse), async (request): Promise<HelpLinkResponse> => {
-    const tenant = requireTenant(request);
-    const { email } = parseInput(userEmailParams, request.params);
-    return partnerHelpLink(db, tenant, partnerCodeOf(request.params), email);
-  });
-}
+  defineRoute({
+    method: 'GET',
+    path: patternOf(apiPaths.partners.helpLink(':partnerCode', ':email'), 'partnerCode', 'email'),
+    summary: "The partner's help link for an address (the same for every address without a template)",
+    auth: 'none',
+    origin: 'any',
+    tenant: 'required',
+    params: helpLinkParams,
+    responses: { 200: helpLinkResponse },
+    errors: partnerRouteErrors,
+    handler: async ({ deps, tenant, params }): Promise<HelpLinkResponse> =>
+      partnerHelpLink(deps.db, tenant, params.partnerCode, params.email),
+  }),
+];

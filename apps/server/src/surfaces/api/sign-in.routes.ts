@@ -1,20 +1,27 @@
 import {
   apiPaths,
   authenticateRequest,
+  authorizeAbortRequest,
+  authorizeAbortResponse,
+  authorizeInteractionQuery,
+  authorizeInteractionResponse,
   authorizeRequest,
   authorizeResponse,
+  errorCodes,
   logoutRequest,
   logoutResponse,
   type SessionResponse,
   sessionResponse,
   toLocale,
-  type UserIdentity,
   userIdentitySchema,
 } from '@keycard/contract';
-import type { FastifyInstance } from 'fastify';
-import { authorizeSession, completeSignIn, endSignIn } from '../../features/sign-in/sign-in.service.ts';
-import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
-import { answers } from '../../platform/http/contract.ts';
+import {
+  abortAuthorization,
+  authorizeSession,
+  completeSignIn,
+  describeInteraction,
+  endSignIn,
+} from '../../features/oidc/sign-in.service.ts';
 import {
   clearSessionCookie,
   deviceToken,
@@ -22,33 +29,34 @@ import {
   setDeviceIdCookie,
   setKnownBrowserCookie,
   setSessionCookie,
-} from '../../platform/http/cookies.ts';
-import { ownOriginOf, resolveRedirect } from '../../platform/http/redirects.ts';
-import { assertSameOrigin } from '../../platform/http/security.ts';
-import { requireTenant } from '../../platform/http/tenant.ts';
-import { parseInput } from '../../platform/http/validate.ts';
-import type { Services } from '../context.ts';
+} from '../../features/sessions/cookies.ts';
+import { resolveRedirect } from '../../features/tenants/redirects.ts';
+import { ownOriginOf } from '../../platform/http/host.ts';
+import { defineRoute } from './api-route.ts';
 
 /**
  * The critical path after the password step (ARCHITECTURE "The login, end to end", 3–5):
- * HTTP glue only. Each handler checks the origin, parses its contract, calls one service and
- * answers; what a session may do is decided in sign-in-state.ts.
+ * HTTP glue only. Each handler calls one service and answers; what a session may do is
+ * decided in sign-in-state.ts.
  */
-export async function signInRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  const { db, clock, config, providers } = services;
-
-  app.post(
-    apiPaths.authenticate,
-    answers(userIdentitySchema),
-    async (request, reply): Promise<UserIdentity> => {
-      assertSameOrigin(request, config);
-      const tenant = requireTenant(request);
-      const input = parseInput(authenticateRequest, request.body);
-      const userDeviceToken = deviceToken(request, input.userDeviceToken);
+export const signInRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: apiPaths.authenticate,
+    summary: 'Redeem the login code: opens the session (its cookie) and answers the user identity',
+    auth: 'none',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: authenticateRequest,
+    responses: { 200: userIdentitySchema },
+    errors: [errorCodes.codeInvalid],
+    handler: async ({ deps, request, reply, tenant, body }) => {
+      const { db, clock, config } = deps;
+      const userDeviceToken = deviceToken(request, body.userDeviceToken);
       const { token, signIn, knownBrowserToken } = await completeSignIn(
         db,
         tenant,
-        { ...input, userDeviceToken, previousToken: sessionToken(request) },
+        { ...body, userDeviceToken, previousToken: sessionToken(request) },
         clock.now(),
       );
       setSessionCookie(reply, config, token);
@@ -57,48 +65,112 @@ export async function signInRoutes(app: FastifyInstance, services: Services): Pr
       if (userDeviceToken && !deviceToken(request)) setDeviceIdCookie(reply, config, userDeviceToken);
       return signIn.identity;
     },
-  );
+  }),
 
-  app.get(apiPaths.session, answers(sessionResponse), async (request): Promise<SessionResponse> => {
-    const tenant = requireTenant(request);
-    const signIn = await loadSignIn(db, tenant, sessionToken(request), clock.now());
-    if (!signIn) return { exists: false };
-    return {
-      exists: true,
-      provider: signIn.session.provider === 'authx' ? 'authx' : 'keycard',
-      partnerCode: signIn.session.partner_code,
-      identity: signIn.identity,
-    };
-  });
+  defineRoute({
+    method: 'GET',
+    path: apiPaths.session,
+    summary: 'Whether this browser has a session, its provider and partner, and the user identity',
+    auth: 'optional-session',
+    origin: 'any',
+    tenant: 'required',
+    responses: { 200: sessionResponse },
+    errors: [],
+    handler: async ({ session }): Promise<SessionResponse> => {
+      if (!session) return { exists: false };
+      return {
+        exists: true,
+        provider: session.session.provider === 'authx' ? 'authx' : 'keycard',
+        partnerCode: session.session.partner_code,
+        identity: session.identity,
+      };
+    },
+  }),
 
-  /** Silent authorize: finish the app's pending sign-in, or go to a registered redirect. */
-  app.post(apiPaths.authorize, answers(authorizeResponse), async (request) => {
-    assertSameOrigin(request, config);
-    const tenant = requireTenant(request);
-    const input = parseInput(authorizeRequest, request.body);
-    const signIn = await loadSignIn(db, tenant, sessionToken(request), clock.now());
-    // SPEC §4: the redirect carries the device token as user-device-token, now from the cookie.
-    const userDeviceToken = deviceToken(request, input.userDeviceToken);
-    return authorizeSession(
-      { providers },
-      tenant,
-      signIn,
-      { ...input, userDeviceToken },
-      ownOriginOf(config, request),
-    );
-  });
+  defineRoute({
+    method: 'POST',
+    path: apiPaths.authorize,
+    summary: "Silent authorize: finish the app's pending sign-in, or go to a registered redirect",
+    auth: 'optional-session',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: authorizeRequest,
+    responses: { 200: authorizeResponse },
+    errors: [
+      errorCodes.sessionRequired,
+      errorCodes.sessionIncomplete,
+      errorCodes.reauthenticationRequired,
+      errorCodes.interactionNotFound,
+      errorCodes.redirectNotAllowed,
+    ],
+    handler: async ({ deps, request, reply, tenant, session, body }) => {
+      // SPEC §4: the redirect carries the device token as user-device-token, now from the cookie.
+      const userDeviceToken = deviceToken(request, body.userDeviceToken);
+      return authorizeSession(
+        { providers: deps.providers },
+        tenant,
+        session,
+        { ...body, userDeviceToken },
+        { req: request.raw, res: reply.raw },
+        ownOriginOf(deps.config, request),
+      );
+    },
+  }),
 
-  app.post(apiPaths.logout, answers(logoutResponse), async (request, reply) => {
-    assertSameOrigin(request, config);
-    const tenant = requireTenant(request);
-    const input = parseInput(logoutRequest, request.body);
-    await endSignIn(db, tenant, sessionToken(request) ?? input.token);
-    clearSessionCookie(reply, config);
-    const target = resolveRedirect(tenant, ownOriginOf(config, request), input.redirectUri);
-    if (target) return { location: target };
-    const login = new URLSearchParams({ loggedOut: 'true' });
-    const lang = toLocale(input.langCode);
-    if (lang) login.set('langCode', lang);
-    return { location: `/login?${login}` };
-  });
-}
+  defineRoute({
+    method: 'GET',
+    path: apiPaths.authorizeInteraction,
+    summary: "The app this browser's pending sign-in is for (its interaction cookie), by name",
+    auth: 'none',
+    origin: 'any',
+    tenant: 'required',
+    query: authorizeInteractionQuery,
+    responses: { 200: authorizeInteractionResponse },
+    errors: [errorCodes.interactionNotFound],
+    handler: async ({ deps, request, reply, tenant, query }) =>
+      describeInteraction({ providers: deps.providers }, tenant, query.iid, {
+        req: request.raw,
+        res: reply.raw,
+      }),
+  }),
+
+  defineRoute({
+    method: 'POST',
+    path: apiPaths.authorizeAbort,
+    summary: "Back to the app without signing in: ends this browser's pending sign-in with access_denied",
+    auth: 'none',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: authorizeAbortRequest,
+    responses: { 200: authorizeAbortResponse },
+    errors: [errorCodes.interactionNotFound],
+    handler: async ({ deps, request, reply, tenant, body }) =>
+      abortAuthorization({ providers: deps.providers }, tenant, body.iid, {
+        req: request.raw,
+        res: reply.raw,
+      }),
+  }),
+
+  defineRoute({
+    method: 'POST',
+    path: apiPaths.logout,
+    summary: 'End the session; answers where to go next (a registered redirect, or the login page)',
+    auth: 'none',
+    origin: 'same-origin',
+    tenant: 'required',
+    body: logoutRequest,
+    responses: { 200: logoutResponse },
+    errors: [],
+    handler: async ({ deps, request, reply, tenant, body }) => {
+      const { db, config } = deps;
+      await endSignIn(db, tenant, sessionToken(request) ?? body.token);
+      clearSessionCookie(reply, config);
+      const target = resolveRedirect(tenant, ownOriginOf(config, request), body.redirectUri);
+      if (target) return { location: target };
+      const login = new URLSearchParams({ loggedOut: 'true' });
+      const lang = toLocale(body.langCode);
+      if (lang) login.set('langCode', lang);
+      return { location: `/login?${login}` };
+    },
+  }),
+];

@@ -7,22 +7,23 @@ import {
   loginDomainResponse,
   routePattern,
 } from '@keycard/contract';
-import type { FastifyInstance } from 'fastify';
-import { answers } from '../../platform/http/contract.ts';
 import { hostnameOf } from '../../platform/http/host.ts';
-import { parseInput } from '../../platform/http/validate.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import type { Services } from '../context.ts';
-import { requireTenant } from '../tenant.ts';
+import { defineRoute } from './api-route.ts';
 
-export async function tenantRoutes(app: FastifyInstance, { tenants }: Services): Promise<void> {
-  app.get(
-    routePattern(apiPaths.loginDomain, 'domain'),
-    answers(loginDomainResponse),
-    async (request, reply) => {
-      const { domain } = parseInput(loginDomainParams, request.params);
-      const current = requireTenant(request);
-      const tenant = await tenants.resolveHost(domain);
+export const tenantRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: routePattern(apiPaths.loginDomain, 'domain'),
+    summary: "A login domain's theme and tenant, asked on a host of the same tenant (ETag, 304)",
+    auth: 'none',
+    origin: 'any',
+    tenant: 'required',
+    params: loginDomainParams,
+    responses: { 200: loginDomainResponse, 304: null },
+    errors: [],
+    handler: async ({ deps, request, reply, tenant: current, params, answer }) => {
+      const tenant = await deps.tenants.resolveHost(params.domain);
       // A domain is answered only on a host of the same tenant: one tenant's pages cannot
       // be used to discover another's.
       if (!tenant || tenant.code !== current.code) {
@@ -36,7 +37,7 @@ export async function tenantRoutes(app: FastifyInstance, { tenants }: Services):
           loginDomain: tenant.loginDomain,
           loginClientId: tenant.loginClientId,
         },
-        domain: hostnameOf(domain),
+        domain: hostnameOf(params.domain),
       };
       // Kept by caches but revalidated at every use, cheaply (304 by ETag): a changed theme
       // gets a new ETag at once, so browsers see it as soon as the server does (within 5 s on
@@ -47,9 +48,9 @@ export async function tenantRoutes(app: FastifyInstance, { tenants }: Services):
       reply.header('vary', 'Host');
       const known = request.headers['if-none-match'];
       if (known?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
-        return reply.status(304).send();
+        return answer(304, undefined);
       }
       return body;
     },
-  );
-}
+  }),
+];
