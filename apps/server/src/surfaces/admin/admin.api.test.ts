@@ -18,18 +18,20 @@ import { hashPassword } from '../../features/accounts/password.service.ts';
 import { runCliOn } from '../../features/accounts/test-support.ts';
 import { findUserByEmail } from '../../features/accounts/user.repository.ts';
 import { rotateSigningKey } from '../../features/admin/signing-keys.service.ts';
-import { mfaDb } from '../../features/factors/mfa.schema.ts';
 import { enrolTotp } from '../../features/mfa/mfa.test-support.ts';
-import {
-  consoleClientId,
-  createMachineClient,
-  repairOperatorTenant,
-} from '../../features/operators/operators.service.ts';
+import { consoleClientId, repairOperatorTenant } from '../../features/operators/operator-tenant.ts';
+import { createMachineClient } from '../../features/operators/operators.service.ts';
 import { cliActor } from '../../platform/audit/audit.service.ts';
 import { publicOrigin } from '../../platform/config.ts';
 import { buildTestApp, call, demo, engines, signIn, type TestApp } from '../../test/helper.ts';
-import { type AdminRoute, adminRoutes } from './admin.routes.ts';
-import { adminCall, adminHost, operatorToken, tinyPng } from './admin.test-support.ts';
+import {
+  type AdminRouteRow as AdminRoute,
+  adminCall,
+  adminHost,
+  adminRouteTable as adminRoutes,
+  operatorToken,
+  tinyPng,
+} from './admin.test-support.ts';
 
 const grandTheme = {
   name: 'Grand Hotel Group',
@@ -136,7 +138,7 @@ describe.each(engines)('admin API on %s', (engine) => {
   }
 
   async function factorsOf(userId: string): Promise<number> {
-    const rows = await mfaDb(t.services.db)
+    const rows = await t.services.db
       .selectFrom('mfa_factors')
       .select('id')
       .where('user_id', '=', userId)

@@ -1,8 +1,11 @@
-import type { AdminRole } from '@keycard/contract';
+import { type AdminPermission, type AdminRole, adminApi } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import { createMachineClient } from '../../features/operators/operators.service.ts';
 import { cliActor } from '../../platform/audit/audit.service.ts';
+import { successStatus } from '../../platform/http/route.ts';
 import type { TestApp } from '../../test/helper.ts';
+import { adminRoutes } from './admin.routes.ts';
 
 export const adminHost = 'admin.localhost:3000';
 
@@ -124,3 +127,32 @@ export function testTheme(name: string) {
     links: { loginHelpUrl: null, contactSupportUrl: null },
   };
 }
+
+/** An admin route as the role tests read it: its path under /admin/api/v1 and who may call it. */
+export interface AdminRouteRow {
+  method: string;
+  /** Under /admin/api/v1, Fastify style (`:code`). */
+  path: string;
+  permission: AdminPermission | null;
+  ownerOnly: boolean;
+  status: number;
+  /** The success schema (none for an export of JSON lines). */
+  response: z.ZodType | null;
+  /** An image upload rather than JSON. */
+  upload: boolean;
+}
+
+/** The admin route table (admin.routes.ts), in its order. */
+export const adminRouteTable: AdminRouteRow[] = adminRoutes.map((route) => {
+  if (typeof route.auth !== 'object') throw new Error(`${route.path} is not an admin operation`);
+  const status = successStatus(route);
+  return {
+    method: route.method,
+    path: route.path.slice(adminApi.base.length),
+    permission: route.auth.admin.permission,
+    ownerOnly: route.auth.admin.ownerOnly === true,
+    status,
+    response: route.format === 'ndjson' ? null : (route.responses[status] ?? null),
+    upload: route.raw !== undefined,
+  };
+});

@@ -1,0 +1,88 @@
+import { adminErrors, type ErrorCode, lifecycleErrors } from '@keycard/contract';
+import { adminOperations } from '@keycard/contract/admin-paths';
+import {
+  deleteUser,
+  endUserSessions,
+  getUser,
+  inviteAccount,
+  resendActivation,
+  resetUserMfa,
+  searchUsers,
+  setUserDisabled,
+  unlockUser,
+} from '../../features/admin/users.service.ts';
+import { adminRoute } from './admin-route.ts';
+
+const userErrors: ErrorCode[] = [adminErrors.tenantNotFound, adminErrors.userNotFound];
+
+/** A tenant's accounts: search, invitation, the help desk's actions, erasure. */
+export const userRoutes = [
+  adminRoute(adminOperations.searchUsers, {
+    access: { permission: 'users.read' },
+    errors: [adminErrors.tenantNotFound],
+    handler: async ({ caller: { deps }, params, query }) => ({
+      users: await searchUsers(deps, params.code, query.email, query.limit),
+    }),
+  }),
+
+  adminRoute(adminOperations.inviteUser, {
+    access: { permission: 'users.write', operatorTenantManaged: true },
+    errors: [
+      adminErrors.tenantNotFound,
+      lifecycleErrors.inviteAccountExists,
+      lifecycleErrors.registerAccountExists,
+    ],
+    handler: async ({ caller: { deps }, params, body }) => inviteAccount(deps, params.code, body),
+  }),
+
+  adminRoute(adminOperations.getUser, {
+    access: { permission: 'users.read' },
+    errors: userErrors,
+    handler: async ({ caller: { deps }, params }) => ({
+      user: await getUser(deps, params.code, params.userId),
+    }),
+  }),
+
+  adminRoute(adminOperations.resendActivation, {
+    access: { permission: 'users.write' },
+    errors: userErrors,
+    handler: async ({ caller: { deps }, params }) => resendActivation(deps, params.code, params.userId),
+  }),
+
+  // An operator's account is disabled or enabled by removing or adding the operator.
+  adminRoute(adminOperations.disableUser, {
+    access: { permission: 'users.write', operatorTenantManaged: true },
+    errors: userErrors,
+    handler: async ({ caller: { deps }, params }) => setUserDisabled(deps, params.code, params.userId, true),
+  }),
+
+  adminRoute(adminOperations.enableUser, {
+    access: { permission: 'users.write', operatorTenantManaged: true },
+    errors: userErrors,
+    handler: async ({ caller: { deps }, params }) => setUserDisabled(deps, params.code, params.userId, false),
+  }),
+
+  adminRoute(adminOperations.unlockUser, {
+    access: { permission: 'users.write' },
+    errors: userErrors,
+    handler: async ({ caller: { deps }, params }) => unlockUser(deps, params.code, params.userId),
+  }),
+
+  adminRoute(adminOperations.resetUserMfa, {
+    access: { permission: 'users.write' },
+    errors: userErrors,
+    handler: async ({ caller: { deps }, params }) => resetUserMfa(deps, params.code, params.userId),
+  }),
+
+  adminRoute(adminOperations.endUserSessions, {
+    access: { permission: 'users.write' },
+    errors: userErrors,
+    handler: async ({ caller: { deps }, params }) => endUserSessions(deps, params.code, params.userId),
+  }),
+
+  adminRoute(adminOperations.deleteUser, {
+    access: { permission: 'users.write', operatorTenantManaged: true },
+    errors: userErrors,
+    handler: async ({ caller: { deps }, params }) => deleteUser(deps, params.code, params.userId),
+  }),
+];
