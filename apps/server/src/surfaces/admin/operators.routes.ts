@@ -1,4 +1,4 @@
-import { adminErrors, operatorTenantCode } from '@keycard/contract';
+import { adminErrors, errorCodes, lifecycleErrors, operatorTenantCode } from '@keycard/contract';
 import { adminOperations } from '@keycard/contract/admin-paths';
 import {
   changeOperator,
@@ -37,7 +37,12 @@ export const operatorRoutes = [
 
   adminRoute(adminOperations.inviteOperator, {
     access: { permission: 'operators.manage' },
-    errors: [adminErrors.operatorExists],
+    errors: [
+      adminErrors.operatorExists,
+      lifecycleErrors.inviteAccountExists,
+      lifecycleErrors.registerAccountExists,
+      errorCodes.redirectNotAllowed,
+    ],
     handler: async ({ caller: { deps }, body }) => inviteOperator(deps, body, deps.now),
   }),
 

@@ -1,4 +1,4 @@
-import { adminErrors, type ErrorCode, lifecycleErrors } from '@keycard/contract';
+import { adminErrors, type ErrorCode, errorCodes, lifecycleErrors } from '@keycard/contract';
 import { adminOperations } from '@keycard/contract/admin-paths';
 import {
   deleteUser,
@@ -31,6 +31,7 @@ export const userRoutes = [
       adminErrors.tenantNotFound,
       lifecycleErrors.inviteAccountExists,
       lifecycleErrors.registerAccountExists,
+      errorCodes.redirectNotAllowed,
     ],
     handler: async ({ caller: { deps }, params, body }) => inviteAccount(deps, params.code, body),
   }),

@@ -182,7 +182,7 @@ export const lifecycleRoutes = [
     tenant: 'required',
     body: validateRegistrationTokenRequest,
     responses: { 200: validateRegistrationTokenResponse },
-    errors: [lifecycleErrors.registerTokenInvalid],
+    errors: [lifecycleErrors.registerTokenInvalid, lifecycleErrors.registerAccountExists],
     handler: async ({ deps, tenant, body }) => {
       const grant = await checkRegistrationToken(deps.db, tenant, body.token, deps.clock.now());
       return { email: grant.email };
