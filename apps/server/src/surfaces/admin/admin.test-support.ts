@@ -1,10 +1,12 @@
 import { type AdminPermission, type AdminRole, adminApi } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
 import type { z } from 'zod';
+import { hashPassword } from '../../features/accounts/password.service.ts';
 import { createMachineClient } from '../../features/operators/operators.service.ts';
 import { cliActor } from '../../platform/audit/audit.service.ts';
 import { successStatus } from '../../platform/http/route.ts';
-import type { TestApp } from '../../test/helper.ts';
+import { demo, type TestApp } from '../../test/helper.ts';
 import { adminRoutes } from './admin.routes.ts';
 
 export const adminHost = 'admin.localhost:3000';
@@ -156,3 +158,78 @@ export const adminRouteTable: AdminRouteRow[] = adminRoutes.map((route) => {
     upload: route.raw !== undefined,
   };
 });
+
+/** The Grand Hotel theme, and a tenant of its own made with it. */
+export const grandTheme = {
+  name: 'Grand Hotel Group',
+  images: { favicon: '/brand/grand-hotel-favicon.svg', logo: '/brand/grand-hotel-logo.svg' },
+  colours: {
+    primaryBackground: '#1f3a5f',
+    primaryForeground: '#ffffff',
+    secondaryBackground: '#f5efe6',
+    secondaryForeground: '#1a1a1a',
+    tertiaryBackground: '#7a5c2e',
+    tertiaryForeground: '#ffffff',
+  },
+  links: {
+    loginHelpUrl: 'https://help.grand-hotel.example/login-help',
+    contactSupportUrl: 'https://help.grand-hotel.example/support',
+  },
+};
+
+export function newTenant(code: string) {
+  return {
+    code,
+    aliasCode: null,
+    loginDomain: `${code}.localhost`,
+    aliasDomains: [],
+    defaultRedirectUri: 'https://app.example.com/',
+    loginClientId: `${code}-app`,
+    theme: { ...grandTheme, name: `Tenant ${code}` },
+    settings: { mfa: { mode: 'recommended' } },
+    clients: [{ clientId: `${code}-app`, redirectUris: ['https://app.example.com/callback'] }],
+  };
+}
+
+/** Helpers of the admin API tests, for the test app and owner token of a suite. */
+export function adminFixtures(app: () => TestApp, ownerToken: () => string) {
+  /** A tenant of its own for a test, created through the API. */
+  async function tenantFor(code: string) {
+    const created = await adminCall(app().app, 'POST', '/tenants', {
+      token: ownerToken(),
+      body: newTenant(code),
+    });
+    expect(created.statusCode).toBe(201);
+    return created.json();
+  }
+
+  async function factorsOf(userId: string): Promise<number> {
+    const rows = await app()
+      .services.db.selectFrom('mfa_factors')
+      .select('id')
+      .where('user_id', '=', userId)
+      .execute();
+    return rows.length;
+  }
+
+  /** Gives an account the demo password (as if it had been activated). */
+  async function activeUserPassword(userId: string): Promise<void> {
+    const hash = await hashPassword(demo.password);
+    await app()
+      .services.db.updateTable('users')
+      .set({ password_hash: hash, password_changed_at: Date.now() })
+      .where('id', '=', userId)
+      .execute();
+  }
+
+  async function invitedUser(code: string, email: string): Promise<string> {
+    const invited = await adminCall(app().app, 'POST', `/tenants/${code}/users`, {
+      token: ownerToken(),
+      body: { email, type: 'staff' },
+    });
+    expect(invited.statusCode).toBe(201);
+    return invited.json().user.id;
+  }
+
+  return { tenantFor, factorsOf, activeUserPassword, invitedUser };
+}
