@@ -4,8 +4,8 @@ import { errorAnswer } from '../../platform/http/errors.ts';
 import { hostnameOf } from '../../platform/http/host.ts';
 import type { EmailContent, PhoneContent, PushContent } from '../../platform/messaging/message.types.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import type { Services } from '../context.ts';
 import { escapeHtml } from '../../platform/shared/html.ts';
+import type { Services } from '../context.ts';
 
 const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1', 'localhost']);
 
@@ -21,9 +21,10 @@ export function clientAddressesOf(request: FastifyRequest): string[] {
   if (realIp) addresses.push(realIp);
   // RFC 7239: Forwarded: for=192.0.2.60;proto=http, for="[2001:db8::1]:4711"
   for (const match of header('forwarded').matchAll(/for=("?)([^;,"]+)\1/gi)) {
-    const node = match[2]!;
-    const bracketed = /^\[([^\]]+)\]/.exec(node);
-    addresses.push(bracketed ? bracketed[1]! : node.split(':').length === 2 ? node.split(':')[0]! : node);
+    const node = match[2] ?? '';
+    const bracketed = /^\[([^\]]+)\]/.exec(node)?.[1];
+    const [name, port, ...more] = node.split(':');
+    addresses.push(bracketed ?? (port !== undefined && more.length === 0 ? (name ?? node) : node));
   }
   return addresses.map((address) => address.toLowerCase());
 }
@@ -109,9 +110,9 @@ export async function devOutboxRoutes(app: FastifyInstance, { db, config }: Serv
     return query.execute();
   };
 
-  app.get('/_dev/outbox.json', async (request, reply) => {
+  app.get<{ Querystring: { to?: unknown } }>('/_dev/outbox.json', async (request, reply) => {
     if (!assertLocal(request, reply)) return;
-    const { to } = request.query as { to?: string };
+    const { to } = request.query;
     const rows = await list(typeof to === 'string' ? to : undefined);
     return rows.map((row) => ({
       id: row.id,
@@ -150,9 +151,9 @@ export async function devOutboxRoutes(app: FastifyInstance, { db, config }: Serv
 ${rows.length ? `<ul>${items}</ul>` : '<p>No messages yet.</p>'}</main></body></html>`);
   });
 
-  app.get('/_dev/outbox/:id', async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/_dev/outbox/:id', async (request, reply) => {
     if (!assertLocal(request, reply)) return;
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     const row = await db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return notFound(reply);
     const content = JSON.parse(row.payload) as Partial<EmailContent & PhoneContent>;
@@ -171,9 +172,9 @@ ${rows.length ? `<ul>${items}</ul>` : '<p>No messages yet.</p>'}</main></body></
 <body><main><p><a href="/_dev/outbox">← Outbox</a></p>${body}</main></body></html>`);
   });
 
-  app.get('/_dev/outbox/:id/html', async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/_dev/outbox/:id/html', async (request, reply) => {
     if (!assertLocal(request, reply)) return;
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     const row = await db
       .selectFrom('outbox')
       .select(['payload', 'channel'])
