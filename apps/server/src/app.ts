@@ -13,7 +13,7 @@ import {
   createHttpAnalyticsProvider,
 } from './features/analytics/analytics.provider.ts';
 import { forgetPushToken } from './features/mobile/device-key.service.ts';
-import { findInteraction } from './features/oidc/interaction.service.ts';
+import { interactionOfBrowser } from './features/oidc/interaction.service.ts';
 import { ProviderRegistry } from './features/oidc/provider-registry.ts';
 import { TenantDirectory } from './features/tenants/tenant.service.ts';
 import { tenantGoneAnswer } from './features/tenants/tenant-gone.ts';
@@ -47,6 +47,7 @@ import { oidcRoutes } from './surfaces/oidc/oidc.routes.ts';
 import { ProviderPages } from './surfaces/oidc/pages.ts';
 import { consoleRoutes } from './surfaces/web/console.ts';
 import { devOutboxRoutes } from './surfaces/web/dev-outbox.routes.ts';
+import { pageSourcesOf } from './surfaces/web/page-sources.ts';
 import { loadPortalTemplate, portalRoutes } from './surfaces/web/portal.ts';
 
 export const defaultPortalDist = path.resolve(
@@ -207,7 +208,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   });
 
   await app.register(fastifyCookie, { secret: secrets.cookieKeys });
-  installSecurity(app, config);
+  installSecurity(app, config, pageSourcesOf(services));
   installErrorHandling(app, {
     whenTenantGone: tenantGoneAnswer(database.kysely),
     enforceContract: config.env !== 'production',
@@ -262,10 +263,10 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
         : {
             resolveTenant: (host) => tenants.resolveHost(host),
             secureCookies: config.publicScheme === 'https',
-            uiLocales: async (tenant, iid) => {
+            uiLocales: async (tenant, iid, browser) => {
               const { provider } = await services.providers.get(tenant);
-              const interaction = await findInteraction(provider, iid);
-              const value = interaction?.params.ui_locales;
+              const interaction = await interactionOfBrowser(provider, browser, iid);
+              const value = interaction.params.ui_locales;
               return typeof value === 'string' ? value : undefined;
             },
           },
