@@ -3,7 +3,8 @@
  * between files or folders, and no import that runs upward.
  *
  * Server: platform ← features (in `featureOrder`, each only importing those before it) ←
- * surfaces ← app.ts / main.ts. Portal and console: lib ← ui ← features ← app.
+ * surfaces ← app.ts / main.ts; from outside a feature, only its index.ts is imported.
+ * Portal and console: lib ← ui ← features ← app.
  */
 
 /** The server's features, lowest first: a feature imports only platform/ and features listed before it. */
@@ -120,6 +121,16 @@ module.exports = {
     },
     ...featureRules,
     unknownFeature,
+    {
+      name: 'server-feature-public-api',
+      comment: 'outside a feature, reach it through its index.ts (its public face)',
+      severity: 'error',
+      from: { path: `${server}(features/([^/]+)/|surfaces/|app\\.ts|main\\.ts)` },
+      to: {
+        path: `${server}features/`,
+        pathNot: [`${server}features/$2/`, `${server}features/[^/]+/index\\.ts$`],
+      },
+    },
     ...frontEndRules('portal'),
     ...frontEndRules('console'),
   ],

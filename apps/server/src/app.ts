@@ -3,20 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import {
-  loadLeakedPasswords,
-  useHashingQueue,
-  usePasswordHashing,
-} from './features/accounts/password.service.ts';
-import {
-  type AnalyticsProvider,
-  createHttpAnalyticsProvider,
-} from './features/analytics/analytics.provider.ts';
-import { forgetPushToken } from './features/mobile/device-key.service.ts';
-import { interactionOfBrowser } from './features/oidc/interaction.service.ts';
-import { ProviderRegistry } from './features/oidc/provider-registry.ts';
-import { TenantDirectory } from './features/tenants/tenant.service.ts';
-import { tenantGoneAnswer } from './features/tenants/tenant-gone.ts';
+import { loadLeakedPasswords, useHashingQueue, usePasswordHashing } from './features/accounts/index.ts';
+import { type AnalyticsProvider, createHttpAnalyticsProvider } from './features/analytics/index.ts';
+import { forgetPushToken } from './features/mobile/index.ts';
+import { interactionOfBrowser, ProviderRegistry } from './features/oidc/index.ts';
+import { TenantDirectory, tenantGoneAnswer } from './features/tenants/index.ts';
 import type { Config } from './platform/config.ts';
 import type { Db } from './platform/db/database.ts';
 import { installResponseContract } from './platform/http/contract.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createApp } from './app.ts';
-import { usePasswordHashing } from './features/accounts/password.service.ts';
-import { startJanitor } from './features/maintenance/janitor.ts';
+import { usePasswordHashing } from './features/accounts/index.ts';
+import { startJanitor } from './features/maintenance/index.ts';
 import { AuditSinkWorker, configuredSinks } from './platform/audit/audit-sink.ts';
 import { ConfigError, loadConfig, publicOrigin } from './platform/config.ts';
 import { AuditLogProtectionError, openServerDatabase } from './platform/db/database.ts';

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { AnalyticsProvider } from '../features/analytics/analytics.provider.ts';
-import type { ProviderRegistry } from '../features/oidc/provider-registry.ts';
-import type { TenantDirectory } from '../features/tenants/tenant.service.ts';
-import type { TenantContext } from '../features/tenants/tenant.types.ts';
+import type { AnalyticsProvider } from '../features/analytics/index.ts';
+import type { ProviderRegistry } from '../features/oidc/index.ts';
+import type { TenantContext, TenantDirectory } from '../features/tenants/index.ts';
 import type { Config } from '../platform/config.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Database } from '../platform/db/schema.ts';

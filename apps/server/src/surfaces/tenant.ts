@@ -1,6 +1,6 @@
 import { errorCodes } from '@keycard/contract';
 import type { FastifyRequest } from 'fastify';
-import type { TenantContext } from '../features/tenants/tenant.types.ts';
+import type { TenantContext } from '../features/tenants/index.ts';
 import { AppError } from '../platform/shared/errors.ts';
 
 export function requireTenant(request: FastifyRequest): TenantContext {

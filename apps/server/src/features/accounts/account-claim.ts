@@ -8,7 +8,7 @@ import {
   renderPartnerLinksRemovedMail,
 } from '../../platform/messaging/templates/account-mail.ts';
 import { consumeUserTokens } from '../../platform/shared/one-time-token.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import type { TenantContext } from '../tenants/index.ts';
 
 /** A partner link removed from an account. */
 export interface RemovedLink {

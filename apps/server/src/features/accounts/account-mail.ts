@@ -8,7 +8,7 @@ import {
   accountMailTemplates,
   renderAccountMail,
 } from '../../platform/messaging/templates/account-mail.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import type { TenantContext } from '../tenants/index.ts';
 
 function localeOf(value: string): Locale {
   return (locales as readonly string[]).includes(value) ? (value as Locale) : 'en';

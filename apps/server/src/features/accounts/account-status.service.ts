@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { limitKeys } from '../../platform/security/limit-keys.ts';
 import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
-import { endUserAccess } from '../sessions/user-access.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import { endUserAccess } from '../sessions/index.ts';
+import type { TenantContext } from '../tenants/index.ts';
 import { findUserByEmail, type UserRow } from './user.repository.ts';
 
 export type AccountChange = 'disabled' | 'enabled' | 'deleted' | 'unchanged';

@@ -8,7 +8,7 @@ import {
   type RedeemResult,
   redeemToken,
 } from '../../platform/shared/one-time-token.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import type { TenantContext } from '../tenants/index.ts';
 import { claimAccount } from './account-claim.ts';
 import type { LifecycleDeps, RegistrationGrant } from './invitation.service.ts';
 import { insertUser } from './lifecycle.repository.ts';

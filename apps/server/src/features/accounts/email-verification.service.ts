@@ -11,7 +11,7 @@ import {
   peekToken,
   redeemToken,
 } from '../../platform/shared/one-time-token.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import type { TenantContext } from '../tenants/index.ts';
 import { claimAccount } from './account-claim.ts';
 import { queueAccountMail } from './account-mail.ts';
 import type { LifecycleDeps } from './invitation.service.ts';

@@ -13,8 +13,8 @@ import {
   peekToken,
   redeemToken,
 } from '../../platform/shared/one-time-token.ts';
-import { endUserAccess } from '../sessions/user-access.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import { endUserAccess } from '../sessions/index.ts';
+import type { TenantContext } from '../tenants/index.ts';
 import { claimAccount } from './account-claim.ts';
 import { accountLink, queueAccountMail } from './account-mail.ts';
 import { type LifecycleDeps, queueActivation } from './invitation.service.ts';

@@ -6,7 +6,7 @@ import type { Engine } from '../../platform/db/database.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { RateLimiter } from '../../platform/security/rate-limiter.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import type { TenantDirectory } from '../tenants/tenant.service.ts';
+import type { TenantDirectory } from '../tenants/index.ts';
 
 /**
  * What the admin API does (docs/admin-api.md), without HTTP, one module per resource:

@@ -7,9 +7,8 @@ import type { Database } from '../../platform/db/schema.ts';
 import { isUniqueViolation } from '../../platform/db/unique-violation.ts';
 import { hashClientSecret } from '../../platform/security/client-secret.ts';
 import { AppError, retryAfter } from '../../platform/shared/errors.ts';
-import { assertProductionRedirects } from '../tenants/redirects.ts';
-import type { ClientMetadata } from '../tenants/tenant.types.ts';
-import { raiseTenantVersion } from '../tenants/tenant-version.ts';
+import type { ClientMetadata } from '../tenants/index.ts';
+import { assertProductionRedirects, raiseTenantVersion } from '../tenants/index.ts';
 import { type AdminDeps, tenantRow } from './admin.deps.ts';
 import { withTenantLease } from './tenant-lease.ts';
 

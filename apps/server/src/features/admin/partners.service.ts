@@ -1,14 +1,8 @@
 import { adminErrors, type PartnerConfig } from '@keycard/contract';
 import { recordAudit } from '../../platform/audit/audit.service.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import {
-  findPartner,
-  listPartners,
-  type Partner,
-  removePartner,
-  savePartner,
-} from '../partners/partner.repository.ts';
-import { raiseTenantVersion } from '../tenants/tenant-version.ts';
+import { findPartner, listPartners, type Partner, removePartner, savePartner } from '../partners/index.ts';
+import { raiseTenantVersion } from '../tenants/index.ts';
 import { type AdminDeps, tenantRow } from './admin.deps.ts';
 
 /**

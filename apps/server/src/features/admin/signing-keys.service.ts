@@ -5,7 +5,7 @@ import { type AuditActor, recordAudit } from '../../platform/audit/audit.service
 import type { Database } from '../../platform/db/schema.ts';
 import { encrypt } from '../../platform/shared/crypto.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import { raiseTenantVersion } from '../tenants/tenant-version.ts';
+import { raiseTenantVersion } from '../tenants/index.ts';
 
 /**
  * Signing-key rotation (docs/admin-api.md#signing-keys). A tenant's provider signs with its

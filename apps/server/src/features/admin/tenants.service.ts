@@ -17,12 +17,12 @@ import { limitKeys } from '../../platform/security/limit-keys.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import {
   applyConfigurationPlan,
+  ConfigurationFileError,
   exportTenant,
   planConfiguration,
-} from '../configuration/configuration.service.ts';
-import { ConfigurationFileError } from '../configuration/configuration-file.ts';
-import { deletePartnerRows, listPartners } from '../partners/partner.repository.ts';
-import { forUpdate, retryOnDeadlock } from '../tenants/tenant-gone.ts';
+} from '../configuration/index.ts';
+import { deletePartnerRows, listPartners } from '../partners/index.ts';
+import { forUpdate, retryOnDeadlock } from '../tenants/index.ts';
 import { type AdminDeps, type TenantRow, tenantRow } from './admin.deps.ts';
 import { clientsOf } from './clients.service.ts';
 import { withTenantLease } from './tenant-lease.ts';

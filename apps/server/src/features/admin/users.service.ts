@@ -5,12 +5,18 @@ import { recordAudit } from '../../platform/audit/audit.service.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { limitKeys } from '../../platform/security/limit-keys.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import { deleteAccount, disableAccount, enableAccount } from '../accounts/account-status.service.ts';
-import { inviteUser, queueActivation } from '../accounts/invitation.service.ts';
-import { findUserById, type UserRow } from '../accounts/user.repository.ts';
-import { removeUserFactors } from '../mfa/mfa.service.ts';
-import { endUserAccess } from '../sessions/user-access.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import {
+  deleteAccount,
+  disableAccount,
+  enableAccount,
+  findUserById,
+  inviteUser,
+  queueActivation,
+  type UserRow,
+} from '../accounts/index.ts';
+import { removeUserFactors } from '../mfa/index.ts';
+import { endUserAccess } from '../sessions/index.ts';
+import type { TenantContext } from '../tenants/index.ts';
 import type { AdminDeps } from './admin.deps.ts';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnalyticsEventName, MfaDeliveryType, UserType } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import type { TenantContext } from '../tenants/index.ts';
 import { AnalyticsForwardError, type AnalyticsProvider } from './analytics.provider.ts';
 
 export interface NewAnalyticsEvent {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { clientSecretMatches, hashClientSecret } from '../../platform/security/client-secret.ts';
-import type { ClientMetadata } from '../tenants/tenant.types.ts';
+import type { ClientMetadata } from '../tenants/index.ts';
 import type { PlannedObject, TenantPlanContext } from './configuration.types.ts';
 import { fieldPath } from './configuration-file.ts';
 import { actionOf, diff } from './field-diff.ts';

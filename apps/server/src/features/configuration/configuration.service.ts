@@ -8,12 +8,14 @@ import {
 } from '../../platform/audit/audit.service.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import { applyVerificationPolicy } from '../accounts/email-verification.service.ts';
-import { inviteUser } from '../accounts/invitation.service.ts';
-import { deletePartnerRows, listPartners, savePartner } from '../partners/partner.repository.ts';
-import { productionRedirectProblems } from '../tenants/redirects.ts';
-import { parseStoredTheme, TenantDirectory } from '../tenants/tenant.service.ts';
-import { nextTenantVersion } from '../tenants/tenant-version.ts';
+import { applyVerificationPolicy, inviteUser } from '../accounts/index.ts';
+import { deletePartnerRows, listPartners, savePartner } from '../partners/index.ts';
+import {
+  nextTenantVersion,
+  parseStoredTheme,
+  productionRedirectProblems,
+  TenantDirectory,
+} from '../tenants/index.ts';
 import { planClients } from './client-plan.ts';
 import type {
   ConfigurationPlan,

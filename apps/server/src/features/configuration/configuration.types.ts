@@ -1,7 +1,7 @@
 import type { PartnerConfig, TenantConfig } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import type { ClientMetadata } from '../tenants/tenant.types.ts';
+import type { ClientMetadata } from '../tenants/index.ts';
 
 /**
  * A configuration plan (docs/configuration.md): what `keycard apply` would create or change,

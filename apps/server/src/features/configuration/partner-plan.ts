@@ -1,5 +1,5 @@
 import type { PartnerConfig, TenantConfig } from '@keycard/contract';
-import { listPartners } from '../partners/partner.repository.ts';
+import { listPartners } from '../partners/index.ts';
 import type { PlannedObject, TenantPlanContext } from './configuration.types.ts';
 import { actionOf, diff } from './field-diff.ts';
 

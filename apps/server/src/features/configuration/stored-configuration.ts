@@ -1,7 +1,7 @@
 import { type ClientConfig, compactThemeTexts, type TenantConfig, type Theme } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { type ClientMetadata, defaultTenantSettings } from '../tenants/tenant.types.ts';
+import { type ClientMetadata, defaultTenantSettings } from '../tenants/index.ts';
 import { isObject } from './field-diff.ts';
 
 /**

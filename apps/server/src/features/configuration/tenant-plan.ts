@@ -1,4 +1,4 @@
-import { parseStoredTheme } from '../tenants/tenant.service.ts';
+import { parseStoredTheme } from '../tenants/index.ts';
 import type { PlannedObject, TenantPlanContext } from './configuration.types.ts';
 import { fieldPath } from './configuration-file.ts';
 import { actionOf, diff } from './field-diff.ts';

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { DAY } from '../../platform/shared/clock.ts';
 import { createToken, hashToken } from '../../platform/shared/crypto.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import type { TenantContext } from '../tenants/index.ts';
 
 /**
  * A trusted device: the browser keeps a userDeviceToken (256 random bits, AUTH_X_DEVICE_ID);

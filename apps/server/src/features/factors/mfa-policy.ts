@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { DAY } from '../../platform/shared/clock.ts';
-import type { MfaMode, TenantContext } from '../tenants/tenant.types.ts';
+import type { MfaMode, TenantContext } from '../tenants/index.ts';
 import type { FactorRow } from './mfa.schema.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { MfaMethod } from '../sessions/session.service.ts';
+import type { MfaMethod } from '../sessions/index.ts';
 
 /**
  * The MFA tables (migration 2001), owned by the factors feature and merged into the one

@@ -9,16 +9,18 @@ import { AppError } from '../../platform/shared/errors.ts';
 import { issueToken } from '../../platform/shared/one-time-token.ts';
 import {
   admitHashing,
+  findUserByEmail,
   hashPassword,
   isLeakedPassword,
   needsRehash,
+  type UserRow,
+  upgradePasswordHash,
   verifyDummyPassword,
   verifyPassword,
-} from '../accounts/password.service.ts';
-import { findUserByEmail, type UserRow, upgradePasswordHash } from '../accounts/user.repository.ts';
-import { findTrustedDeviceId } from '../factors/device.service.ts';
-import { findKnownBrowserId } from '../sessions/known-browser.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+} from '../accounts/index.ts';
+import { findTrustedDeviceId } from '../factors/index.ts';
+import { findKnownBrowserId } from '../sessions/index.ts';
+import type { TenantContext } from '../tenants/index.ts';
 
 export interface LoginPolicy {
   maxFailures: number;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { DAY } from '../../platform/shared/clock.ts';
-import { sweepIdempotencyKeys } from '../idempotency/idempotency.service.ts';
+import { sweepIdempotencyKeys } from '../idempotency/index.ts';
 
 /** Delivered messages are kept this long for support, then removed (they hold links and codes). */
 export const sentMessageRetentionMs = 7 * DAY;

@@ -1,6 +1,6 @@
 import type { MessengerConfig, MessengerProvider } from '@keycard/contract';
 import type { Config } from '../../platform/config.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import type { TenantContext } from '../tenants/index.ts';
 
 /** A CSP directive and the sources a widget adds to it. */
 export type CspAdditions = Partial<Record<CspDirective, readonly string[]>>;

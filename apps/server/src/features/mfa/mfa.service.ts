@@ -13,31 +13,33 @@ import type { Database } from '../../platform/db/schema.ts';
 import { limitKeys } from '../../platform/security/limit-keys.ts';
 import type { LimitRule } from '../../platform/security/rate-limiter.ts';
 import type { Clock } from '../../platform/shared/clock.ts';
-import type { UserRow } from '../accounts/user.repository.ts';
-import { issueDeviceToken, isTrustedDevice, removeDevices } from '../factors/device.service.ts';
-import { mfaError } from '../factors/mfa.errors.ts';
-import type { FactorRow, FactorType, MfaCheckMethod } from '../factors/mfa.schema.ts';
-import { findActiveFactor, freshVerificationMs } from '../factors/mfa-policy.ts';
+import type { UserRow } from '../accounts/index.ts';
+import type { FactorRow, FactorType, MfaCheckMethod } from '../factors/index.ts';
 import {
   checkPhoneCode,
-  createPendingPhoneFactor,
-  latestDelivery,
-  type PhoneDeps,
-  sendPhoneCode,
-} from '../factors/phone.service.ts';
-import { checkPhoneNumber, maskPhone } from '../factors/phone-number.ts';
-import { countRecoveryCodes, redeemRecoveryCode, replaceRecoveryCodes } from '../factors/recovery.service.ts';
-import {
+  checkPhoneNumber,
   checkTotp,
+  countRecoveryCodes,
+  createPendingPhoneFactor,
+  findActiveFactor,
+  freshVerificationMs,
+  issueDeviceToken,
+  isTrustedDevice,
+  latestDelivery,
+  maskPhone,
+  mfaError,
+  type PhoneDeps,
   pendingRegistrationTtlMs,
+  redeemRecoveryCode,
+  removeDevices,
+  replaceRecoveryCodes,
+  sendPhoneCode,
   startTotpRegistration,
   type TotpRegistration,
-} from '../factors/totp.service.ts';
-import { redeemApprovedChallenge } from '../mobile/challenge.service.ts';
-import { activeDeviceName, deactivateUserDevices } from '../mobile/device-key.service.ts';
-import { recordMfaPassed, type SessionRow } from '../sessions/session.service.ts';
-import { endUserAccess } from '../sessions/user-access.ts';
-import { offeredMfaMethods, type TenantContext } from '../tenants/tenant.types.ts';
+} from '../factors/index.ts';
+import { activeDeviceName, deactivateUserDevices, redeemApprovedChallenge } from '../mobile/index.ts';
+import { endUserAccess, recordMfaPassed, type SessionRow } from '../sessions/index.ts';
+import { offeredMfaMethods, type TenantContext } from '../tenants/index.ts';
 
 export interface MfaDeps extends PhoneDeps {
   /** SMS and voice can be delivered (a provider is configured, or the local outbox page). */

@@ -6,8 +6,8 @@ import {
   mobileErrors,
 } from '@keycard/contract';
 import { AppError } from '../../platform/shared/errors.ts';
-import { recordMfaPassed } from '../sessions/session.service.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import { recordMfaPassed } from '../sessions/index.ts';
+import type { TenantContext } from '../tenants/index.ts';
 import {
   addStrike,
   challengeTopic,

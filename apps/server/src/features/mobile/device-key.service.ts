@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { createToken, hashToken } from '../../platform/shared/crypto.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import type { TenantContext } from '../tenants/index.ts';
 import { consumeJti, ProofRejected, proofHeader, publicP256Jwk, verifyDeviceProof } from './device-proof.ts';
 import type { DeviceRow } from './mobile.schema.ts';
 

@@ -17,12 +17,10 @@ import { calculateJwkThumbprint } from 'jose';
 import QRCode from 'qrcode';
 import { createToken, hashToken } from '../../platform/shared/crypto.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import { findActiveFactor, freshVerificationMs } from '../factors/mfa-policy.ts';
-import { replaceRecoveryCodes } from '../factors/recovery.service.ts';
-import { recordMfaPassed, type SessionRow } from '../sessions/session.service.ts';
-import { endUserAccess } from '../sessions/user-access.ts';
-import { type SignIn, signInOf } from '../sign-in/sign-in-state.ts';
-import { offeredMfaMethods, type TenantContext } from '../tenants/tenant.types.ts';
+import { findActiveFactor, freshVerificationMs, replaceRecoveryCodes } from '../factors/index.ts';
+import { endUserAccess, recordMfaPassed, type SessionRow } from '../sessions/index.ts';
+import { type SignIn, signInOf } from '../sign-in/index.ts';
+import { offeredMfaMethods, type TenantContext } from '../tenants/index.ts';
 import { deactivateUserDevices, deviceView, issueDeviceSession } from './device-key.service.ts';
 import {
   consumeJti,

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import type { Database } from '../../platform/db/schema.ts';
-import { keyShareLock } from '../tenants/tenant-gone.ts';
+import { keyShareLock } from '../tenants/index.ts';
 import { providerStoreWork } from './provider-outage.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { isOutage, outageRetryAfterSeconds } from '../../platform/shared/outage.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import type { TenantContext } from '../tenants/index.ts';
 import type { ProviderPageRenderer } from './provider-pages.ts';
 
 /**

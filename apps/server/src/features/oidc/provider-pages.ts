@@ -1,5 +1,5 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import type { TenantContext } from '../tenants/index.ts';
 
 /**
  * The pages the provider shows in a browser (its error and logout pages), drawn by the web

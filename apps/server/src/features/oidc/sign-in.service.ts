@@ -3,14 +3,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError, assertThat } from '../../platform/shared/errors.ts';
 import { redeemToken } from '../../platform/shared/one-time-token.ts';
-import { deviceIdForApps } from '../factors/device.service.ts';
-import type { LoginCodeData } from '../login/login.service.ts';
-import { applyTrustedDevice } from '../mfa/mfa.service.ts';
-import { rememberBrowser } from '../sessions/known-browser.ts';
-import { createSession, revokeSession } from '../sessions/session.service.ts';
-import { amrOf, loadAccount, type SignIn, signInOf } from '../sign-in/sign-in-state.ts';
-import { resolveRedirect } from '../tenants/redirects.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import { deviceIdForApps } from '../factors/index.ts';
+import type { LoginCodeData } from '../login/index.ts';
+import { applyTrustedDevice } from '../mfa/index.ts';
+import { createSession, rememberBrowser, revokeSession } from '../sessions/index.ts';
+import { amrOf, loadAccount, type SignIn, signInOf } from '../sign-in/index.ts';
+import type { TenantContext } from '../tenants/index.ts';
+import { resolveRedirect } from '../tenants/index.ts';
 import {
   abortInteraction,
   type BrowserExchange,

@@ -4,10 +4,9 @@ import type { Kysely } from 'kysely';
 import { errors, type Grant, type Provider, type TokenEndpointGrantContext } from 'oidc-provider';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Clock } from '../../platform/shared/clock.ts';
-import { handoffGrantId, isHandoffReused, redeemHandoffCode } from '../partners/handoff.service.ts';
-import { findPartner } from '../partners/partner.repository.ts';
-import { isGrantSufficient, loadAccount, signInMethodOfAmr } from '../sign-in/sign-in-state.ts';
-import type { TenantDirectory } from '../tenants/tenant.service.ts';
+import { findPartner, handoffGrantId, isHandoffReused, redeemHandoffCode } from '../partners/index.ts';
+import { isGrantSufficient, loadAccount, signInMethodOfAmr } from '../sign-in/index.ts';
+import type { TenantDirectory } from '../tenants/index.ts';
 import { revokeGrant } from './adapter.ts';
 import { providerStoreWork } from './provider-outage.ts';
 

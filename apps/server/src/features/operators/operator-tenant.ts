@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import { type AuditActor, recordAudit } from '../../platform/audit/audit.service.ts';
 import { type Config, publicOrigin } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import { applyConfigurationPlan, planConfiguration } from '../configuration/configuration.service.ts';
-import { raiseTenantVersion } from '../tenants/tenant-version.ts';
+import { applyConfigurationPlan, planConfiguration } from '../configuration/index.ts';
+import { raiseTenantVersion } from '../tenants/index.ts';
 
 /**
  * The operator tenant (docs/admin-api.md#operators), served on ADMIN_DOMAIN: operators sign in

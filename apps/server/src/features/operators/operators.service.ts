@@ -18,12 +18,8 @@ import { isUniqueViolation } from '../../platform/db/unique-violation.ts';
 import { hashClientSecret } from '../../platform/security/client-secret.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import { consumeUserTokens, issueToken } from '../../platform/shared/one-time-token.ts';
-import { accountLink } from '../accounts/account-mail.ts';
-import { inviteUser } from '../accounts/invitation.service.ts';
-import { insertUser } from '../accounts/lifecycle.repository.ts';
-import { findUserByEmail } from '../accounts/user.repository.ts';
-import { TenantDirectory } from '../tenants/tenant.service.ts';
-import { raiseTenantVersion } from '../tenants/tenant-version.ts';
+import { accountLink, findUserByEmail, insertUser, inviteUser } from '../accounts/index.ts';
+import { raiseTenantVersion, TenantDirectory } from '../tenants/index.ts';
 import { ensureOperatorTenant } from './operator-tenant.ts';
 
 /**

@@ -3,8 +3,8 @@ import { emailSchema, type Locale, locales, type PartnerTokenClaims, partnerErro
 import type { Transaction } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import type { UserRow } from '../accounts/user.repository.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import type { UserRow } from '../accounts/index.ts';
+import type { TenantContext } from '../tenants/index.ts';
 import type { Partner } from './partner.repository.ts';
 import type { PartnerLinkMethod } from './partner.schema.ts';
 

@@ -7,9 +7,9 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import { removeLinks } from '../accounts/account-claim.ts';
-import type { SignIn } from '../sign-in/sign-in-state.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import { removeLinks } from '../accounts/index.ts';
+import type { SignIn } from '../sign-in/index.ts';
+import type { TenantContext } from '../tenants/index.ts';
 
 /**
  * The signed-in account's partner links (issue 16), for the account page: which partner

@@ -10,10 +10,10 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { DAY } from '../../platform/shared/clock.ts';
 import { hashToken } from '../../platform/shared/crypto.ts';
-import type { UserRow } from '../accounts/user.repository.ts';
-import { effectiveMfaMode, type MfaFacts, mfaRequiredByRemainingInDays } from '../factors/mfa-policy.ts';
-import type { SessionRow } from '../sessions/session.service.ts';
-import type { TenantContext } from '../tenants/tenant.types.ts';
+import type { UserRow } from '../accounts/index.ts';
+import { effectiveMfaMode, type MfaFacts, mfaRequiredByRemainingInDays } from '../factors/index.ts';
+import type { SessionRow } from '../sessions/index.ts';
+import type { TenantContext } from '../tenants/index.ts';
 
 /**
  * The sign-in state of a browser: its Keycard session, the account, what SPEC §4 says comes

@@ -5,8 +5,12 @@ import {
   operatorTenantCode,
   rolePermissions,
 } from '@keycard/contract';
-import { adminResource, consoleClientId } from '../../features/operators/operator-tenant.ts';
-import { findOperator, type Operator } from '../../features/operators/operators.service.ts';
+import {
+  adminResource,
+  consoleClientId,
+  findOperator,
+  type Operator,
+} from '../../features/operators/index.ts';
 import type { AuditActor } from '../../platform/audit/audit.service.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { Services } from '../context.ts';

@@ -1,8 +1,8 @@
 import { adminErrors } from '@keycard/contract';
 import type { Config } from '../../platform/config.ts';
+import { limitKeys } from '../../platform/security/limit-keys.ts';
 import type { LimitRule, RateLimiter } from '../../platform/security/rate-limiter.ts';
 import { AppError, retryAfter } from '../../platform/shared/errors.ts';
-import { limitKeys } from '../../platform/security/limit-keys.ts';
 
 /**
  * The admin API's request limits (docs/admin-api.md#limits), in the rate-limit store login

@@ -1,7 +1,7 @@
 import { adminScope, operatorTenantCode } from '@keycard/contract';
 import { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
-import { adminResource, consoleClientId } from '../../features/operators/operator-tenant.ts';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+import { adminResource, consoleClientId } from '../../features/operators/index.ts';
+import type { TenantContext } from '../../features/tenants/index.ts';
 import type { Config } from '../../platform/config.ts';
 import { type Clock, DAY } from '../../platform/shared/clock.ts';
 

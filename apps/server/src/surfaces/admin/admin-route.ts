@@ -9,8 +9,8 @@ import {
 import { type AdminImageSlot, type AdminOperation, adminRoutePattern } from '@keycard/contract/admin-paths';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { AdminDeps } from '../../features/admin/admin.deps.ts';
-import { imageContentTypes, imageSlots } from '../../features/assets/assets.service.ts';
+import type { AdminDeps } from '../../features/admin/index.ts';
+import { imageContentTypes, imageSlots } from '../../features/assets/index.ts';
 import { publicOrigin } from '../../platform/config.ts';
 import type { OpenApiOptions } from '../../platform/http/openapi.ts';
 import {

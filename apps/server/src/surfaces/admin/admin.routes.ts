@@ -1,8 +1,8 @@
 import { adminApi, errorCodes } from '@keycard/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { imageSlots, uploadContentTypes } from '../../features/assets/assets.service.ts';
-import { repairOperatorTenant } from '../../features/operators/operator-tenant.ts';
+import { imageSlots, uploadContentTypes } from '../../features/assets/index.ts';
+import { repairOperatorTenant } from '../../features/operators/index.ts';
 import { systemActor } from '../../platform/audit/audit.service.ts';
 import type { Config } from '../../platform/config.ts';
 import { errorAnswer } from '../../platform/http/errors.ts';

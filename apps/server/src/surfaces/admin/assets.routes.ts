@@ -1,6 +1,6 @@
 import { errorCodes } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import { loadImage } from '../../features/assets/assets.service.ts';
+import { loadImage } from '../../features/assets/index.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { Services } from '../context.ts';
 

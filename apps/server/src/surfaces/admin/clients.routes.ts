@@ -1,6 +1,6 @@
 import { adminErrors, type ErrorCode } from '@keycard/contract';
 import { adminOperations } from '@keycard/contract/admin-paths';
-import { createClient, rotateClientSecret, setClientDisabled } from '../../features/admin/clients.service.ts';
+import { createClient, rotateClientSecret, setClientDisabled } from '../../features/admin/index.ts';
 import { adminRoute } from './admin-route.ts';
 
 const clientErrors: ErrorCode[] = [adminErrors.tenantNotFound, adminErrors.clientNotFound];

@@ -1,11 +1,11 @@
 import { adminErrors } from '@keycard/contract';
 import { adminOperations } from '@keycard/contract/admin-paths';
 import {
+  getTenantSummary,
   listSigningKeys,
   retireSigningKey,
   rotateSigningKey,
-} from '../../features/admin/signing-keys.service.ts';
-import { getTenantSummary } from '../../features/admin/tenants.service.ts';
+} from '../../features/admin/index.ts';
 import { adminRoute } from './admin-route.ts';
 
 /** A tenant's token signing keys. */

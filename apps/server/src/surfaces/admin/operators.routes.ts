@@ -7,7 +7,7 @@ import {
   inviteOperator,
   listOperators,
   removeOperator,
-} from '../../features/operators/operators.service.ts';
+} from '../../features/operators/index.ts';
 import { adminRoute } from './admin-route.ts';
 
 /** Who the token acts as. */

@@ -1,10 +1,6 @@
 import { adminErrors } from '@keycard/contract';
 import { adminOperations } from '@keycard/contract/admin-paths';
-import {
-  listTenantPartners,
-  removeTenantPartner,
-  savePartnerOf,
-} from '../../features/admin/partners.service.ts';
+import { listTenantPartners, removeTenantPartner, savePartnerOf } from '../../features/admin/index.ts';
 import { assertOutboundUrl } from '../../platform/security/outbound.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import { adminRoute } from './admin-route.ts';

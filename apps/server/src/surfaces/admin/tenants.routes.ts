@@ -1,15 +1,15 @@
 import { adminErrors, type ErrorCode, errorCodes } from '@keycard/contract';
 import { type AdminImageSlot, adminOperations } from '@keycard/contract/admin-paths';
 import type { z } from 'zod';
-import type { AdminDeps } from '../../features/admin/admin.deps.ts';
+import type { AdminDeps } from '../../features/admin/index.ts';
 import {
   changeTenant,
   createTenant,
   deleteTenant,
   getTenant,
   listTenants,
-} from '../../features/admin/tenants.service.ts';
-import { checkImage, storeImage, uploadContentTypes } from '../../features/assets/assets.service.ts';
+} from '../../features/admin/index.ts';
+import { checkImage, storeImage, uploadContentTypes } from '../../features/assets/index.ts';
 import { assertOutboundAddresses } from '../../platform/security/outbound.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import { scopeOf } from './admin-auth.ts';

@@ -10,7 +10,7 @@ import {
   searchUsers,
   setUserDisabled,
   unlockUser,
-} from '../../features/admin/users.service.ts';
+} from '../../features/admin/index.ts';
 import { adminRoute } from './admin-route.ts';
 
 const userErrors: ErrorCode[] = [adminErrors.tenantNotFound, adminErrors.userNotFound];

@@ -1,5 +1,5 @@
 import { acceptedResponse, analyticsEventRequest, apiPaths, errorCodes } from '@keycard/contract';
-import { recordAnalyticsEvent } from '../../features/analytics/analytics.service.ts';
+import { recordAnalyticsEvent } from '../../features/analytics/index.ts';
 import { limitKeys } from '../../platform/security/limit-keys.ts';
 import { AppError, retryAfter } from '../../platform/shared/errors.ts';
 import { defineRoute } from './api-route.ts';

@@ -1,8 +1,8 @@
 import { storageKeys } from '@keycard/contract';
-import { PartnerKeys } from '../../features/partners/partner-token.service.ts';
-import { sessionToken } from '../../features/sessions/cookies.ts';
-import { loadSignIn, type SignIn } from '../../features/sign-in/sign-in-state.ts';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+import { PartnerKeys } from '../../features/partners/index.ts';
+import { sessionToken } from '../../features/sessions/index.ts';
+import { loadSignIn, type SignIn } from '../../features/sign-in/index.ts';
+import type { TenantContext } from '../../features/tenants/index.ts';
 import { publicOrigin } from '../../platform/config.ts';
 import type { OpenApiOptions } from '../../platform/http/openapi.ts';
 import { type RouteSurface, routeKit } from '../../platform/http/route.ts';

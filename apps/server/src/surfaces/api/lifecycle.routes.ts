@@ -30,25 +30,21 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   activateAccount,
+  applyPasswordReset,
   checkActivationToken,
   checkRegistrationToken,
-  registerAccount,
-} from '../../features/accounts/activation.service.ts';
-import {
-  checkVerificationToken,
-  sendVerificationMail,
-  verifyEmailAddress,
-} from '../../features/accounts/email-verification.service.ts';
-import {
-  applyPasswordReset,
   checkResetToken,
+  checkVerificationToken,
   limitMailRequests,
+  registerAccount,
   requestActivationResend,
   requestPasswordReset,
-} from '../../features/accounts/password-reset.service.ts';
-import { idempotent } from '../../features/idempotency/idempotent.ts';
-import { captchaSettingsOf, verifyCaptcha } from '../../features/tenants/captcha.ts';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+  sendVerificationMail,
+  verifyEmailAddress,
+} from '../../features/accounts/index.ts';
+import { idempotent } from '../../features/idempotency/index.ts';
+import type { TenantContext } from '../../features/tenants/index.ts';
+import { captchaSettingsOf, verifyCaptcha } from '../../features/tenants/index.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { Services } from '../context.ts';
 import { defineRoute } from './api-route.ts';

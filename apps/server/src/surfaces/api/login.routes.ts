@@ -1,6 +1,6 @@
 import { apiPaths, errorCodes, type LoginLimitFields, loginRequest, loginResponse } from '@keycard/contract';
-import { passwordLogin } from '../../features/login/login.service.ts';
-import { deviceToken, knownBrowserToken } from '../../features/sessions/cookies.ts';
+import { passwordLogin } from '../../features/login/index.ts';
+import { deviceToken, knownBrowserToken } from '../../features/sessions/index.ts';
 import { AppError, retryAfter } from '../../platform/shared/errors.ts';
 import { defineRoute } from './api-route.ts';
 

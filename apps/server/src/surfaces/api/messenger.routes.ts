@@ -1,5 +1,5 @@
 import { apiPaths, type MessengerConfig, messengerConfigResponse } from '@keycard/contract';
-import { messengerConfigOf, messengerSettingsOf } from '../../features/messenger/messenger.ts';
+import { messengerConfigOf, messengerSettingsOf } from '../../features/messenger/index.ts';
 import { defineRoute } from './api-route.ts';
 
 /**

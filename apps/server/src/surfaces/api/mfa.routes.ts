@@ -28,8 +28,8 @@ import {
   sendPhoneCodeRequest,
 } from '@keycard/contract';
 import { z } from 'zod';
-import { recordCallStatus } from '../../features/factors/phone.service.ts';
-import { idempotent } from '../../features/idempotency/idempotent.ts';
+import { recordCallStatus } from '../../features/factors/index.ts';
+import { idempotent } from '../../features/idempotency/index.ts';
 import {
   type MfaDeps,
   mfaStatus,
@@ -41,11 +41,11 @@ import {
   resetMfa,
   trustDevice,
   verifyMfa,
-} from '../../features/mfa/mfa.service.ts';
-import { sessionToken, setDeviceIdCookie } from '../../features/sessions/cookies.ts';
-import { loadSignIn } from '../../features/sign-in/sign-in-state.ts';
-import { resolveRedirect } from '../../features/tenants/redirects.ts';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+} from '../../features/mfa/index.ts';
+import { sessionToken, setDeviceIdCookie } from '../../features/sessions/index.ts';
+import { loadSignIn } from '../../features/sign-in/index.ts';
+import type { TenantContext } from '../../features/tenants/index.ts';
+import { resolveRedirect } from '../../features/tenants/index.ts';
 import { publicOrigin } from '../../platform/config.ts';
 import { ownOriginOf } from '../../platform/http/host.ts';
 import { AppError } from '../../platform/shared/errors.ts';

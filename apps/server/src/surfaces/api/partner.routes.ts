@@ -21,15 +21,13 @@ import {
 import { z } from 'zod';
 import {
   dropPartnerLink,
+  generatePartnerHandoff,
   keepPartnerLink,
   listPartnerLinks,
-} from '../../features/partners/partner-links.service.ts';
-import {
-  generatePartnerHandoff,
   partnerHelpLink,
   signInWithPartner,
-} from '../../features/partners/partner-sso.service.ts';
-import { deviceToken, sessionToken, setSessionCookie } from '../../features/sessions/cookies.ts';
+} from '../../features/partners/index.ts';
+import { deviceToken, sessionToken, setSessionCookie } from '../../features/sessions/index.ts';
 import { type ApiDeps, defineRoute } from './api-route.ts';
 
 /** A path of a partner route, its parameters named as Fastify does (`:partnerCode`). */

@@ -21,7 +21,7 @@ import {
   completeSignIn,
   describeInteraction,
   endSignIn,
-} from '../../features/oidc/sign-in.service.ts';
+} from '../../features/oidc/index.ts';
 import {
   clearSessionCookie,
   deviceToken,
@@ -29,8 +29,8 @@ import {
   setDeviceIdCookie,
   setKnownBrowserCookie,
   setSessionCookie,
-} from '../../features/sessions/cookies.ts';
-import { resolveRedirect } from '../../features/tenants/redirects.ts';
+} from '../../features/sessions/index.ts';
+import { resolveRedirect } from '../../features/tenants/index.ts';
 import { ownOriginOf } from '../../platform/http/host.ts';
 import { defineRoute } from './api-route.ts';
 

@@ -1,9 +1,5 @@
-import {
-  deleteAccount,
-  disableAccount,
-  enableAccount,
-} from '../../features/accounts/account-status.service.ts';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+import { deleteAccount, disableAccount, enableAccount } from '../../features/accounts/index.ts';
+import type { TenantContext } from '../../features/tenants/index.ts';
 import { cliActor, recordAudit } from '../../platform/audit/audit.service.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Db } from '../../platform/db/database.ts';

@@ -2,19 +2,17 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { operatorTenantCode } from '@keycard/contract';
 import type { Kysely } from 'kysely';
-import { withTenantLease } from '../../features/admin/tenant-lease.ts';
+import { withTenantLease } from '../../features/admin/index.ts';
+import type { FieldChange, PlannedObject } from '../../features/configuration/index.ts';
 import {
   applyConfigurationPlan,
+  ConfigurationFileError,
+  configurationYaml,
   exportTenant,
   hasChanges,
   planConfiguration,
-} from '../../features/configuration/configuration.service.ts';
-import type { FieldChange, PlannedObject } from '../../features/configuration/configuration.types.ts';
-import {
-  ConfigurationFileError,
-  configurationYaml,
   readConfigurationFile,
-} from '../../features/configuration/configuration-file.ts';
+} from '../../features/configuration/index.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { assertOutboundAddresses } from '../../platform/security/outbound.ts';

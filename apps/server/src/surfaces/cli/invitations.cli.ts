@@ -1,6 +1,6 @@
 import { type Locale, locales, type UserType, userTypes } from '@keycard/contract';
-import { createRegistrationLink, inviteUser } from '../../features/accounts/invitation.service.ts';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+import { createRegistrationLink, inviteUser } from '../../features/accounts/index.ts';
+import type { TenantContext } from '../../features/tenants/index.ts';
 import { cliActor, recordAudit } from '../../platform/audit/audit.service.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Db } from '../../platform/db/database.ts';

@@ -1,14 +1,14 @@
 import { parseArgs } from 'node:util';
 import { type AdminRole, adminRoles, canonicalEmail, operatorTenantCode } from '@keycard/contract';
 import type { Kysely } from 'kysely';
-import { adminResource } from '../../features/operators/operator-tenant.ts';
 import {
+  adminResource,
   changeOperator,
   createMachineClient,
   createOwner,
   listOperators,
   removeOperator,
-} from '../../features/operators/operators.service.ts';
+} from '../../features/operators/index.ts';
 import { cliActor } from '../../platform/audit/audit.service.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';

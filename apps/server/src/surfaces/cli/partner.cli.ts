@@ -14,8 +14,8 @@ import {
   type Partner,
   removePartner,
   savePartner,
-} from '../../features/partners/partner.repository.ts';
-import { TenantDirectory } from '../../features/tenants/tenant.service.ts';
+} from '../../features/partners/index.ts';
+import { TenantDirectory } from '../../features/tenants/index.ts';
 import { cliActor, recordAudit } from '../../platform/audit/audit.service.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { namesPrivateHost } from '../../platform/security/outbound.ts';

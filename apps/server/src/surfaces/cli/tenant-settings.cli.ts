@@ -1,8 +1,7 @@
 import { mfaDeliveryTypes } from '@keycard/contract';
-import { applyVerificationPolicy } from '../../features/accounts/email-verification.service.ts';
-import { updateTenantSettings } from '../../features/tenants/tenant.admin.ts';
-import type { TenantDirectory } from '../../features/tenants/tenant.service.ts';
-import type { TenantContext, TenantSettings } from '../../features/tenants/tenant.types.ts';
+import { applyVerificationPolicy } from '../../features/accounts/index.ts';
+import type { TenantContext, TenantDirectory, TenantSettings } from '../../features/tenants/index.ts';
+import { updateTenantSettings } from '../../features/tenants/index.ts';
 import { cliActor, recordAudit } from '../../platform/audit/audit.service.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Db } from '../../platform/db/database.ts';

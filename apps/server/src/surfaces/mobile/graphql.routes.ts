@@ -12,17 +12,16 @@ import {
 } from 'graphql';
 import { handleProtocols, makeServer } from 'graphql-ws';
 import type { WebSocket } from 'ws';
-import { authenticateDevice } from '../../features/mobile/device-key.service.ts';
+import type { DeviceRow, MobileDeps } from '../../features/mobile/index.ts';
 import {
+  authenticateDevice,
   type MobileEvents,
   memoryEvents,
   postgresEvents,
   redisEvents,
-} from '../../features/mobile/events.ts';
-import type { MobileDeps } from '../../features/mobile/mobile.deps.ts';
-import type { DeviceRow } from '../../features/mobile/mobile.schema.ts';
-import { sessionToken } from '../../features/sessions/cookies.ts';
-import { loadSignIn, type SignIn } from '../../features/sign-in/sign-in-state.ts';
+} from '../../features/mobile/index.ts';
+import { sessionToken } from '../../features/sessions/index.ts';
+import { loadSignIn, type SignIn } from '../../features/sign-in/index.ts';
 import { ownOriginOf } from '../../platform/http/host.ts';
 import { assertSameOrigin } from '../../platform/http/security.ts';
 import { AppError } from '../../platform/shared/errors.ts';

@@ -11,29 +11,26 @@ import type {
 } from '@keycard/contract';
 import { errorCodes } from '@keycard/contract';
 import { type GraphQLFieldConfig, type GraphQLSchema, isObjectType } from 'graphql';
-import {
-  challengeOutcome,
-  requestChallenge,
-  watchChallengeOutcome,
-} from '../../features/mobile/challenge.service.ts';
+import type { DeviceRow, MobileDeps } from '../../features/mobile/index.ts';
 import {
   answerChallenge,
-  pendingChallenges,
-  watchDeviceChallenges,
-} from '../../features/mobile/device-challenge.service.ts';
-import { deviceView, findActiveDevice, loginDevice } from '../../features/mobile/device-key.service.ts';
-import {
+  challengeOutcome,
+  deviceView,
+  findActiveDevice,
   finishSetup,
+  loginDevice,
+  pendingChallenges,
   registerDevice,
+  requestChallenge,
   setupEvent,
   setupTopic,
   startSetup,
-} from '../../features/mobile/enrolment.service.ts';
-import { watchRow } from '../../features/mobile/events.ts';
-import type { MobileDeps } from '../../features/mobile/mobile.deps.ts';
-import type { DeviceRow } from '../../features/mobile/mobile.schema.ts';
-import type { SignIn } from '../../features/sign-in/sign-in-state.ts';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+  watchChallengeOutcome,
+  watchDeviceChallenges,
+  watchRow,
+} from '../../features/mobile/index.ts';
+import type { SignIn } from '../../features/sign-in/index.ts';
+import type { TenantContext } from '../../features/tenants/index.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 
 /**

@@ -5,7 +5,7 @@ import {
   unavailableBody,
   unavailableCode,
   unavailableHeaders,
-} from '../../features/oidc/provider-outage.ts';
+} from '../../features/oidc/index.ts';
 import { errorAnswer } from '../../platform/http/errors.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import { isOutage } from '../../platform/shared/outage.ts';

@@ -1,8 +1,8 @@
 import { type Locale, storageKeys } from '@keycard/contract';
 import { en, loadTexts, type Texts } from '@keycard/texts';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import type { ProviderPageRenderer } from '../../features/oidc/provider-pages.ts';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+import type { ProviderPageRenderer } from '../../features/oidc/index.ts';
+import type { TenantContext } from '../../features/tenants/index.ts';
 import { pagePolicy } from '../../platform/http/page-policy.ts';
 import { escapeHtml } from '../../platform/shared/html.ts';
 import {

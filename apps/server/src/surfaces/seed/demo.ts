@@ -2,17 +2,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PartnerConfig, TenantConfig } from '@keycard/contract';
 import type { Kysely } from 'kysely';
-import { createUser, findUserByEmail } from '../../features/accounts/user.repository.ts';
+import { createUser, findUserByEmail } from '../../features/accounts/index.ts';
 import {
   applyConfigurationPlan,
+  clientMetadata,
   hasChanges,
   planConfiguration,
-} from '../../features/configuration/configuration.service.ts';
-import { readConfigurationFile } from '../../features/configuration/configuration-file.ts';
-import { clientMetadata, settingsPatchOf } from '../../features/configuration/stored-configuration.ts';
-import { savePartner } from '../../features/partners/partner.repository.ts';
-import { type TenantDefinition, upsertTenant } from '../../features/tenants/tenant.admin.ts';
-import type { ClientMetadata, TenantSettings } from '../../features/tenants/tenant.types.ts';
+  readConfigurationFile,
+  settingsPatchOf,
+} from '../../features/configuration/index.ts';
+import { savePartner } from '../../features/partners/index.ts';
+import type { ClientMetadata, TenantSettings } from '../../features/tenants/index.ts';
+import { type TenantDefinition, upsertTenant } from '../../features/tenants/index.ts';
 import type { Database } from '../../platform/db/schema.ts';
 
 /**

@@ -9,7 +9,7 @@ import {
   toLocale,
 } from '@keycard/contract';
 import { en, loadTexts, type Texts } from '@keycard/texts';
-import type { TenantContext } from '../../features/tenants/tenant.types.ts';
+import type { TenantContext } from '../../features/tenants/index.ts';
 import { escapeHtml } from '../../platform/shared/html.ts';
 
 /**

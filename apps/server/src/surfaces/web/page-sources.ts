@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { messengerSettingsOf } from '../../features/messenger/messenger.ts';
-import { captchaPageSources, captchaSettingsOf } from '../../features/tenants/captcha.ts';
+import { messengerSettingsOf } from '../../features/messenger/index.ts';
+import { captchaPageSources, captchaSettingsOf } from '../../features/tenants/index.ts';
 import type { Config } from '../../platform/config.ts';
 import { hostnameOf } from '../../platform/http/host.ts';
 import type { PageSources } from '../../platform/http/page-policy.ts';
