@@ -79,3 +79,38 @@ export function oneIsOnlyOne(locale: Locale): boolean {
   const samples = [0, 0.5, 1.5, 2, 11, 21, 101, 1001, 1_000_001];
   return rules.select(1) === 'one' && samples.every((n) => rules.select(n) !== 'one');
 }
+
+/**
+ * The texts of a translation (`translated`, from `leaves`) that are not a non-empty text, or
+ * not the same kind (a string, a plural node) as English's, as `path: value`.
+ */
+export function malformedTexts(english: Map<string, unknown>, translated: Map<string, unknown>): string[] {
+  return [...translated]
+    .filter(([path, value]) => {
+      const forms = wordings(value);
+      return (
+        forms.length === 0 ||
+        forms.some((form) => form.trim() === '') ||
+        typeof value !== typeof english.get(path)
+      );
+    })
+    .map(([path, value]) => `${path}: ${JSON.stringify(value)}`);
+}
+
+/** The texts whose {{placeholders}} differ from English's or are malformed (missing texts left out). */
+export function placeholderMismatches(
+  english: Map<string, unknown>,
+  translated: Map<string, unknown>,
+): string[] {
+  const bad: string[] = [];
+  for (const [path, source] of english) {
+    const value = translated.get(path);
+    if (wordings(value).length === 0) continue;
+    const want = textPlaceholders(source);
+    const have = textPlaceholders(value);
+    if (JSON.stringify(want) !== JSON.stringify(have) || wordings(value).some(strayBraces)) {
+      bad.push(`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(value)}`);
+    }
+  }
+  return bad;
+}

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   compareKeys,
   leaves,
+  malformedTexts,
+  placeholderMismatches,
   placeholders,
   sameText,
   strayBraces,
-  textPlaceholders,
   wordings,
 } from './catalogue-checks.ts';
 import { de } from './de.ts';
@@ -102,31 +103,13 @@ describe.each(Object.entries(translations))('%s', (locale, texts) => {
   });
 
   it('has a non-empty text for every key (a string, or a plural node where en has one)', () => {
-    const bad = [...translated]
-      .filter(([path, value]) => {
-        const forms = wordings(value);
-        return (
-          forms.length === 0 ||
-          forms.some((form) => form.trim() === '') ||
-          typeof value !== typeof english.get(path)
-        );
-      })
-      .map(([path, value]) => `${path}: ${JSON.stringify(value)}`);
-    expect(bad, `${locale}: values that are not non-empty strings`).toEqual([]);
+    expect(malformedTexts(english, translated), `${locale}: values that are not non-empty strings`).toEqual(
+      [],
+    );
   });
 
   it('uses the same {{placeholders}} as en', () => {
-    const bad: string[] = [];
-    for (const [path, source] of english) {
-      const value = translated.get(path);
-      if (wordings(value).length === 0) continue; // reported above
-      const want = textPlaceholders(source);
-      const have = textPlaceholders(value);
-      if (JSON.stringify(want) !== JSON.stringify(have) || wordings(value).some(strayBraces)) {
-        bad.push(`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(value)}`);
-      }
-    }
-    expect(bad, `${locale}: placeholder mismatches`).toEqual([]);
+    expect(placeholderMismatches(english, translated), `${locale}: placeholder mismatches`).toEqual([]);
   });
 
   it('translates every text (except allow-listed ones)', () => {
