@@ -128,6 +128,7 @@ export function pagePolicy(input: PagePolicyInput): Record<string, string> {
   const { csp, frameOptions } = policies[input.kind];
   const headers: Record<string, string> = {
     'content-security-policy': contentSecurityPolicy(
+      input.kind,
       csp,
       input.kind === 'portal' ? (input.sources ?? []) : [],
       input.nonce ?? null,
@@ -143,7 +144,18 @@ export function pagePolicy(input: PagePolicyInput): Record<string, string> {
   return headers;
 }
 
-function contentSecurityPolicy(base: Policy, features: readonly PageSources[], nonce: string | null): string {
+/** Each kind's policy as it is with nothing added: most answers (API calls, files) get just that. */
+const plainPolicies = new Map<PageKind, string>();
+
+function contentSecurityPolicy(
+  kind: PageKind,
+  base: Policy,
+  features: readonly PageSources[],
+  nonce: string | null,
+): string {
+  const plain = features.length === 0 && nonce === null;
+  const known = plain ? plainPolicies.get(kind) : undefined;
+  if (known !== undefined) return known;
   const directives = new Map<string, string[]>(base.map(([name, sources]) => [name, [...sources]]));
   const fallback = directives.get('default-src') ?? [];
   // A directive the base lacks comes after the base's, in the order features first name it.
@@ -164,7 +176,9 @@ function contentSecurityPolicy(base: Policy, features: readonly PageSources[], n
     if (style) style.push(`'nonce-${nonce}'`);
     else directives.set('style-src', ["'self'", `'nonce-${nonce}'`]);
   }
-  return [...directives].map(([name, sources]) => [name, ...sources].join(' ')).join('; ');
+  const policy = [...directives].map(([name, sources]) => [name, ...sources].join(' ')).join('; ');
+  if (plain) plainPolicies.set(kind, policy);
+  return policy;
 }
 
 /** Which kind of page an address is: `adminHost` says the request came to the operator host. */
