@@ -114,3 +114,28 @@ export function placeholderMismatches(
   }
   return bad;
 }
+
+/** The texts whose ellipsis differs from English's (… where English has one), or that use three dots. */
+export function ellipsisMismatches(
+  english: Map<string, unknown>,
+  translated: Map<string, unknown>,
+): string[] {
+  const bad: string[] = [];
+  for (const [path, source] of english) {
+    const value = translated.get(path);
+    const text = wordings(value).join(' ');
+    if (text === '') continue;
+    const sourceText = wordings(source).join(' ');
+    if (text.includes('...') || sourceText.includes('…') !== text.includes('…')) {
+      bad.push(`${path}: ${JSON.stringify(value)}`);
+    }
+  }
+  return bad;
+}
+
+/** The texts with leading, trailing or doubled whitespace. */
+export function strayWhitespace(translated: Map<string, unknown>): string[] {
+  return [...translated]
+    .filter(([, value]) => wordings(value).some((form) => form !== form.trim() || /\s{2}/.test(form)))
+    .map(([path, value]) => `${path}: ${JSON.stringify(value)}`);
+}

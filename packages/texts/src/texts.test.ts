@@ -2,12 +2,14 @@ import { type Locale, locales, overridableTextKeys } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
 import {
   compareKeys,
+  ellipsisMismatches,
   leaves,
   malformedTexts,
   placeholderMismatches,
   placeholders,
   sameText,
   strayBraces,
+  strayWhitespace,
   wordings,
 } from './catalogue-checks.ts';
 import { de } from './de.ts';
@@ -132,24 +134,11 @@ describe.each(Object.entries(translations))('%s', (locale, texts) => {
   });
 
   it('uses the typographic ellipsis where en does, and never three dots', () => {
-    const bad: string[] = [];
-    for (const [path, source] of english) {
-      const value = translated.get(path);
-      const text = wordings(value).join(' ');
-      if (text === '') continue;
-      const sourceText = wordings(source).join(' ');
-      if (text.includes('...') || sourceText.includes('…') !== text.includes('…')) {
-        bad.push(`${path}: ${JSON.stringify(value)}`);
-      }
-    }
-    expect(bad, `${locale}: ellipsis mismatches`).toEqual([]);
+    expect(ellipsisMismatches(english, translated), `${locale}: ellipsis mismatches`).toEqual([]);
   });
 
   it('has no stray whitespace', () => {
-    const bad = [...translated]
-      .filter(([, value]) => wordings(value).some((form) => form !== form.trim() || /\s{2}/.test(form)))
-      .map(([path, value]) => `${path}: ${JSON.stringify(value)}`);
-    expect(bad, `${locale}: leading, trailing or doubled whitespace`).toEqual([]);
+    expect(strayWhitespace(translated), `${locale}: leading, trailing or doubled whitespace`).toEqual([]);
   });
 });
 
