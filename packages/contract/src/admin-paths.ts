@@ -5,6 +5,7 @@ import {
   adminClientParams,
   adminClientSchema,
   adminClientSecretResponse,
+  adminClientUpdateRequest,
   adminDomainsRequest,
   adminEmptyResponse,
   adminInviteRequest,
@@ -22,6 +23,12 @@ import {
   adminPartnerParams,
   adminPartnerRequest,
   adminPartnerResponse,
+  adminPasskeyListResponse,
+  adminPasskeyParams,
+  adminPasskeyRemoveResponse,
+  adminSecretAnswerRequest,
+  adminSecretAnswerResponse,
+  adminSecretQuestionResponse,
   adminSettingsRequest,
   adminSigningKeyListResponse,
   adminSigningKeyParams,
@@ -39,6 +46,8 @@ import {
   adminUserParams,
   adminUserResponse,
   adminUserSearchQuery,
+  auditChoicesQuery,
+  auditChoicesResponse,
   auditEntrySchema,
   auditSearchQuery,
   auditSearchResponse,
@@ -54,7 +63,7 @@ import {
 
 export type AdminMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** A theme image slot: its operation takes the image's own bytes, not JSON. */
-export type AdminImageSlot = 'logo' | 'favicon';
+export type AdminImageSlot = 'logo' | 'favicon' | 'background';
 
 export interface AdminOperationSpec {
   readonly method: AdminMethod;
@@ -162,6 +171,15 @@ export const adminOperations = defineOperations({
     upload: 'logo',
     responses: { 200: adminTenantSchema },
   },
+  uploadThemeBackground: {
+    method: 'PUT',
+    path: v1('/tenants/{code}/theme/background'),
+    summary:
+      "Upload the theme's background image (svg, png, webp; at most 256 KiB): checked by content, SVG sanitised",
+    params: adminTenantParams,
+    upload: 'background',
+    responses: { 200: adminTenantSchema },
+  },
   uploadThemeFavicon: {
     method: 'PUT',
     path: v1('/tenants/{code}/theme/favicon'),
@@ -186,6 +204,15 @@ export const adminOperations = defineOperations({
     params: adminTenantParams,
     body: adminClientCreateRequest,
     responses: { 201: adminClientSecretResponse },
+  },
+  updateClient: {
+    method: 'PATCH',
+    path: v1('/tenants/{code}/clients/{clientId}'),
+    summary:
+      "Change a client's redirect and post-logout URIs, grant types or authentication method (a secret, when one is made, shown once)",
+    params: adminClientParams,
+    body: adminClientUpdateRequest,
+    responses: { 200: adminClientSecretResponse },
   },
   rotateClientSecret: {
     method: 'POST',
@@ -284,6 +311,35 @@ export const adminOperations = defineOperations({
   unlockUser: userAction('unlock', 'Lift a sign-in lockout'),
   resetUserMfa: userAction('reset-mfa', 'Remove every MFA factor; the next sign-in sets one up again'),
   endUserSessions: userAction('end-sessions', 'End every session, grant and token of the account'),
+  listUserPasskeys: {
+    method: 'GET',
+    path: v1('/tenants/{code}/users/{userId}/passkeys'),
+    summary: "List an account's passkeys: name, dates, synced or device-bound, domain",
+    params: adminUserParams,
+    responses: { 200: adminPasskeyListResponse },
+  },
+  removeUserPasskey: {
+    method: 'DELETE',
+    path: v1('/tenants/{code}/users/{userId}/passkeys/{passkeyId}'),
+    summary: 'Remove a passkey of an account: it no longer signs in',
+    params: adminPasskeyParams,
+    responses: { 200: adminPasskeyRemoveResponse },
+  },
+  getSecretQuestion: {
+    method: 'GET',
+    path: v1('/tenants/{code}/users/{userId}/secret-question'),
+    summary: 'The secret question the account chose (never its answer), for the help desk',
+    params: adminUserParams,
+    responses: { 200: adminSecretQuestionResponse },
+  },
+  checkSecretAnswer: {
+    method: 'POST',
+    path: v1('/tenants/{code}/users/{userId}/secret-question/check'),
+    summary: "Check a caller's answer to the account's secret question (limited per operator and account)",
+    params: adminUserParams,
+    body: adminSecretAnswerRequest,
+    responses: { 200: adminSecretAnswerResponse },
+  },
   deleteUser: {
     method: 'DELETE',
     path: v1('/tenants/{code}/users/{userId}'),
@@ -297,6 +353,13 @@ export const adminOperations = defineOperations({
     summary: 'Search the audit log, newest first',
     query: auditSearchQuery,
     responses: { 200: auditSearchResponse },
+  },
+  auditChoices: {
+    method: 'GET',
+    path: v1('/audit/choices'),
+    summary: "The people, targets and actions the audit log's filters offer",
+    query: auditChoicesQuery,
+    responses: { 200: auditChoicesResponse },
   },
   exportAudit: {
     method: 'GET',

@@ -2,11 +2,14 @@ import { z } from 'zod';
 import {
   clientAuthMethods,
   clientGrantTypes,
+  defaultRedirectUriSchema,
   partnerFileSchema,
   tenantConfigSchema,
   tenantSettingsConfigSchema,
   themeConfigSchema,
 } from './configuration.ts';
+import { secretAnswerSchema } from './lifecycle.ts';
+import { secretQuestions } from './lifecycle-api.ts';
 import { partnerConfigSchema } from './partners.ts';
 import { locales, userTypes } from './user-state.ts';
 import { checkClientRedirects, emailSchema, emailTextSchema, redirectUriSchema } from './validation.ts';
@@ -87,6 +90,8 @@ export const adminClientSchema = z.strictObject({
   authMethod: z.enum(clientAuthMethods),
   /** A disabled client is refused by the tenant's provider until it is enabled again. */
   disabled: z.boolean(),
+  /** The app's name, shown when people sign in to it (OIDC client_name); null: its id is shown. */
+  name: z.string().nullable(),
 });
 export type AdminClient = z.infer<typeof adminClientSchema>;
 
@@ -99,10 +104,20 @@ export const adminTenantSummarySchema = z.strictObject({
   /** Raised by every change; running servers apply a change within about a second. */
   version: z.number().int(),
 });
-export const adminTenantListResponse = z.strictObject({ tenants: z.array(adminTenantSummarySchema) });
+/** A tenant in the list: its summary and what makes it recognisable (its theme's name, logo and colour). */
+export const adminTenantListItemSchema = z.strictObject({
+  ...adminTenantSummarySchema.shape,
+  name: z.string(),
+  /** The theme's logo address ('' when it has none). */
+  logo: z.string(),
+  /** The theme's primary background colour (#rrggbb). */
+  colour: z.string(),
+});
+export const adminTenantListResponse = z.strictObject({ tenants: z.array(adminTenantListItemSchema) });
 
 export const adminTenantSchema = z.strictObject({
   ...adminTenantSummarySchema.shape,
+  /** '' when the tenant names none: a sign-in no app asked for ends on its signed-in page. */
   defaultRedirectUri: z.string(),
   loginClientId: z.string(),
   theme: themeConfigSchema,
@@ -111,16 +126,49 @@ export const adminTenantSchema = z.strictObject({
 });
 export type AdminTenant = z.infer<typeof adminTenantSchema>;
 
+/** A client's name as people see it when they sign in. */
+const clientNameSchema = z.string().trim().min(1).max(100);
+
+const clientCreateShape = {
+  clientId: clientIdSchema,
+  redirectUris: z.array(redirectUriSchema).max(50),
+  postLogoutRedirectUris: z.array(redirectUriSchema).max(50).default([]),
+  grantTypes: z.array(z.enum(clientGrantTypes)).min(1).default(['authorization_code', 'refresh_token']),
+  authMethod: z.enum(clientAuthMethods).default('client_secret_basic'),
+};
+
 /** POST /tenants/{code}/clients: a confidential client gets a generated secret, shown once. */
 export const adminClientCreateRequest = z
-  .strictObject({
-    clientId: clientIdSchema,
-    redirectUris: z.array(redirectUriSchema).max(50),
-    postLogoutRedirectUris: z.array(redirectUriSchema).max(50).default([]),
-    grantTypes: z.array(z.enum(clientGrantTypes)).min(1).default(['authorization_code', 'refresh_token']),
-    authMethod: z.enum(clientAuthMethods).default('client_secret_basic'),
-  })
+  .strictObject({ ...clientCreateShape, name: clientNameSchema.optional() })
   .check(checkClientRedirects);
+
+/** A client made with its tenant (POST /tenants), as the configuration file has it. */
+const adminTenantClientRequest = z.strictObject(clientCreateShape).check(checkClientRedirects);
+
+/**
+ * PATCH /tenants/{code}/clients/{clientId}: what is left out stays; the result is checked with
+ * the rules of creation. A public client made confidential gets a secret, shown once; a
+ * confidential one made public loses its secret.
+ */
+export const adminClientUpdateRequest = z
+  .strictObject({
+    /** null: no name of its own (its id is shown). */
+    name: clientNameSchema.nullable().optional(),
+    redirectUris: z.array(redirectUriSchema).max(50).optional(),
+    postLogoutRedirectUris: z.array(redirectUriSchema).max(50).optional(),
+    grantTypes: z.array(z.enum(clientGrantTypes)).min(1).optional(),
+    authMethod: z.enum(clientAuthMethods).optional(),
+  })
+  .refine((patch) => Object.keys(patch).length > 0, { message: 'change at least one field' })
+  .check((ctx) =>
+    checkClientRedirects({
+      value: {
+        redirectUris: ctx.value.redirectUris ?? [],
+        postLogoutRedirectUris: ctx.value.postLogoutRedirectUris ?? [],
+      },
+      issues: ctx.issues,
+    }),
+  );
 
 /** POST /tenants: a new tenant with its login client (and any other clients). */
 export const adminTenantCreateRequest = z.strictObject({
@@ -132,7 +180,7 @@ export const adminTenantCreateRequest = z.strictObject({
   loginClientId: tenantConfigSchema.shape.loginClientId,
   theme: themeConfigSchema,
   settings: tenantSettingsConfigSchema.default({}),
-  clients: z.array(adminClientCreateRequest).min(1).max(100),
+  clients: z.array(adminTenantClientRequest).min(1).max(100),
 });
 export type AdminTenantCreateRequest = z.input<typeof adminTenantCreateRequest>;
 
@@ -140,7 +188,8 @@ export type AdminTenantCreateRequest = z.input<typeof adminTenantCreateRequest>;
 export const adminTenantPatchRequest = z
   .strictObject({
     aliasCode: z.string().min(1).max(64).nullable().optional(),
-    defaultRedirectUri: tenantConfigSchema.shape.defaultRedirectUri.optional(),
+    /** '' or null: none, a sign-in no app asked for ends on the tenant's signed-in page. */
+    defaultRedirectUri: defaultRedirectUriSchema.nullable().optional(),
     loginClientId: tenantConfigSchema.shape.loginClientId.optional(),
   })
   .refine((patch) => Object.keys(patch).length > 0, { message: 'change at least one field' });
@@ -180,14 +229,26 @@ export const adminUserSchema = z.strictObject({
   status: z.enum(['active', 'pending', 'disabled']),
   emailVerified: z.boolean(),
   createdAt: z.number().int(),
+  /** Locked out of password sign-in after too many failures, until then; null: not locked. */
+  lockedUntil: z.number().int().nullable(),
+  /** Has a second factor or a passkey: an MFA reset has something to remove. */
+  mfaEnrolled: z.boolean(),
+  /** Chose a secret question at activation: the help desk can check a caller's answer. */
+  hasSecretQuestion: z.boolean(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 export const adminUserSearchQuery = z.strictObject({
-  /** The start of the address (case-insensitive); left out lists the first accounts. */
+  /** The start of the address (case-insensitive); left out lists every account. */
   email: emailTextSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** How many matching accounts (in address order) to skip: the page. */
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
-export const adminUserListResponse = z.strictObject({ users: z.array(adminUserSchema) });
+export const adminUserListResponse = z.strictObject({
+  users: z.array(adminUserSchema),
+  /** How many accounts match, on every page. */
+  total: z.number().int(),
+});
 export const adminUserResponse = z.strictObject({ user: adminUserSchema });
 export const adminInviteRequest = z.strictObject({
   email: emailSchema,
@@ -200,6 +261,45 @@ export const adminInviteResponse = z.strictObject({ user: adminUserSchema, creat
 export const adminUserActionResponse = z.strictObject({
   outcome: z.enum(['done', 'unchanged']),
   user: adminUserSchema.nullable(),
+});
+
+export const adminPasskeyParams = z.strictObject({
+  code: tenantCode,
+  userId: z.uuid(),
+  passkeyId: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/),
+});
+/** A passkey as the help desk sees it: never its key or credential id. */
+export const adminPasskeySchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.number().int(),
+  lastUsedAt: z.number().int().nullable(),
+  /** Synced between the person's devices (backup eligible), else bound to one device or key. */
+  synced: z.boolean(),
+  /** The domain it was made on, and the only one it signs in to. */
+  rpId: z.string(),
+});
+export type AdminPasskey = z.infer<typeof adminPasskeySchema>;
+export const adminPasskeyListResponse = z.strictObject({ passkeys: z.array(adminPasskeySchema) });
+/** `unchanged`: the account had no such passkey (any more). */
+export const adminPasskeyRemoveResponse = z.strictObject({
+  outcome: z.enum(['done', 'unchanged']),
+  passkeys: z.array(adminPasskeySchema),
+});
+
+/** The question the account chose at activation (a code of `secretQuestions`); null: none. */
+export const adminSecretQuestionResponse = z.strictObject({
+  question: z.enum(secretQuestions).nullable(),
+});
+/** An answer a caller gives the help desk, checked as activation stored it (never shown). */
+export const adminSecretAnswerRequest = z.strictObject({ answer: secretAnswerSchema });
+/** `not-set`: the account has no secret question; nothing was checked or counted. */
+export const adminSecretAnswerResponse = z.strictObject({
+  result: z.enum(['match', 'mismatch', 'not-set']),
 });
 
 /** `system`: Keycard itself, e.g. a repair an upgrade makes at start. */
@@ -238,8 +338,23 @@ export const auditSearchQuery = z.strictObject({
 });
 export const auditSearchResponse = z.strictObject({
   entries: z.array(auditEntrySchema),
+  /**
+   * What people call the actors and targets of these entries, by id: a person's e-mail address,
+   * a tenant's name; ids Keycard cannot name (a removed account) are left out.
+   */
+  names: z.record(z.string(), z.string()),
   /** Pass as `cursor` for the next (older) page; null on the last page. */
   next: z.string().nullable(),
+});
+
+/** GET /audit/choices: what the audit log's filters offer, as far as the operator's scope reaches. */
+export const auditChoicesQuery = z.strictObject({ tenant: tenantCode.optional() });
+export const auditChoicesResponse = z.strictObject({
+  /** Who acted: operators and machine clients, by the id entries carry, with a name. */
+  actors: z.array(z.strictObject({ id: z.string(), kind: z.enum(auditActorKinds), name: z.string() })),
+  /** What was acted on, by kind and id, with a name. */
+  targets: z.array(z.strictObject({ kind: z.string(), id: z.string(), name: z.string() })),
+  actions: z.array(z.string()),
 });
 
 export const adminOperatorSchema = z.strictObject({

@@ -1,21 +1,15 @@
 // API paths of every portal call (SPEC §7), so neither side types a URL twice. No zod here:
-// the portal imports this at run time.
+// the portal imports this at run time. Each flow's paths are an object of their own module,
+// composed here: the portal's login route imports only the ones it calls (`signInApi`,
+// `partnerApi`, `passkeyApi`), so its entry does not carry every flow's paths.
+import { accountApi } from './account-api.ts';
 import { lifecycleApi } from './lifecycle-api.ts';
+import { partnerApi } from './partner-api.ts';
+import { passkeyApi } from './passkey-api.ts';
+import { signInApi } from './sign-in-api.ts';
 
 export const apiPaths = {
-  loginDomain: (domain: string) => `/api/login-domains/${encodeURIComponent(domain)}`,
-  login: '/api/login',
-  authenticate: '/api/authenticate',
-  session: '/api/session',
-  authorize: '/api/authorize',
-  /** GET: the app this browser's pending sign-in is for (its name), by the interaction cookie. */
-  authorizeInteraction: '/api/authorize/interaction',
-  /** POST: go back to the app without signing in (`error=access_denied`, OIDC Core §3.1.2.6). */
-  authorizeAbort: '/api/authorize/abort',
-  logout: '/api/logout',
-  analyticsEvents: '/api/analytics/events',
-  /** GET: the tenant's messenger widget configuration (SPEC §3). */
-  messenger: '/api/messenger',
+  ...signInApi,
   mfa: {
     status: '/api/mfa/status',
     registerTotp: '/api/mfa/register-totp',
@@ -30,17 +24,9 @@ export const apiPaths = {
     callStatus: (codeId: string) => `/api/mfa/phone/call-status/${encodeURIComponent(codeId)}`,
   },
   lifecycle: lifecycleApi,
-  partners: {
-    sso: (partnerCode: string) => `/api/partners/${encodeURIComponent(partnerCode)}/sso`,
-    generateToken: (partnerCode: string) => `/api/partners/${encodeURIComponent(partnerCode)}/generate-token`,
-    helpLink: (partnerCode: string, email: string) =>
-      `/api/partners/${encodeURIComponent(partnerCode)}/users/${encodeURIComponent(email)}/help-link`,
-    /** GET: the signed-in account's partner links and the ones removed from it. */
-    links: '/api/account/partner-links',
-    /** PUT: the owner keeps (confirms) the link; DELETE: drops it for good. */
-    link: (partnerCode: string, subject: string) =>
-      `/api/account/partner-links/${encodeURIComponent(partnerCode)}/${encodeURIComponent(subject)}`,
-  },
+  passkeys: passkeyApi,
+  account: accountApi,
+  partners: partnerApi,
 } as const;
 
 /**

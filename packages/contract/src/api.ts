@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { passkeyModes } from './passkeys.ts';
+import { themeCornerRadius, themeFonts, themeLogoHeight } from './theme-bounds.ts';
 import { themeTextsSchema } from './theme-texts.ts';
 import { identityProviders, locales, userStates, userTypes } from './user-state.ts';
 import { emailSchema, loginPasswordSchema } from './validation.ts';
@@ -50,7 +52,24 @@ export function isThemeLinkUrl(value: string): boolean {
 
 export const themeSchema = z.object({
   name: z.string().min(1).max(120),
-  images: z.object({ favicon: themeImageUrlSchema, logo: themeImageUrlSchema }),
+  images: z.object({
+    favicon: themeImageUrlSchema,
+    logo: themeImageUrlSchema,
+    /** Behind the page around the card; absent or empty: the page's colour alone. */
+    background: themeImageUrlSchema.optional(),
+  }),
+  /** The font stack (themeFonts); absent: `system`, the portal's own. */
+  font: z.enum(themeFonts).optional(),
+  /** Absent: 8, the portal's own. */
+  cornerRadius: z.number().int().min(themeCornerRadius.min).max(themeCornerRadius.max).optional(),
+  /** Absent: 40, the portal's own. */
+  logoHeight: z.number().int().min(themeLogoHeight.min).max(themeLogoHeight.max).optional(),
+  /**
+   * A dark scheme for visitors whose device asks for one (`prefers-color-scheme: dark`),
+   * derived from the colours (contrast.ts darkSchemeVariables). Absent or false: the light
+   * page on every device, as before.
+   */
+  darkScheme: z.boolean().optional(),
   colours: z.object({
     primaryBackground: hexColour,
     primaryForeground: hexColour,
@@ -73,6 +92,8 @@ export const tenantSchema = z.object({
   aliasCode: z.string().nullable(),
   loginDomain: z.string(),
   loginClientId: z.string(),
+  /** The tenant's passkey setting (docs/passkeys.md): off, offered, or preferred (shown first). */
+  passkeys: z.enum(passkeyModes),
 });
 export type Tenant = z.infer<typeof tenantSchema>;
 
@@ -121,6 +142,15 @@ export const loginLimitFields = z
   .strict();
 export type LoginLimitFields = z.infer<typeof loginLimitFields>;
 
+/**
+ * `fields` of a `login.invalid_credentials` answer once the lockout is near: how many more
+ * failed attempts it takes (at least one) before sign-in pauses. Counted in the same bucket
+ * whether an account exists or not — the address entered, or this browser's own — so it
+ * reveals nothing; absent before the third failure in a row.
+ */
+export const loginFailureFields = z.object({ attemptsLeft: z.string().regex(/^[1-9][0-9]*$/) }).strict();
+export type LoginFailureFields = z.infer<typeof loginFailureFields>;
+
 /** POST /api/authenticate */
 export const authenticateRequest = z.object({
   code: z.string().min(1).max(256),
@@ -137,6 +167,7 @@ export const userIdentitySchema = z.object({
   locale: z.enum(locales),
   state: z.enum(userStates),
   emailVerificationRequired: z.boolean(),
+  /** '' when the tenant names none: a sign-in no app asked for ends on `/signed-in`. */
   defaultRedirectUri: z.string(),
   passwordExpiryInDays: z.number().nullable(),
   passwordChangeWarningInDays: z.number().nullable(),

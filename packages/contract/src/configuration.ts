@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { themeSchema } from './api.ts';
+import { darkSchemeProblems } from './contrast.ts';
 import { messengerProviders } from './messenger.ts';
 import { mfaDeliveryTypes } from './mfa.ts';
 import { partnerAlgorithms, partnerConfigSchema, tokenExchange } from './partners.ts';
+import { redirectTargetProblem } from './rules.ts';
 import { locales, userTypes } from './user-state.ts';
 import { checkClientRedirects, emailSchema, redirectUriSchema } from './validation.ts';
 
@@ -78,69 +80,112 @@ const isoDate = z
   .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/, 'a date such as 2027-03-01')
   .refine((value) => !Number.isNaN(Date.parse(value)), { message: 'a valid date' });
 
+/** Why a password warning period is refused: it is longer than the expiry it warns of. */
+export const warningExceedsExpiryMessage = 'the warning period must not be longer than the password expiry';
+
+/** True when both are set and the warning starts earlier than the password's own life. */
+export function warningExceedsExpiry(
+  expiryDays: number | null | undefined,
+  warningDays: number | null | undefined,
+): boolean {
+  return typeof expiryDays === 'number' && typeof warningDays === 'number' && warningDays > expiryDays;
+}
+
 /** A tenant's account settings; what is left out keeps its current (or default) value. */
-export const tenantSettingsConfigSchema = z.strictObject({
-  passwordExpiryDays: days(1, 3650).nullable().optional(),
-  passwordWarningDays: days(0, 365).nullable().optional(),
-  emailVerificationRequired: z.boolean().optional(),
-  mfa: z
-    .strictObject({
-      mode: z.enum(['off', 'recommended', 'required']).optional(),
-      mandatoryFrom: isoDate.nullable().optional(),
-      trustedDeviceDays: days(1, 365).optional(),
-      /** The factors offered for registration, in display order (default: all four). */
-      methods: z
-        .array(z.enum(mfaDeliveryTypes))
-        .min(1)
-        .refine((methods) => new Set(methods).size === methods.length, { message: 'each factor once' })
-        .optional(),
-    })
-    .optional(),
-  captcha: z
-    .strictObject({
-      siteKey: z.string().min(1).max(256).nullable().optional(),
-      /** The environment variable holding the captcha secret; the secret is never in the file. */
-      secretEnv: envName.optional(),
-      verifyUrl: httpUrl.nullable().optional(),
-      scriptUrl: httpUrl.nullable().optional(),
-      minScore: z.number().min(0).max(1).optional(),
-    })
-    .optional(),
-  analyticsId: z.string().min(1).max(128).nullable().optional(),
-  /** The messenger widget (docs/configuration.md, Messenger widget); provider null turns it off. */
-  messenger: z
-    .strictObject({
-      provider: z.enum(messengerProviders).nullable().optional(),
-      appId: z
-        .string()
-        .min(1)
-        .max(64)
-        .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, dashes and underscores')
-        .nullable()
-        .optional(),
-      /** Host names on which the widget may start: the tenant's login domain or aliases. */
-      domains: z.array(hostname).max(20).optional(),
-      /** Only for the stand-in provider (not allowed in production). */
-      scriptUrl: httpUrl.nullable().optional(),
-    })
-    .optional(),
-});
+export const tenantSettingsConfigSchema = z
+  .strictObject({
+    passwordExpiryDays: days(1, 3650).nullable().optional(),
+    passwordWarningDays: days(0, 365).nullable().optional(),
+    emailVerificationRequired: z.boolean().optional(),
+    mfa: z
+      .strictObject({
+        mode: z.enum(['off', 'recommended', 'required']).optional(),
+        mandatoryFrom: isoDate.nullable().optional(),
+        trustedDeviceDays: days(1, 365).optional(),
+        /** The factors offered for registration, in display order (default: all four). */
+        methods: z
+          .array(z.enum(mfaDeliveryTypes))
+          .min(1)
+          .refine((methods) => new Set(methods).size === methods.length, { message: 'each factor once' })
+          .optional(),
+      })
+      .optional(),
+    /**
+     * Passkeys (docs/passkeys.md): `off`; `offered` (a passkey sign-in on the e-mail step, the
+     * offer once after a password sign-in); `preferred` (the passkey button first, the offer after
+     * every password sign-in until the account has one).
+     */
+    passkeys: z.enum(['off', 'offered', 'preferred']).optional(),
+    /** Security mail beyond the always-sent ones. */
+    securityMail: z
+      .strictObject({
+        /** A mail when an account signs in from a browser never seen before. */
+        newBrowserSignIn: z.boolean().optional(),
+      })
+      .optional(),
+    captcha: z
+      .strictObject({
+        siteKey: z.string().min(1).max(256).nullable().optional(),
+        /** The environment variable holding the captcha secret; the secret is never in the file. */
+        secretEnv: envName.optional(),
+        verifyUrl: httpUrl.nullable().optional(),
+        scriptUrl: httpUrl.nullable().optional(),
+        minScore: z.number().min(0).max(1).optional(),
+      })
+      .optional(),
+    analyticsId: z.string().min(1).max(128).nullable().optional(),
+    /** The messenger widget (docs/configuration.md, Messenger widget); provider null turns it off. */
+    messenger: z
+      .strictObject({
+        provider: z.enum(messengerProviders).nullable().optional(),
+        appId: z
+          .string()
+          .min(1)
+          .max(64)
+          .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, dashes and underscores')
+          .nullable()
+          .optional(),
+        /** Host names on which the widget may start: the tenant's login domain or aliases. */
+        domains: z.array(hostname).max(20).optional(),
+        /** Only for the stand-in provider (not allowed in production). */
+        scriptUrl: httpUrl.nullable().optional(),
+      })
+      .optional(),
+  })
+  // A warning that starts before the password was even set would greet every new password;
+  // when one side is left out, the admin API and the CLI check it against the stored value.
+  .refine((settings) => !warningExceedsExpiry(settings.passwordExpiryDays, settings.passwordWarningDays), {
+    message: warningExceedsExpiryMessage,
+    path: ['passwordWarningDays'],
+  });
 export type TenantSettingsConfig = z.infer<typeof tenantSettingsConfigSchema>;
 
 /**
  * The contract's theme, strict at every level: an unknown language or text key in `texts` is
  * an error too (theme-texts.ts lists the keys a tenant may override).
  */
-export const themeConfigSchema = z.strictObject({
-  name: themeSchema.shape.name,
-  images: z.strictObject(themeSchema.shape.images.shape),
-  colours: z.strictObject(themeSchema.shape.colours.shape),
-  links: z.strictObject({
-    loginHelpUrl: httpUrl.nullable(),
-    contactSupportUrl: httpUrl.nullable(),
-  }),
-  texts: themeSchema.shape.texts,
-});
+export const themeConfigSchema = z
+  .strictObject({
+    name: themeSchema.shape.name,
+    images: z.strictObject(themeSchema.shape.images.shape),
+    colours: z.strictObject(themeSchema.shape.colours.shape),
+    links: z.strictObject({
+      loginHelpUrl: httpUrl.nullable(),
+      contactSupportUrl: httpUrl.nullable(),
+    }),
+    texts: themeSchema.shape.texts,
+    font: themeSchema.shape.font,
+    cornerRadius: themeSchema.shape.cornerRadius,
+    logoHeight: themeSchema.shape.logoHeight,
+    darkScheme: themeSchema.shape.darkScheme,
+  })
+  // The dark scheme is offered only when every pair it draws meets WCAG 2.2 AA (contrast.ts).
+  .superRefine((theme, context) => {
+    if (!theme.darkScheme) return;
+    for (const message of darkSchemeProblems(theme.colours)) {
+      context.addIssue({ code: 'custom', path: ['darkScheme'], message });
+    }
+  });
 
 /** A partner as docs/partners.md describes it, with the CLI's defaults for what is left out. */
 export const partnerFileSchema = z
@@ -167,14 +212,29 @@ export const invitationConfigSchema = z.strictObject({
   locale: z.enum(locales).default('en'),
 });
 
+/**
+ * A tenant's default redirect: a redirect target by the one rule (validation.ts), or '' for
+ * none, which is the same as leaving it out (the signed-in landing).
+ */
+export const defaultRedirectUriSchema = z
+  .string()
+  .max(2048)
+  .check((ctx) => {
+    const problem = ctx.value === '' ? null : redirectTargetProblem(ctx.value, { production: false });
+    if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: problem });
+  });
+
 export const tenantConfigSchema = z
   .strictObject({
     code: tenantCode,
     aliasCode: z.string().min(1).max(64).nullable().default(null),
     loginDomain: hostname,
     aliasDomains: z.array(hostname).max(50).default([]),
-    /** Where a user goes after signing in with no app request of its own. */
-    defaultRedirectUri: redirectUriSchema,
+    /**
+     * Where a user goes after signing in with no app request of its own. Absent (or empty): the
+     * tenant's "You are signed in" page, `/signed-in` on the domain they signed in on.
+     */
+    defaultRedirectUri: defaultRedirectUriSchema.optional(),
     /** The client the portal's own sign-in (without an app request) is made for. */
     loginClientId: clientId,
     theme: themeConfigSchema,

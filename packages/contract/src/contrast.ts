@@ -178,3 +178,117 @@ export function contrastReport(colours: Theme['colours']): ContrastCheck[] {
     check('primaryEdge', 'primaryBackground', [cardBackground], nonTextContrast),
   ];
 }
+
+/** The dark scheme's fixed colours, light enough to read on any dark card it derives. */
+const darkFixed = { border: '#8f8f8f', error: '#ff8a80', success: '#81c784' } as const;
+
+/** The colour mixed toward black just far enough that its luminance is at most `target`. */
+function darkenTo(colour: string, target: number): string {
+  const rgb = parseHex(colour);
+  for (let step = 0; step <= 100; step++) {
+    const candidate = mix(rgb, -step / 100);
+    if (luminance(candidate) <= target) return toHex(candidate);
+  }
+  return '#000000';
+}
+
+/** The palette's lightest colour: what the dark scheme writes its text in. */
+function lightestOf(colours: Theme['colours']): string {
+  const all = Object.values(colours).map((value) => toHex(parseHex(value)));
+  return all.reduce((best, colour) =>
+    luminance(parseHex(colour)) > luminance(parseHex(best)) ? colour : best,
+  );
+}
+
+/** One pair the dark scheme draws. */
+export interface DarkContrastCheck {
+  pair:
+    | 'text'
+    | 'secondaryText'
+    | 'muted'
+    | 'link'
+    | 'focus'
+    | 'primaryEdge'
+    | 'border'
+    | 'error'
+    | 'success';
+  colour: string;
+  backgrounds: string[];
+  ratio: number;
+  required: number;
+  passes: boolean;
+}
+
+/**
+ * The dark scheme a palette gives, for `prefers-color-scheme: dark` (docs/configuration.md,
+ * Theme): the page and the card darkened from the secondary and primary colours, the text in
+ * the palette's lightest colour, links, focus rings and button edges lightened from the brand's
+ * own as far as needed (as themeVariables does on white). The brand band, buttons and accents
+ * keep their light-scheme colours. Each value is a variable the light scheme has too
+ * (--kc-card-bg, --kc-text, …), so the stylesheet swaps them under the media query.
+ */
+export function darkSchemeVariables(colours: Theme['colours']): Record<string, string> {
+  const hex = (value: string) => toHex(parseHex(value));
+  const [primaryBg, tertiaryBg] = [hex(colours.primaryBackground), hex(colours.tertiaryBackground)];
+  const card = darkenTo(primaryBg, 0.018);
+  const page = darkenTo(hex(colours.secondaryBackground), 0.008);
+  const text = lightestOf(colours);
+  const reads = (colour: string) => contrastRatio(colour, card) >= textContrast;
+  const linkSource = reads(primaryBg) || !reads(tertiaryBg) ? primaryBg : tertiaryBg;
+  return {
+    '--kc-card-bg': card,
+    '--kc-secondary-bg': page,
+    '--kc-text': text,
+    '--kc-secondary-text': text,
+    '--kc-muted': nearestPassing(toHex(mix(parseHex(text), -0.2)), card, textContrast),
+    '--kc-link': nearestPassing(linkSource, card, textContrast),
+    '--kc-focus': nearestPassing(tertiaryBg, [card, page], nonTextContrast),
+    '--kc-primary-edge': nearestPassing(primaryBg, card, nonTextContrast),
+    '--kc-border': darkFixed.border,
+    '--kc-error': darkFixed.error,
+    '--kc-success': darkFixed.success,
+  };
+}
+
+/**
+ * Every pair the dark scheme draws, checked to WCAG 2.2 AA. The text is the palette's own
+ * lightest colour, uncorrected: a palette without a colour light enough fails here, and a
+ * theme asking for the dark scheme with it is refused (configuration.ts themeConfigSchema).
+ */
+export function darkContrastReport(colours: Theme['colours']): DarkContrastCheck[] {
+  const v = darkSchemeVariables(colours);
+  const [card, page] = [v['--kc-card-bg'] as string, v['--kc-secondary-bg'] as string];
+  const check = (
+    pair: DarkContrastCheck['pair'],
+    variable: string,
+    backgrounds: string[],
+    required: number,
+  ): DarkContrastCheck => {
+    const colour = v[variable] as string;
+    const ratio = Math.min(...backgrounds.map((background) => contrastRatio(colour, background)));
+    return { pair, colour, backgrounds, ratio, required, passes: ratio >= required };
+  };
+  return [
+    check('text', '--kc-text', [card], textContrast),
+    check('secondaryText', '--kc-secondary-text', [page], textContrast),
+    check('muted', '--kc-muted', [card], textContrast),
+    check('link', '--kc-link', [card], textContrast),
+    check('error', '--kc-error', [card], textContrast),
+    check('success', '--kc-success', [card], textContrast),
+    check('focus', '--kc-focus', [card, page], nonTextContrast),
+    check('primaryEdge', '--kc-primary-edge', [card], nonTextContrast),
+    check('border', '--kc-border', [card], nonTextContrast),
+  ];
+}
+
+/** Why a palette cannot have the dark scheme, in words; empty when it can. */
+export function darkSchemeProblems(colours: Theme['colours']): string[] {
+  return darkContrastReport(colours)
+    .filter((check) => !check.passes)
+    .map(
+      (check) =>
+        `dark scheme: ${check.pair} ${check.colour} on ${check.backgrounds.join(' and ')} is ` +
+        `${check.ratio.toFixed(2)}:1, WCAG 2.2 AA needs ${check.required}:1 ` +
+        '(the dark scheme writes in the palette’s lightest colour: add a light one, such as #ffffff)',
+    );
+}

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { accountErrorCatalogue } from './account-error-messages.ts';
+import type { ErrorDefinition } from './error-definition.ts';
 import {
   adminErrors,
   type ErrorCode,
@@ -8,12 +10,9 @@ import {
   mobileErrors,
   partnerErrors,
 } from './errors.ts';
+import { passkeyErrorCatalogue } from './passkey-error-messages.ts';
 
-export interface ErrorDefinition {
-  status: number;
-  /** The API message; the portal shows its own translated text per code. */
-  message: string;
-}
+export type { ErrorDefinition } from './error-definition.ts';
 
 /**
  * HTTP status and API message of every error code, each given once. Typed by ErrorCode, so a
@@ -22,6 +21,8 @@ export interface ErrorDefinition {
  * number does not get better by asking again.
  */
 export const errorCatalogue: { readonly [C in ErrorCode]: ErrorDefinition } = {
+  ...passkeyErrorCatalogue,
+  ...accountErrorCatalogue,
   [errorCodes.validationFailed]: { status: 400, message: 'The request is not valid.' },
   [errorCodes.payloadTooLarge]: { status: 413, message: 'The request body is too large.' },
   [errorCodes.uriTooLong]: { status: 414, message: 'The request URL is too long.' },

@@ -1,3 +1,4 @@
+export * from './account.ts';
 export * from './admin.ts';
 export * from './api.ts';
 export * from './api-paths.ts';
@@ -11,8 +12,11 @@ export * from './messenger.ts';
 export * from './mfa.ts';
 export * from './mobile-mfa.ts';
 export * from './partners.ts';
+export * from './passkeys.ts';
 export * from './paths.ts';
 export * from './rules.ts';
+export * from './theme-fonts.ts';
+export * from './theme-style.ts';
 export * from './theme-texts.ts';
 export * from './user-state.ts';
 export * from './validation.ts';

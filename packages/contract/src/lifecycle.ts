@@ -1,6 +1,7 @@
 // Account lifecycle contract (activation, registration, reset, e-mail verification, expiry).
 import { z } from 'zod';
 import { secretQuestions } from './lifecycle-api.ts';
+import { locales } from './user-state.ts';
 import { emailSchema, newPasswordSchema } from './validation.ts';
 
 export * from './lifecycle-api.ts';
@@ -41,7 +42,16 @@ export type RegisterResponse = z.infer<typeof registerResponse>;
 
 /** POST /api/user/{email}/reset-password and /resend-activation */
 export const userEmailParams = z.object({ email: emailSchema });
-export const resetRequestBody = z.object({ recaptchaToken: recaptchaTokenSchema }).default({});
+/**
+ * langCode: the language the page was in when the person asked; the mail and its link are in
+ * it rather than in the account's stored language (issue 19, item 14).
+ */
+export const resetRequestBody = z
+  .object({ recaptchaToken: recaptchaTokenSchema, langCode: z.enum(locales).optional() })
+  .default({});
+/** POST /api/user/{email}/send-verification: the language asked in, as for a reset request. */
+export const sendVerificationBody = z.object({ langCode: z.enum(locales).optional() }).default({});
+
 /** 'activate': the account is not activated yet, so its activation mail went out again. */
 export const resetRequestResponse = z.object({ state: z.enum(['reset', 'activate']) });
 export type ResetRequestResponse = z.infer<typeof resetRequestResponse>;

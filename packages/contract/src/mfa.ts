@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { userStates, userTypes } from './user-state.ts';
+import { locales, userStates, userTypes } from './user-state.ts';
 
 /**
  * Multi-factor authentication contract (SPEC §2 MFA screens, §3 MFA fields, §7 /mfa calls,
@@ -9,6 +9,13 @@ import { userStates, userTypes } from './user-state.ts';
 
 /** SPEC §3 MFA delivery types; smmobile is the partner mobile app (docs/mobile-mfa.md). */
 export const mfaDeliveryTypes = ['smmobile', 'voice', 'sms', 'totp'] as const;
+
+/**
+ * The factors a tenant offers unless its settings name others. Not the partner app: a new
+ * tenant has no device app yet, and offering one would strand whoever chose it (issue 19 item
+ * 12); a tenant lists smmobile in mfa.methods once its app is set up.
+ */
+export const defaultMfaMethods: readonly (typeof mfaDeliveryTypes)[number][] = ['totp', 'sms', 'voice'];
 export type MfaDeliveryType = (typeof mfaDeliveryTypes)[number];
 export const phoneDeliveryTypes = ['sms', 'voice'] as const;
 export type PhoneDeliveryType = (typeof phoneDeliveryTypes)[number];
@@ -69,6 +76,17 @@ export const mfaStatusResponse = z.object({
   freshVerification: z.boolean(),
   /** SMS and voice can be delivered (a provider is configured, or the local outbox). */
   phoneAvailable: z.boolean(),
+  /**
+   * The account has a passkey or security key made on this domain, and the tenant offers
+   * passkeys: the MFA screen offers "use your passkey or security key" (apiPaths.passkeys.verify*).
+   * Always answered by the server; optional for fixtures made before it.
+   */
+  passkeysHere: z.boolean().optional(),
+  /**
+   * The tenant's other domains where the account has a passkey (a passkey works only on the
+   * domain it was made on): when none works here, the portal can say where one does.
+   */
+  passkeyDomainsElsewhere: z.array(z.string()).optional(),
 });
 export type MfaStatusResponse = z.infer<typeof mfaStatusResponse>;
 
@@ -91,6 +109,8 @@ export const registerPhoneRequest = z.object({
   countryCode: z.string().trim().max(8),
   phoneNumber: z.string().trim().min(1).max(32),
   deliveryType: z.enum(phoneDeliveryTypes),
+  /** The page's language: the text or call is in it (over the account's), as for a mail. */
+  langCode: z.enum(locales).optional(),
 });
 export type RegisterPhoneRequest = z.infer<typeof registerPhoneRequest>;
 
@@ -107,7 +127,11 @@ export const phoneCodeSentResponse = z.object({
 export type PhoneCodeSentResponse = z.infer<typeof phoneCodeSentResponse>;
 
 /** POST /api/mfa/send-phone-code — resend by SMS or call back (registration or sign-in). */
-export const sendPhoneCodeRequest = z.object({ deliveryType: z.enum(phoneDeliveryTypes) });
+export const sendPhoneCodeRequest = z.object({
+  deliveryType: z.enum(phoneDeliveryTypes),
+  /** The page's language: the text or call is in it (over the account's), as for a mail. */
+  langCode: z.enum(locales).optional(),
+});
 
 /** GET /api/mfa/delivery — the latest code's delivery, for failures known only later (busy line). */
 export const phoneDeliveryResponse = z.object({

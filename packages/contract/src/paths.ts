@@ -23,6 +23,10 @@ export const paths = {
   passwordExpired: '/error/password-expired/',
   passwordWillExpire: '/error/password-will-expire/',
   verifyExpired: '/error/verify-expired/',
+  /** The account page: sign-in methods, where you are signed in, recent activity (docs/account.md). */
+  account: '/account',
+  /** Where a sign-in that no application asked for ends: who is signed in, the account, log out. */
+  signedIn: '/signed-in',
   /**
    * The identity provider's own pages (its error page, RP-initiated logout) at the provider's
    * addresses (/oidc/auth, /oidc/session/end, …): the server renders them as portal pages and

@@ -20,7 +20,8 @@ export function toLocale(value: string | null | undefined): Locale | undefined {
   return (locales as readonly string[]).includes(base ?? '') ? (base as Locale) : undefined;
 }
 
-export const identityProviders = ['keycard', 'authx'] as const;
+/** How a session first proved who it is: password, partner (authx), or a passkey (no password). */
+export const identityProviders = ['keycard', 'authx', 'passkey'] as const;
 export type IdentityProvider = (typeof identityProviders)[number];
 
 /** SPEC §3 browser storage keys. */
@@ -39,6 +40,11 @@ export const storageKeys = {
    * arrived with), so every later page, flow and redirect keeps it. Read by the server too.
    */
   languageCookie: 'AUTH_X_LANG',
+  /**
+   * Cookie, one year: a language picked in the language menu of this browser. It outranks a
+   * mail link's langCode (issue 19 item 14); a langCode still outranks Accept-Language.
+   */
+  languageMenuCookie: 'AUTH_X_LANG_MENU',
 } as const;
 
 /** Each language by its own name, for the language menu. */

@@ -1,6 +1,8 @@
+import { accountDe } from './account/de.ts';
 import type { Texts } from './en.ts';
 import { lifecycleDe } from './lifecycle/de.ts';
 import { mfaDe } from './mfa/de.ts';
+import { passkeysDe } from './passkeys/de.ts';
 
 export const de: Texts = {
   common: {
@@ -54,6 +56,12 @@ export const de: Texts = {
       submit: 'Anmelden',
       trouble: 'Probleme bei der Anmeldung?',
     },
+    signedIn: {
+      notice: 'Sie sind als {{email}} angemeldet.',
+      continue: 'Weiter',
+      logOut: 'Abmelden',
+      other: 'Um ein anderes Konto zu verwenden, geben Sie unten dessen E-Mail-Adresse ein.',
+    },
     notices: {
       loggedOut: 'Sie wurden abgemeldet.',
       resetPassword: 'Ihr Passwort wurde geändert. Melden Sie sich mit Ihrem neuen Passwort an.',
@@ -63,8 +71,30 @@ export const de: Texts = {
     app: {
       back: 'Zurück zu {{app}}',
     },
+    passkey: {
+      signIn: 'Mit einem Passkey anmelden',
+      instead: 'Stattdessen einen Passkey verwenden',
+      or: 'oder',
+      waiting: 'Warten auf Ihren Passkey…',
+      errors: {
+        cancelled:
+          'Es wurde kein Passkey verwendet. Versuchen Sie es erneut oder fahren Sie mit Ihrer E-Mail-Adresse fort.',
+        failed:
+          'Mit diesem Passkey konnten Sie nicht angemeldet werden. Versuchen Sie einen anderen oder fahren Sie mit Ihrer E-Mail-Adresse fort.',
+        expired: 'Die Passkey-Anfrage ist abgelaufen. Bitte versuchen Sie es erneut.',
+        unsupported:
+          'Dieser Browser kann hier keinen Passkey verwenden. Fahren Sie mit Ihrer E-Mail-Adresse fort.',
+        rateLimited: 'Zu viele Passkey-Versuche. Warten Sie einige Minuten und versuchen Sie es dann erneut.',
+      },
+    },
     errors: {
       invalidCredentials: 'E-Mail-Adresse oder Passwort ist ungültig. Bitte versuchen Sie es erneut.',
+      /** After three failures in a row: the attempts left before the pause (the same with an account or without). */
+      attemptsLeft: {
+        one: 'E-Mail-Adresse oder Passwort ist ungültig. Nach {{count}} weiteren Fehlversuch wird die Anmeldung mit dieser Adresse für eine Weile pausiert. Sie können stattdessen Ihr Passwort zurücksetzen.',
+        other:
+          'E-Mail-Adresse oder Passwort ist ungültig. Nach {{count}} weiteren Fehlversuchen wird die Anmeldung mit dieser Adresse für eine Weile pausiert. Sie können stattdessen Ihr Passwort zurücksetzen.',
+      },
       busy: 'Gerade werden sehr viele Anmeldungen geprüft. Bitte versuchen Sie es in einigen Sekunden erneut.',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
@@ -143,4 +173,6 @@ export const de: Texts = {
   },
   lifecycle: lifecycleDe,
   mfa: mfaDe,
+  passkeys: passkeysDe,
+  account: accountDe,
 };

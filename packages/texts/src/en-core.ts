@@ -59,6 +59,13 @@ export const enCore = {
       submit: 'Log in',
       trouble: 'Trouble logging in?',
     },
+    /** A live session on the e-mail step (docs/account.md): who, go on, or log out. */
+    signedIn: {
+      notice: 'You are signed in as {{email}}.',
+      continue: 'Continue',
+      logOut: 'Log out',
+      other: 'To use another account, enter its e-mail address below.',
+    },
     notices: {
       loggedOut: 'You have been logged out.',
       resetPassword: 'Your password has been changed. Log in with your new password.',
@@ -69,8 +76,29 @@ export const enCore = {
     app: {
       back: 'Back to {{app}}',
     },
+    /** Signing in with a passkey on the e-mail step (the autofill and the button; docs/passkeys.md). */
+    passkey: {
+      signIn: 'Sign in with a passkey',
+      /** The password step's button: a passkey instead of the password. */
+      instead: 'Use a passkey instead',
+      or: 'or',
+      waiting: 'Waiting for your passkey…',
+      errors: {
+        cancelled: 'No passkey was used. Try again, or continue with your e-mail address.',
+        failed: 'This passkey could not sign you in. Try another one, or continue with your e-mail address.',
+        expired: 'The passkey request expired. Try again.',
+        unsupported: 'This browser cannot use a passkey here. Continue with your e-mail address.',
+        rateLimited: 'Too many passkey attempts. Wait a few minutes, then try again.',
+      },
+    },
     errors: {
       invalidCredentials: 'Invalid e-mail or password. Try again.',
+      /** After three failures in a row: the attempts left before the pause (the same with an account or without). */
+      attemptsLeft: {
+        one: 'Invalid e-mail or password. After {{count}} more failed attempt, sign-in with this address pauses for a while. You can reset your password instead.',
+        other:
+          'Invalid e-mail or password. After {{count}} more failed attempts, sign-in with this address pauses for a while. You can reset your password instead.',
+      },
       busy: 'Too many sign-ins are being checked right now. Try again in a few seconds.',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */

@@ -1,6 +1,8 @@
+import { accountEs } from './account/es.ts';
 import type { Texts } from './en.ts';
 import { lifecycleEs } from './lifecycle/es.ts';
 import { mfaEs } from './mfa/es.ts';
+import { passkeysEs } from './passkeys/es.ts';
 
 export const es: Texts = {
   common: {
@@ -54,6 +56,12 @@ export const es: Texts = {
       submit: 'Iniciar sesión',
       trouble: '¿Problemas para iniciar sesión?',
     },
+    signedIn: {
+      notice: 'Ha iniciado sesión como {{email}}.',
+      continue: 'Continuar',
+      logOut: 'Cerrar sesión',
+      other: 'Para usar otra cuenta, introduzca su dirección de correo electrónico a continuación.',
+    },
     notices: {
       loggedOut: 'Se ha cerrado su sesión.',
       resetPassword: 'Se ha cambiado su contraseña. Inicie sesión con su nueva contraseña.',
@@ -63,8 +71,31 @@ export const es: Texts = {
     app: {
       back: 'Volver a {{app}}',
     },
+    passkey: {
+      signIn: 'Iniciar sesión con una llave de acceso',
+      instead: 'Usar una llave de acceso',
+      or: 'o',
+      waiting: 'Esperando su llave de acceso…',
+      errors: {
+        cancelled:
+          'No se ha usado ninguna llave de acceso. Inténtelo de nuevo o continúe con su dirección de correo electrónico.',
+        failed:
+          'Esta llave de acceso no ha podido iniciar su sesión. Pruebe con otra o continúe con su dirección de correo electrónico.',
+        expired: 'La solicitud de la llave de acceso ha caducado. Inténtelo de nuevo.',
+        unsupported:
+          'Este navegador no puede usar una llave de acceso aquí. Continúe con su dirección de correo electrónico.',
+        rateLimited: 'Demasiados intentos con llaves de acceso. Espere unos minutos y vuelva a intentarlo.',
+      },
+    },
     errors: {
       invalidCredentials: 'Correo electrónico o contraseña no válidos. Inténtelo de nuevo.',
+      /** After three failures in a row: the attempts left before the pause (the same with an account or without). */
+      attemptsLeft: {
+        one: 'Correo electrónico o contraseña no válidos. Tras {{count}} intento fallido más, el inicio de sesión con esta dirección se pausará durante un tiempo. También puede restablecer su contraseña.',
+        many: 'Correo electrónico o contraseña no válidos. Tras {{count}} intentos fallidos más, el inicio de sesión con esta dirección se pausará durante un tiempo. También puede restablecer su contraseña.',
+        other:
+          'Correo electrónico o contraseña no válidos. Tras {{count}} intentos fallidos más, el inicio de sesión con esta dirección se pausará durante un tiempo. También puede restablecer su contraseña.',
+      },
       busy: 'En este momento se están comprobando demasiados inicios de sesión. Inténtelo de nuevo en unos segundos.',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
@@ -142,4 +173,6 @@ export const es: Texts = {
   },
   lifecycle: lifecycleEs,
   mfa: mfaEs,
+  passkeys: passkeysEs,
+  account: accountEs,
 };

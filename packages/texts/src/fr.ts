@@ -1,6 +1,8 @@
+import { accountFr } from './account/fr.ts';
 import type { Texts } from './en.ts';
 import { lifecycleFr } from './lifecycle/fr.ts';
 import { mfaFr } from './mfa/fr.ts';
+import { passkeysFr } from './passkeys/fr.ts';
 
 export const fr: Texts = {
   common: {
@@ -54,6 +56,12 @@ export const fr: Texts = {
       submit: 'Se connecter',
       trouble: 'Un problème pour vous connecter ?',
     },
+    signedIn: {
+      notice: 'Vous êtes connecté en tant que {{email}}.',
+      continue: 'Continuer',
+      logOut: 'Se déconnecter',
+      other: 'Pour utiliser un autre compte, saisissez son adresse e-mail ci-dessous.',
+    },
     notices: {
       loggedOut: 'Votre session a été fermée.',
       resetPassword: 'Votre mot de passe a été modifié. Connectez-vous avec votre nouveau mot de passe.',
@@ -63,8 +71,30 @@ export const fr: Texts = {
     app: {
       back: 'Retour à {{app}}',
     },
+    passkey: {
+      signIn: 'Se connecter avec une clé d’accès',
+      instead: 'Utiliser plutôt une clé d’accès',
+      or: 'ou',
+      waiting: 'En attente de votre clé d’accès…',
+      errors: {
+        cancelled: 'Aucune clé d’accès n’a été utilisée. Réessayez ou continuez avec votre adresse e-mail.',
+        failed:
+          'Cette clé d’accès n’a pas permis de vous connecter. Essayez-en une autre ou continuez avec votre adresse e-mail.',
+        expired: 'La demande de clé d’accès a expiré. Veuillez réessayer.',
+        unsupported:
+          'Ce navigateur ne peut pas utiliser de clé d’accès ici. Continuez avec votre adresse e-mail.',
+        rateLimited: 'Trop de tentatives avec une clé d’accès. Patientez quelques minutes, puis réessayez.',
+      },
+    },
     errors: {
       invalidCredentials: 'Adresse e-mail ou mot de passe incorrect. Veuillez réessayer.',
+      /** After three failures in a row: the attempts left before the pause (the same with an account or without). */
+      attemptsLeft: {
+        one: 'Adresse e-mail ou mot de passe incorrect. Après {{count}} autre tentative échouée, la connexion avec cette adresse sera suspendue un moment. Vous pouvez aussi réinitialiser votre mot de passe.',
+        many: 'Adresse e-mail ou mot de passe incorrect. Après {{count}} autres tentatives échouées, la connexion avec cette adresse sera suspendue un moment. Vous pouvez aussi réinitialiser votre mot de passe.',
+        other:
+          'Adresse e-mail ou mot de passe incorrect. Après {{count}} autres tentatives échouées, la connexion avec cette adresse sera suspendue un moment. Vous pouvez aussi réinitialiser votre mot de passe.',
+      },
       busy: 'Trop de connexions sont en cours de vérification. Veuillez réessayer dans quelques secondes.',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
@@ -142,4 +172,6 @@ export const fr: Texts = {
   },
   lifecycle: lifecycleFr,
   mfa: mfaFr,
+  passkeys: passkeysFr,
+  account: accountFr,
 };

@@ -1,6 +1,8 @@
+import { accountId } from './account/id.ts';
 import type { Texts } from './en.ts';
 import { lifecycleId } from './lifecycle/id.ts';
 import { mfaId } from './mfa/id.ts';
+import { passkeysId } from './passkeys/id.ts';
 
 export const id: Texts = {
   common: {
@@ -54,6 +56,12 @@ export const id: Texts = {
       submit: 'Masuk',
       trouble: 'Mengalami kendala saat masuk?',
     },
+    signedIn: {
+      notice: 'Anda sudah masuk sebagai {{email}}.',
+      continue: 'Lanjutkan',
+      logOut: 'Keluar',
+      other: 'Untuk menggunakan akun lain, masukkan alamat emailnya di bawah ini.',
+    },
     notices: {
       loggedOut: 'Anda telah keluar.',
       resetPassword: 'Kata sandi Anda telah diubah. Silakan masuk dengan kata sandi baru Anda.',
@@ -63,8 +71,29 @@ export const id: Texts = {
     app: {
       back: 'Kembali ke {{app}}',
     },
+    passkey: {
+      signIn: 'Masuk dengan kunci sandi',
+      instead: 'Gunakan kunci sandi',
+      or: 'atau',
+      waiting: 'Menunggu kunci sandi Anda…',
+      errors: {
+        cancelled:
+          'Tidak ada kunci sandi yang digunakan. Coba lagi, atau lanjutkan dengan alamat email Anda.',
+        failed:
+          'Kunci sandi ini tidak dapat memasukkan Anda. Coba kunci sandi lain, atau lanjutkan dengan alamat email Anda.',
+        expired: 'Permintaan kunci sandi telah kedaluwarsa. Silakan coba lagi.',
+        unsupported:
+          'Browser ini tidak dapat menggunakan kunci sandi di sini. Lanjutkan dengan alamat email Anda.',
+        rateLimited: 'Terlalu banyak percobaan kunci sandi. Tunggu beberapa menit, lalu coba lagi.',
+      },
+    },
     errors: {
       invalidCredentials: 'Email atau kata sandi tidak valid. Silakan coba lagi.',
+      /** After three failures in a row: the attempts left before the pause (the same with an account or without). */
+      attemptsLeft: {
+        other:
+          'Email atau kata sandi tidak valid. Setelah {{count}} kali lagi percobaan gagal, masuk dengan alamat ini akan dijeda untuk sementara. Anda juga dapat mengatur ulang kata sandi.',
+      },
       busy: 'Terlalu banyak proses masuk yang sedang diperiksa saat ini. Silakan coba lagi dalam beberapa detik.',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
@@ -140,4 +169,6 @@ export const id: Texts = {
   },
   lifecycle: lifecycleId,
   mfa: mfaId,
+  passkeys: passkeysId,
+  account: accountId,
 };

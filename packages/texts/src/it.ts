@@ -1,6 +1,8 @@
+import { accountIt } from './account/it.ts';
 import type { Texts } from './en.ts';
 import { lifecycleIt } from './lifecycle/it.ts';
 import { mfaIt } from './mfa/it.ts';
+import { passkeysIt } from './passkeys/it.ts';
 
 export const it: Texts = {
   common: {
@@ -54,6 +56,12 @@ export const it: Texts = {
       submit: 'Accedi',
       trouble: 'Problemi di accesso?',
     },
+    signedIn: {
+      notice: 'Ha già effettuato l’accesso come {{email}}.',
+      continue: 'Continua',
+      logOut: 'Esci',
+      other: 'Per usare un altro account, inserisca qui sotto il suo indirizzo e-mail.',
+    },
     notices: {
       loggedOut: 'La disconnessione è stata effettuata.',
       resetPassword: 'La sua password è stata modificata. Acceda con la nuova password.',
@@ -63,8 +71,29 @@ export const it: Texts = {
     app: {
       back: 'Torna a {{app}}',
     },
+    passkey: {
+      signIn: 'Accedi con una passkey',
+      instead: 'Usi invece una passkey',
+      or: 'oppure',
+      waiting: 'In attesa della sua passkey…',
+      errors: {
+        cancelled: 'Non è stata usata alcuna passkey. Riprovi oppure continui con il suo indirizzo e-mail.',
+        failed:
+          'Con questa passkey non è stato possibile accedere. Ne provi un’altra oppure continui con il suo indirizzo e-mail.',
+        expired: 'La richiesta della passkey è scaduta. Riprovi.',
+        unsupported: 'Questo browser non può usare una passkey qui. Continui con il suo indirizzo e-mail.',
+        rateLimited: 'Troppi tentativi con una passkey. Attenda qualche minuto, poi riprovi.',
+      },
+    },
     errors: {
       invalidCredentials: 'Indirizzo e-mail o password non validi. Riprovi.',
+      /** After three failures in a row: the attempts left before the pause (the same with an account or without). */
+      attemptsLeft: {
+        one: 'Indirizzo e-mail o password non validi. Dopo {{count}} altro tentativo non riuscito, l’accesso con questo indirizzo verrà sospeso per un po’. In alternativa può reimpostare la password.',
+        many: 'Indirizzo e-mail o password non validi. Dopo altri {{count}} tentativi non riusciti, l’accesso con questo indirizzo verrà sospeso per un po’. In alternativa può reimpostare la password.',
+        other:
+          'Indirizzo e-mail o password non validi. Dopo altri {{count}} tentativi non riusciti, l’accesso con questo indirizzo verrà sospeso per un po’. In alternativa può reimpostare la password.',
+      },
       busy: 'In questo momento ci sono troppi accessi in verifica. Riprovi tra qualche secondo.',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
@@ -143,4 +172,6 @@ export const it: Texts = {
   },
   lifecycle: lifecycleIt,
   mfa: mfaIt,
+  passkeys: passkeysIt,
+  account: accountIt,
 };

@@ -1,6 +1,8 @@
+import { accountPt } from './account/pt.ts';
 import type { Texts } from './en.ts';
 import { lifecyclePt } from './lifecycle/pt.ts';
 import { mfaPt } from './mfa/pt.ts';
+import { passkeysPt } from './passkeys/pt.ts';
 
 export const pt: Texts = {
   common: {
@@ -54,6 +56,12 @@ export const pt: Texts = {
       submit: 'Iniciar sessão',
       trouble: 'Problemas ao iniciar sessão?',
     },
+    signedIn: {
+      notice: 'Já tem sessão iniciada como {{email}}.',
+      continue: 'Continuar',
+      logOut: 'Terminar sessão',
+      other: 'Para usar outra conta, introduza o respetivo endereço de e-mail abaixo.',
+    },
     notices: {
       loggedOut: 'A sua sessão foi encerrada.',
       resetPassword: 'A sua senha foi alterada. Inicie sessão com a nova senha.',
@@ -63,8 +71,31 @@ export const pt: Texts = {
     app: {
       back: 'Voltar para {{app}}',
     },
+    passkey: {
+      signIn: 'Iniciar sessão com uma chave de acesso',
+      instead: 'Usar uma chave de acesso',
+      or: 'ou',
+      waiting: 'À espera da sua chave de acesso…',
+      errors: {
+        cancelled:
+          'Não foi usada nenhuma chave de acesso. Tente novamente ou continue com o seu endereço de e-mail.',
+        failed:
+          'Não foi possível iniciar sessão com esta chave de acesso. Experimente outra ou continue com o seu endereço de e-mail.',
+        expired: 'O pedido da chave de acesso expirou. Tente novamente.',
+        unsupported:
+          'Este navegador não consegue usar uma chave de acesso aqui. Continue com o seu endereço de e-mail.',
+        rateLimited: 'Demasiadas tentativas com chaves de acesso. Aguarde alguns minutos e tente novamente.',
+      },
+    },
     errors: {
       invalidCredentials: 'E-mail ou senha inválidos. Tente novamente.',
+      /** After three failures in a row: the attempts left before the pause (the same with an account or without). */
+      attemptsLeft: {
+        one: 'E-mail ou senha inválidos. Após mais {{count}} tentativa sem sucesso, o acesso com este endereço ficará em pausa por algum tempo. Também é possível redefinir a senha.',
+        many: 'E-mail ou senha inválidos. Após mais {{count}} tentativas sem sucesso, o acesso com este endereço ficará em pausa por algum tempo. Também é possível redefinir a senha.',
+        other:
+          'E-mail ou senha inválidos. Após mais {{count}} tentativas sem sucesso, o acesso com este endereço ficará em pausa por algum tempo. Também é possível redefinir a senha.',
+      },
       busy: 'Há muitos acessos sendo verificados agora. Tente novamente em alguns segundos.',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
@@ -142,4 +173,6 @@ export const pt: Texts = {
   },
   lifecycle: lifecyclePt,
   mfa: mfaPt,
+  passkeys: passkeysPt,
+  account: accountPt,
 };

@@ -1,6 +1,8 @@
+import { accountTh } from './account/th.ts';
 import type { Texts } from './en.ts';
 import { lifecycleTh } from './lifecycle/th.ts';
 import { mfaTh } from './mfa/th.ts';
+import { passkeysTh } from './passkeys/th.ts';
 
 export const th: Texts = {
   common: {
@@ -54,6 +56,12 @@ export const th: Texts = {
       submit: 'เข้าสู่ระบบ',
       trouble: 'มีปัญหาในการเข้าสู่ระบบ?',
     },
+    signedIn: {
+      notice: 'คุณเข้าสู่ระบบในชื่อ {{email}} อยู่แล้ว',
+      continue: 'ดำเนินการต่อ',
+      logOut: 'ออกจากระบบ',
+      other: 'หากต้องการใช้บัญชีอื่น โปรดกรอกอีเมลของบัญชีนั้นด้านล่าง',
+    },
     notices: {
       loggedOut: 'คุณออกจากระบบแล้ว',
       resetPassword: 'เปลี่ยนรหัสผ่านของคุณเรียบร้อยแล้ว โปรดเข้าสู่ระบบด้วยรหัสผ่านใหม่',
@@ -63,8 +71,26 @@ export const th: Texts = {
     app: {
       back: 'กลับไปที่ {{app}}',
     },
+    passkey: {
+      signIn: 'ลงชื่อเข้าใช้ด้วยพาสคีย์',
+      instead: 'ใช้พาสคีย์แทน',
+      or: 'หรือ',
+      waiting: 'กำลังรอพาสคีย์ของคุณ…',
+      errors: {
+        cancelled: 'ไม่ได้ใช้พาสคีย์ โปรดลองอีกครั้ง หรือดำเนินการต่อด้วยที่อยู่อีเมลของคุณ',
+        failed: 'พาสคีย์นี้ไม่สามารถลงชื่อเข้าใช้ให้คุณได้ โปรดลองพาสคีย์อื่น หรือดำเนินการต่อด้วยที่อยู่อีเมลของคุณ',
+        expired: 'คำขอพาสคีย์หมดอายุแล้ว โปรดลองอีกครั้ง',
+        unsupported: 'เบราว์เซอร์นี้ไม่สามารถใช้พาสคีย์ที่นี่ได้ โปรดดำเนินการต่อด้วยที่อยู่อีเมลของคุณ',
+        rateLimited: 'มีการลองใช้พาสคีย์มากเกินไป โปรดรอสักครู่แล้วลองอีกครั้ง',
+      },
+    },
     errors: {
       invalidCredentials: 'อีเมลหรือรหัสผ่านไม่ถูกต้อง โปรดลองอีกครั้ง',
+      /** After three failures in a row: the attempts left before the pause (the same with an account or without). */
+      attemptsLeft: {
+        other:
+          'อีเมลหรือรหัสผ่านไม่ถูกต้อง หากล้มเหลวอีก {{count}} ครั้ง การเข้าสู่ระบบด้วยอีเมลนี้จะถูกพักไว้ชั่วคราว คุณสามารถรีเซ็ตรหัสผ่านแทนได้',
+      },
       busy: 'ขณะนี้มีการตรวจสอบการเข้าสู่ระบบจำนวนมาก โปรดลองอีกครั้งในอีกไม่กี่วินาที',
     },
     /** A refused attempt: the limit that refused it (docs/security.md), and when to try again. */
@@ -138,4 +164,6 @@ export const th: Texts = {
   },
   lifecycle: lifecycleTh,
   mfa: mfaTh,
+  passkeys: passkeysTh,
+  account: accountTh,
 };

@@ -1,4 +1,5 @@
 import type { ConsoleTexts } from './en.ts';
+import { integratorDe } from './integrator/de.ts';
 
 /** German (formal „Sie“); terms follow the portal’s German texts (packages/texts/src/de.ts). */
 export const de: ConsoleTexts = {
@@ -123,14 +124,14 @@ export const de: ConsoleTexts = {
     aliasDomains: 'Alias-Domains',
     defaultRedirectUri: 'Standard-Weiterleitungs-URI',
     defaultRedirectUriHint:
-      'Wohin Personen nach einer Anmeldung ohne Anfrage einer App gelangen, etwa https://app.lakeside.example/.',
+      'Wohin Personen nach einer Anmeldung ohne Anfrage einer App gelangen, etwa https://app.lakeside.example/. Leer gelassen: die Seite „Sie sind angemeldet“ des Mandanten.',
     loginClientHeading: 'Anmelde-Client',
     loginClientHint:
       'Die App, bei der die eigene Anmeldeseite des Mandanten Personen anmeldet. Sie erhält ein Geheimnis, das nach dem Erstellen des Mandanten einmal angezeigt wird.',
     loginClientId: 'Client-ID',
     loginRedirectUri: 'Weiterleitungs-URI des Anmelde-Clients',
     loginRedirectUriHint:
-      'Wo die App die Anmeldung empfängt, etwa https://app.lakeside.example/callback. Leer gelassen: die Standard-Weiterleitungs-URI.',
+      'Wo die App die Anmeldung empfängt, etwa https://app.lakeside.example/callback. Leer gelassen: die Standard-Weiterleitungs-URI oder, ohne sie, die Seite „Sie sind angemeldet“ des Mandanten.',
     coloursHeading: 'Anfangsfarben',
     coloursHint:
       'Ändern Sie sie, das Logo und den Rest des Designs später im Design-Editor, mit Vorschau und Kontrastprüfung.',
@@ -138,6 +139,10 @@ export const de: ConsoleTexts = {
     created: 'Mandant {{code}} wurde erstellt.',
     open: 'Mandant {{code}} öffnen',
     invalid: 'Dieser Wert ist ungültig.',
+    contrastFails:
+      '{{pair}} besteht nicht: {{ratio}} : 1, nötig sind {{required}} : 1. Die nächste Farbe, die besteht, ist {{colour}}.',
+    contrastSummary:
+      'Einige Startfarben haben zu wenig Kontrast: Die markierten Farben nennen das Paar, das nicht besteht.',
   },
   deleteTenant: {
     heading: 'Diesen Mandanten löschen',
@@ -169,6 +174,8 @@ export const de: ConsoleTexts = {
     detailsHeading: 'Details',
     aliasCode: 'Alias-Code',
     defaultRedirectUri: 'Standard-Weiterleitungs-URI',
+    defaultRedirectUriHint:
+      'Wohin Personen nach einer Anmeldung ohne Anfrage einer App gelangen. Leer gelassen: die Seite „Sie sind angemeldet“ des Mandanten.',
     loginClientId: 'Anmelde-Client',
     saveDetails: 'Details speichern',
     created: 'Erstellt',
@@ -192,8 +199,15 @@ export const de: ConsoleTexts = {
     imagesHeading: 'Logo und Favicon',
     logoUrl: 'Logo-URL',
     faviconUrl: 'Favicon-URL',
-    uploadLogo: 'Logo hochladen (SVG, PNG oder WebP, höchstens 256 KiB)',
-    uploadFavicon: 'Favicon hochladen (ICO, PNG, SVG oder WebP, höchstens 64 KiB)',
+    uploadLogo: 'Logo hochladen ({{types}}, höchstens {{size}})',
+    uploadFavicon: 'Favicon hochladen ({{types}}, höchstens {{size}})',
+    kib: '{{size}} KiB',
+    uploadTooLarge:
+      'Diese Datei ist {{actual}} groß, zu groß. Wählen Sie eine Datei im Format {{types}} mit höchstens {{size}}.',
+    uploadWrongType:
+      'Dieser Dateityp wird nicht angenommen. Wählen Sie eine Datei im Format {{types}} mit höchstens {{size}}.',
+    uploadInvalid:
+      'Diese Datei ließ sich nicht als Bild ihres Typs lesen. Wählen Sie eine Datei im Format {{types}} mit höchstens {{size}}.',
     uploadPublishes:
       'Ein hochgeladenes Bild wird sofort gespeichert und verwendet, auch bevor Sie den Rest veröffentlichen.',
     uploaded: 'Das Bild wurde hochgeladen und wird verwendet.',
@@ -211,6 +225,8 @@ export const de: ConsoleTexts = {
       loginPasswordHeading: 'Überschrift der Passwortseite',
       resetRequestIntro: 'Erklärung auf der Seite zum Zurücksetzen des Passworts',
     },
+    textOverflows:
+      'Zu breit für ein Telefon: In der 375-px-Vorschau ist ein Wort dieses Textes breiter als seine Zeile und wird mitten im Wort getrennt. Kürzen Sie das Wort oder fügen Sie ein Leerzeichen ein.',
     publish: 'Veröffentlichen',
     discard: 'Änderungen verwerfen',
     discardQuestion:
@@ -369,6 +385,66 @@ export const de: ConsoleTexts = {
     },
     unchanged: '{{action}}: für {{email}} gab es nichts zu ändern.',
     deleted: 'Das Konto {{email}} wurde gelöscht.',
+    listHeading: 'Konten',
+    loading: 'Konten werden geladen…',
+    shown: 'Konten {{from}}–{{to}} von {{total}}',
+    count: { one: '{{count}} Konto', other: '{{count}} Konten' },
+    pages: 'Seiten der Kontenliste',
+    previous: 'Vorherige Seite',
+    next: 'Nächste Seite',
+    signIn: 'Anmeldung',
+    lockedUntil: 'Gesperrt bis {{time}}',
+    notLocked: 'Nicht gesperrt',
+    mfa: 'Zweiter Faktor',
+    mfaSet: 'Eingerichtet',
+    mfaNone: 'Keiner',
+    nothingToDo: {
+      unlock: '{{email}} ist nicht gesperrt: Es gab nichts zu entsperren.',
+      resetMfa: '{{email}} hat keinen zweiten Faktor und keinen Passkey: Es gab nichts zurückzusetzen.',
+    },
+    help: 'Passkeys und Anruferprüfung',
+    passkeys: {
+      heading: 'Passkeys',
+      loading: 'Passkeys werden geladen…',
+      empty: 'Dieses Konto hat keine Passkeys.',
+      created: 'Erstellt',
+      lastUsed: 'Zuletzt verwendet',
+      never: 'Nie',
+      kind: 'Art',
+      synced: 'Synchronisierter Passkey',
+      deviceBound: 'Auf einem Gerät oder Sicherheitsschlüssel',
+      domain: 'Meldet an bei',
+      removeFor: 'Passkey {{name}} entfernen',
+      removeQuestion:
+        'Den Passkey „{{name}}“ von {{email}} entfernen? Er meldet nicht mehr an, und die Person erhält eine E-Mail darüber.',
+      removed: 'Der Passkey „{{name}}“ wurde entfernt; {{email}} erhält eine E-Mail darüber.',
+      gone: 'Der Passkey „{{name}}“ war bereits entfernt.',
+    },
+    secret: {
+      heading: 'Anrufer prüfen',
+      intro:
+        'Stellen Sie der anrufenden Person die Frage unten und geben Sie die Antwort ein, die sie nennt. Die gespeicherte Antwort wird nie angezeigt, und jede Prüfung steht im Audit-Log.',
+      question: 'Sicherheitsfrage',
+      loading: 'Frage wird geladen…',
+      none: 'Dieses Konto hat keine Sicherheitsfrage: Es wurde ohne eine aktiviert.',
+      answer: 'Antwort der anrufenden Person',
+      check: 'Antwort prüfen',
+      match: 'Die Antwort stimmt mit der von {{email}} gewählten überein.',
+      mismatch: 'Die Antwort stimmt nicht überein.',
+      limited: {
+        one: 'Für dieses Konto wurden zu viele Antworten geprüft. Versuchen Sie es in {{count}} Minute erneut.',
+        other:
+          'Für dieses Konto wurden zu viele Antworten geprüft. Versuchen Sie es in {{count}} Minuten erneut.',
+      },
+      questions: {
+        'mother-maiden-name': 'Wie lautet der Mädchenname Ihrer Mutter?',
+        'father-middle-name': 'Wie lautet der zweite Vorname Ihres Vaters?',
+        'town-where-born': 'In welcher Stadt sind Sie geboren?',
+        'first-overseas-trip': 'Wohin ging Ihre erste Reise ins Ausland?',
+        'first-school': 'Wie hieß Ihre erste Schule?',
+        'first-pet-name': 'Wie hieß Ihr erstes Haustier?',
+      },
+    },
   },
   settings: {
     heading: 'Einstellungen',
@@ -393,6 +469,13 @@ export const de: ConsoleTexts = {
     jsonHint:
       'Wird mit den gespeicherten Einstellungen zusammengeführt: Was Sie weglassen, bleibt erhalten. Captcha-Geheimnisse werden mit keycard apply gesetzt.',
     jsonSave: 'JSON anwenden',
+    passkeysHeading: 'Passkeys und Sicherheits-E-Mails',
+    passkeys: 'Passkeys',
+    passkeyModes: { off: 'Aus', offered: 'Angeboten', preferred: 'Bevorzugt' },
+    passkeysHint:
+      'Angeboten: Man kann sich mit einem Passkey anmelden und bekommt nach einer Anmeldung mit Passwort einmal angeboten, einen zu erstellen. Bevorzugt: Die Passkey-Schaltfläche steht zuerst, und das Angebot folgt jeder Anmeldung mit Passwort, bis ein Passkey existiert. Aus: keine Passkeys.',
+    newBrowserSignIn:
+      'Sicherheits-E-Mail senden, wenn sich ein Konto in einem noch nie gesehenen Browser anmeldet',
   },
   keys: {
     heading: 'Signaturschlüssel',
@@ -483,4 +566,5 @@ export const de: ConsoleTexts = {
     },
     shown: 'Angezeigte Einträge: {{count}}.',
   },
+  ...integratorDe,
 };

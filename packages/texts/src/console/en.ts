@@ -1,4 +1,5 @@
 import type { Translation } from '../translator.ts';
+import { integratorEn } from './integrator/en.ts';
 
 /**
  * The console's English texts: the typed source every other language follows (a missing
@@ -119,14 +120,14 @@ export const en = {
     aliasDomains: 'Alias domains',
     defaultRedirectUri: 'Default redirect URI',
     defaultRedirectUriHint:
-      'Where people go after signing in without an app’s request, such as https://app.lakeside.example/.',
+      'Where people go after signing in without an app’s request, such as https://app.lakeside.example/. Left empty: the tenant’s “You are signed in” page.',
     loginClientHeading: 'Login client',
     loginClientHint:
       'The app the tenant’s own sign-in page signs people in to. It gets a secret, shown once after the tenant is created.',
     loginClientId: 'Client id',
     loginRedirectUri: 'Redirect URI of the login client',
     loginRedirectUriHint:
-      'Where the app receives the sign-in, such as https://app.lakeside.example/callback. Left empty: the default redirect URI.',
+      'Where the app receives the sign-in, such as https://app.lakeside.example/callback. Left empty: the default redirect URI, or the tenant’s “You are signed in” page without one.',
     coloursHeading: 'Starting colours',
     coloursHint:
       'Change them, the logo and the rest of the theme later in the theme editor, with its preview and contrast check.',
@@ -134,6 +135,9 @@ export const en = {
     created: 'Tenant {{code}} was created.',
     open: 'Open tenant {{code}}',
     invalid: 'This value is not valid.',
+    contrastFails:
+      '{{pair}} fails: {{ratio}} : 1, needs {{required}} : 1. The nearest passing colour is {{colour}}.',
+    contrastSummary: 'Some starting colours do not contrast enough: the marked colours say which pair fails.',
   },
   deleteTenant: {
     heading: 'Delete this tenant',
@@ -165,6 +169,8 @@ export const en = {
     detailsHeading: 'Details',
     aliasCode: 'Alias code',
     defaultRedirectUri: 'Default redirect URI',
+    defaultRedirectUriHint:
+      'Where people go after signing in without an app’s request. Left empty: the tenant’s “You are signed in” page.',
     loginClientId: 'Login client',
     saveDetails: 'Save details',
     created: 'Created',
@@ -188,8 +194,13 @@ export const en = {
     imagesHeading: 'Logo and favicon',
     logoUrl: 'Logo URL',
     faviconUrl: 'Favicon URL',
-    uploadLogo: 'Upload a logo (SVG, PNG or WebP, at most 256 KiB)',
-    uploadFavicon: 'Upload a favicon (ICO, PNG, SVG or WebP, at most 64 KiB)',
+    uploadLogo: 'Upload a logo ({{types}}, at most {{size}})',
+    uploadFavicon: 'Upload a favicon ({{types}}, at most {{size}})',
+    kib: '{{size}} KiB',
+    uploadTooLarge: 'This file is {{actual}}: too large. Choose a {{types}} file of at most {{size}}.',
+    uploadWrongType: 'This file type is not accepted. Choose a {{types}} file of at most {{size}}.',
+    uploadInvalid:
+      'This file could not be read as an image of its type. Choose a {{types}} file of at most {{size}}.',
     uploadPublishes: 'An uploaded image is stored and used at once, even before you publish the rest.',
     uploaded: 'The image was uploaded and is in use.',
     linksHeading: 'Links',
@@ -206,6 +217,8 @@ export const en = {
       loginPasswordHeading: 'Password page heading',
       resetRequestIntro: 'Explanation on the password reset page',
     },
+    textOverflows:
+      'Too wide for a phone: in the 375 px preview a word of this text is wider than its line and is cut mid-word. Shorten the word or add a space.',
     publish: 'Publish',
     discard: 'Discard changes',
     discardQuestion: 'Discard every unsaved change and go back to the published theme?',
@@ -354,6 +367,65 @@ export const en = {
     },
     unchanged: '{{action}}: nothing to change for {{email}}.',
     deleted: 'The account {{email}} was deleted.',
+    listHeading: 'Accounts',
+    loading: 'Loading accounts…',
+    shown: 'Accounts {{from}}–{{to}} of {{total}}',
+    count: { one: '{{count}} account', other: '{{count}} accounts' },
+    pages: 'Pages of accounts',
+    previous: 'Previous page',
+    next: 'Next page',
+    signIn: 'Sign-in',
+    lockedUntil: 'Locked out until {{time}}',
+    notLocked: 'Not locked',
+    mfa: 'Second factor',
+    mfaSet: 'Set up',
+    mfaNone: 'None',
+    nothingToDo: {
+      unlock: '{{email}} is not locked out: there was nothing to unlock.',
+      resetMfa: '{{email}} has no second factor or passkey: there was nothing to reset.',
+    },
+    help: 'Passkeys and caller check',
+    passkeys: {
+      heading: 'Passkeys',
+      loading: 'Loading passkeys…',
+      empty: 'This account has no passkeys.',
+      created: 'Created',
+      lastUsed: 'Last used',
+      never: 'Never',
+      kind: 'Kind',
+      synced: 'Synced passkey',
+      deviceBound: 'On one device or security key',
+      domain: 'Signs in at',
+      removeFor: 'Remove passkey {{name}}',
+      removeQuestion:
+        'Remove the passkey “{{name}}” of {{email}}? It no longer signs in, and they get a mail about it.',
+      removed: 'The passkey “{{name}}” was removed; {{email}} gets a mail about it.',
+      gone: 'The passkey “{{name}}” had been removed already.',
+    },
+    secret: {
+      heading: 'Check a caller',
+      intro:
+        'Ask the caller the question below and type the answer they give. The stored answer is never shown, and each check is in the audit log.',
+      question: 'Secret question',
+      loading: 'Loading the question…',
+      none: 'This account has no secret question: it was not activated with one.',
+      answer: 'Answer the caller gives',
+      check: 'Check answer',
+      match: 'The answer matches the one {{email}} chose.',
+      mismatch: 'The answer does not match.',
+      limited: {
+        one: 'Too many answers were checked for this account. Try again in {{count}} minute.',
+        other: 'Too many answers were checked for this account. Try again in {{count}} minutes.',
+      },
+      questions: {
+        'mother-maiden-name': 'What is your mother’s maiden name?',
+        'father-middle-name': 'What is your father’s middle name?',
+        'town-where-born': 'In which town were you born?',
+        'first-overseas-trip': 'Where did you travel on your first trip abroad?',
+        'first-school': 'What was the name of your first school?',
+        'first-pet-name': 'What was the name of your first pet?',
+      },
+    },
   },
   settings: {
     heading: 'Settings',
@@ -378,6 +450,12 @@ export const en = {
     jsonHint:
       'Merged into the stored settings: what you leave out stays. Captcha secrets are set with keycard apply.',
     jsonSave: 'Apply JSON',
+    passkeysHeading: 'Passkeys and security mail',
+    passkeys: 'Passkeys',
+    passkeyModes: { off: 'Off', offered: 'Offered', preferred: 'Preferred' },
+    passkeysHint:
+      'Offered: people may sign in with a passkey, and are offered one once after a password sign-in. Preferred: the passkey button comes first, and the offer follows every password sign-in until they have one. Off: no passkeys.',
+    newBrowserSignIn: 'Send a security mail when an account signs in from a browser never seen before',
   },
   keys: {
     heading: 'Signing keys',
@@ -465,6 +543,7 @@ export const en = {
     },
     shown: 'Entries shown: {{count}}.',
   },
+  ...integratorEn,
 };
 
 type ConsoleShape = typeof en;

@@ -1,4 +1,5 @@
 import type { ConsoleTexts } from './en.ts';
+import { integratorEs } from './integrator/es.ts';
 
 /** Spanish (formal «usted»); terms follow the portal’s Spanish texts (packages/texts/src/es.ts). */
 export const es: ConsoleTexts = {
@@ -120,14 +121,14 @@ export const es: ConsoleTexts = {
     aliasDomains: 'Dominios alias',
     defaultRedirectUri: 'URI de redirección predeterminado',
     defaultRedirectUriHint:
-      'Adónde van las personas tras iniciar sesión sin la solicitud de una aplicación, como https://app.lakeside.example/.',
+      'Adónde van las personas tras iniciar sesión sin la solicitud de una aplicación, como https://app.lakeside.example/. Si se deja vacío: la página «Ha iniciado sesión» del inquilino.',
     loginClientHeading: 'Cliente de inicio de sesión',
     loginClientHint:
       'La aplicación en la que la propia página de inicio de sesión del inquilino inicia la sesión de las personas. Recibe un secreto, que se muestra una sola vez tras crear el inquilino.',
     loginClientId: 'ID de cliente',
     loginRedirectUri: 'URI de redirección del cliente de inicio de sesión',
     loginRedirectUriHint:
-      'Donde la aplicación recibe el inicio de sesión, como https://app.lakeside.example/callback. Si se deja vacío: el URI de redirección predeterminado.',
+      'Donde la aplicación recibe el inicio de sesión, como https://app.lakeside.example/callback. Si se deja vacío: el URI de redirección predeterminado o, sin él, la página «Ha iniciado sesión» del inquilino.',
     coloursHeading: 'Colores iniciales',
     coloursHint:
       'Puede cambiarlos, junto con el logotipo y el resto del tema, más adelante en el editor de temas, con su vista previa y su comprobación de contraste.',
@@ -135,6 +136,10 @@ export const es: ConsoleTexts = {
     created: 'Se creó el inquilino {{code}}.',
     open: 'Abrir el inquilino {{code}}',
     invalid: 'Este valor no es válido.',
+    contrastFails:
+      '{{pair}} no cumple: {{ratio}} : 1, se necesita {{required}} : 1. El color más cercano que cumple es {{colour}}.',
+    contrastSummary:
+      'Algunos colores iniciales no tienen suficiente contraste: los colores marcados indican qué par no cumple.',
   },
   deleteTenant: {
     heading: 'Eliminar este inquilino',
@@ -166,6 +171,8 @@ export const es: ConsoleTexts = {
     detailsHeading: 'Detalles',
     aliasCode: 'Código alias',
     defaultRedirectUri: 'URI de redirección predeterminado',
+    defaultRedirectUriHint:
+      'Adónde van las personas tras iniciar sesión sin la solicitud de una aplicación. Si se deja vacío: la página «Ha iniciado sesión» del inquilino.',
     loginClientId: 'Cliente de inicio de sesión',
     saveDetails: 'Guardar detalles',
     created: 'Creado',
@@ -189,8 +196,14 @@ export const es: ConsoleTexts = {
     imagesHeading: 'Logotipo y favicon',
     logoUrl: 'URL del logotipo',
     faviconUrl: 'URL del favicon',
-    uploadLogo: 'Subir un logotipo (SVG, PNG o WebP, 256 KiB como máximo)',
-    uploadFavicon: 'Subir un favicon (ICO, PNG, SVG o WebP, 64 KiB como máximo)',
+    uploadLogo: 'Subir un logotipo ({{types}}, {{size}} como máximo)',
+    uploadFavicon: 'Subir un favicon ({{types}}, {{size}} como máximo)',
+    kib: '{{size}} KiB',
+    uploadTooLarge:
+      'Este archivo ocupa {{actual}}: es demasiado grande. Elija un archivo {{types}} de {{size}} como máximo.',
+    uploadWrongType: 'Este tipo de archivo no se acepta. Elija un archivo {{types}} de {{size}} como máximo.',
+    uploadInvalid:
+      'Este archivo no se pudo leer como una imagen de su tipo. Elija un archivo {{types}} de {{size}} como máximo.',
     uploadPublishes:
       'Una imagen subida se guarda y se usa de inmediato, incluso antes de que publique el resto.',
     uploaded: 'La imagen se ha subido y está en uso.',
@@ -208,6 +221,8 @@ export const es: ConsoleTexts = {
       loginPasswordHeading: 'Título de la página de contraseña',
       resetRequestIntro: 'Explicación en la página de restablecimiento de contraseña',
     },
+    textOverflows:
+      'Demasiado ancho para un teléfono: en la vista previa de 375 px, una palabra de este texto es más ancha que su línea y se corta a mitad. Acorte la palabra o añada un espacio.',
     publish: 'Publicar',
     discard: 'Descartar cambios',
     discardQuestion: '¿Descartar todos los cambios sin guardar y volver al tema publicado?',
@@ -363,6 +378,67 @@ export const es: ConsoleTexts = {
     },
     unchanged: '{{action}}: no había nada que cambiar para {{email}}.',
     deleted: 'Se eliminó la cuenta {{email}}.',
+    listHeading: 'Cuentas',
+    loading: 'Cargando cuentas…',
+    shown: 'Cuentas {{from}}–{{to}} de {{total}}',
+    count: { one: '{{count}} cuenta', many: '{{count}} de cuentas', other: '{{count}} cuentas' },
+    pages: 'Páginas de cuentas',
+    previous: 'Página anterior',
+    next: 'Página siguiente',
+    signIn: 'Inicio de sesión',
+    lockedUntil: 'Bloqueada hasta {{time}}',
+    notLocked: 'No bloqueada',
+    mfa: 'Segundo factor',
+    mfaSet: 'Configurado',
+    mfaNone: 'Ninguno',
+    nothingToDo: {
+      unlock: '{{email}} no está bloqueada: no había nada que desbloquear.',
+      resetMfa: '{{email}} no tiene segundo factor ni llave de acceso: no había nada que restablecer.',
+    },
+    help: 'Llaves de acceso y verificación de quien llama',
+    passkeys: {
+      heading: 'Llaves de acceso',
+      loading: 'Cargando llaves de acceso…',
+      empty: 'Esta cuenta no tiene llaves de acceso.',
+      created: 'Creada',
+      lastUsed: 'Último uso',
+      never: 'Nunca',
+      kind: 'Tipo',
+      synced: 'Llave de acceso sincronizada',
+      deviceBound: 'En un dispositivo o llave de seguridad',
+      domain: 'Inicia sesión en',
+      removeFor: 'Quitar la llave de acceso {{name}}',
+      removeQuestion:
+        '¿Quitar la llave de acceso «{{name}}» de {{email}}? Ya no inicia sesión, y la persona recibe un correo al respecto.',
+      removed: 'Se quitó la llave de acceso «{{name}}»; {{email}} recibe un correo al respecto.',
+      gone: 'La llave de acceso «{{name}}» ya se había quitado.',
+    },
+    secret: {
+      heading: 'Verificar a quien llama',
+      intro:
+        'Haga a la persona que llama la pregunta de abajo y escriba la respuesta que dé. La respuesta guardada nunca se muestra, y cada comprobación queda en el registro de auditoría.',
+      question: 'Pregunta de seguridad',
+      loading: 'Cargando la pregunta…',
+      none: 'Esta cuenta no tiene pregunta de seguridad: no se activó con una.',
+      answer: 'Respuesta de quien llama',
+      check: 'Comprobar respuesta',
+      match: 'La respuesta coincide con la que eligió {{email}}.',
+      mismatch: 'La respuesta no coincide.',
+      limited: {
+        one: 'Se comprobaron demasiadas respuestas para esta cuenta. Vuelva a intentarlo dentro de {{count}} minuto.',
+        many: 'Se comprobaron demasiadas respuestas para esta cuenta. Vuelva a intentarlo dentro de {{count}} de minutos.',
+        other:
+          'Se comprobaron demasiadas respuestas para esta cuenta. Vuelva a intentarlo dentro de {{count}} minutos.',
+      },
+      questions: {
+        'mother-maiden-name': '¿Cuál es el apellido de soltera de su madre?',
+        'father-middle-name': '¿Cuál es el segundo nombre de su padre?',
+        'town-where-born': '¿En qué ciudad nació?',
+        'first-overseas-trip': '¿Adónde fue en su primer viaje al extranjero?',
+        'first-school': '¿Cómo se llamaba su primera escuela?',
+        'first-pet-name': '¿Cómo se llamaba su primera mascota?',
+      },
+    },
   },
   settings: {
     heading: 'Configuración',
@@ -387,6 +463,13 @@ export const es: ConsoleTexts = {
     jsonHint:
       'Se combina con la configuración guardada: lo que omita se mantiene. Los secretos de captcha se establecen con keycard apply.',
     jsonSave: 'Aplicar JSON',
+    passkeysHeading: 'Llaves de acceso y correos de seguridad',
+    passkeys: 'Llaves de acceso',
+    passkeyModes: { off: 'Desactivadas', offered: 'Ofrecidas', preferred: 'Preferidas' },
+    passkeysHint:
+      'Ofrecidas: se puede iniciar sesión con una llave de acceso, y se ofrece crear una una vez tras iniciar sesión con contraseña. Preferidas: el botón de llave de acceso aparece primero, y la oferta sigue a cada inicio de sesión con contraseña hasta que exista una. Desactivadas: sin llaves de acceso.',
+    newBrowserSignIn:
+      'Enviar un correo de seguridad cuando una cuenta inicie sesión desde un navegador nunca visto',
   },
   keys: {
     heading: 'Claves de firma',
@@ -474,4 +557,5 @@ export const es: ConsoleTexts = {
     },
     shown: 'Entradas mostradas: {{count}}.',
   },
+  ...integratorEs,
 };

@@ -1,4 +1,5 @@
 import type { ConsoleTexts } from './en.ts';
+import { integratorFr } from './integrator/fr.ts';
 
 /**
  * French (« vous »); terms follow the portal’s French texts (packages/texts/src/fr.ts). A
@@ -124,14 +125,14 @@ export const fr: ConsoleTexts = {
     aliasDomains: 'Domaines alias',
     defaultRedirectUri: 'URI de redirection par défaut',
     defaultRedirectUriHint:
-      'Où vont les personnes après une connexion sans demande d’une application, par exemple https://app.lakeside.example/.',
+      'Où vont les personnes après une connexion sans demande d’une application, par exemple https://app.lakeside.example/. Laissé vide : la page « Vous êtes connecté » du locataire.',
     loginClientHeading: 'Client de connexion',
     loginClientHint:
       'L’application à laquelle la page de connexion du locataire connecte les personnes. Elle reçoit un secret, affiché une seule fois après la création du locataire.',
     loginClientId: 'Identifiant du client',
     loginRedirectUri: 'URI de redirection du client de connexion',
     loginRedirectUriHint:
-      'Où l’application reçoit la connexion, par exemple https://app.lakeside.example/callback. Laissé vide : l’URI de redirection par défaut.',
+      'Où l’application reçoit la connexion, par exemple https://app.lakeside.example/callback. Laissé vide : l’URI de redirection par défaut ou, sans elle, la page « Vous êtes connecté » du locataire.',
     coloursHeading: 'Couleurs de départ',
     coloursHint:
       'Modifiez-les, ainsi que le logo et le reste du thème, plus tard dans l’éditeur de thème, avec son aperçu et son contrôle du contraste.',
@@ -139,6 +140,10 @@ export const fr: ConsoleTexts = {
     created: 'Le locataire {{code}} a été créé.',
     open: 'Ouvrir le locataire {{code}}',
     invalid: 'Cette valeur n’est pas valide.',
+    contrastFails:
+      '{{pair}} échoue : {{ratio}} : 1, il faut {{required}} : 1. La couleur conforme la plus proche est {{colour}}.',
+    contrastSummary:
+      'Certaines couleurs de départ manquent de contraste : les couleurs signalées indiquent quelle paire échoue.',
   },
   deleteTenant: {
     heading: 'Supprimer ce locataire',
@@ -170,6 +175,8 @@ export const fr: ConsoleTexts = {
     detailsHeading: 'Détails',
     aliasCode: 'Code alias',
     defaultRedirectUri: 'URI de redirection par défaut',
+    defaultRedirectUriHint:
+      'Où vont les personnes après une connexion sans demande d’une application. Laissé vide : la page « Vous êtes connecté » du locataire.',
     loginClientId: 'Client de connexion',
     saveDetails: 'Enregistrer les détails',
     created: 'Créé le',
@@ -193,8 +200,15 @@ export const fr: ConsoleTexts = {
     imagesHeading: 'Logo et favicon',
     logoUrl: 'URL du logo',
     faviconUrl: 'URL du favicon',
-    uploadLogo: 'Téléverser un logo (SVG, PNG ou WebP, 256 Kio au maximum)',
-    uploadFavicon: 'Téléverser un favicon (ICO, PNG, SVG ou WebP, 64 Kio au maximum)',
+    uploadLogo: 'Téléverser un logo ({{types}}, {{size}} au maximum)',
+    uploadFavicon: 'Téléverser un favicon ({{types}}, {{size}} au maximum)',
+    kib: '{{size}} Kio',
+    uploadTooLarge:
+      'Ce fichier fait {{actual}} : c’est trop. Choisissez un fichier {{types}} de {{size}} au maximum.',
+    uploadWrongType:
+      'Ce type de fichier n’est pas accepté. Choisissez un fichier {{types}} de {{size}} au maximum.',
+    uploadInvalid:
+      'Ce fichier n’a pas pu être lu comme une image de son type. Choisissez un fichier {{types}} de {{size}} au maximum.',
     uploadPublishes:
       'Une image téléversée est enregistrée et utilisée immédiatement, avant même que vous publiiez le reste.',
     uploaded: 'L’image a été téléversée et est utilisée.',
@@ -212,6 +226,8 @@ export const fr: ConsoleTexts = {
       loginPasswordHeading: 'Titre de la page du mot de passe',
       resetRequestIntro: 'Explication sur la page de réinitialisation du mot de passe',
     },
+    textOverflows:
+      'Trop large pour un téléphone : dans l’aperçu de 375 px, un mot de ce texte dépasse sa ligne et est coupé en plein milieu. Raccourcissez le mot ou ajoutez une espace.',
     publish: 'Publier',
     discard: 'Annuler les modifications',
     discardQuestion: 'Abandonner toutes les modifications non enregistrées et revenir au thème publié ?',
@@ -369,6 +385,66 @@ export const fr: ConsoleTexts = {
     },
     unchanged: '{{action}} : rien à changer pour {{email}}.',
     deleted: 'Le compte {{email}} a été supprimé.',
+    listHeading: 'Comptes',
+    loading: 'Chargement des comptes…',
+    shown: 'Comptes {{from}}–{{to}} sur {{total}}',
+    count: { one: '{{count}} compte', many: '{{count}} de comptes', other: '{{count}} comptes' },
+    pages: 'Pages de comptes',
+    previous: 'Page précédente',
+    next: 'Page suivante',
+    signIn: 'Connexion',
+    lockedUntil: 'Bloqué jusqu’à {{time}}',
+    notLocked: 'Non bloqué',
+    mfa: 'Second facteur',
+    mfaSet: 'Configuré',
+    mfaNone: 'Aucun',
+    nothingToDo: {
+      unlock: '{{email}} n’est pas bloqué : il n’y avait rien à débloquer.',
+      resetMfa: '{{email}} n’a ni second facteur ni clé d’accès : il n’y avait rien à réinitialiser.',
+    },
+    help: 'Clés d’accès et vérification de l’appelant',
+    passkeys: {
+      heading: 'Clés d’accès',
+      loading: 'Chargement des clés d’accès…',
+      empty: 'Ce compte n’a pas de clé d’accès.',
+      created: 'Créée le',
+      lastUsed: 'Dernière utilisation',
+      never: 'Jamais',
+      kind: 'Type',
+      synced: 'Clé d’accès synchronisée',
+      deviceBound: 'Sur un appareil ou une clé de sécurité',
+      domain: 'Connecte à',
+      removeFor: 'Supprimer la clé d’accès {{name}}',
+      removeQuestion:
+        'Supprimer la clé d’accès « {{name}} » de {{email}} ? Elle ne permet plus de se connecter, et la personne en est informée par e-mail.',
+      removed: 'La clé d’accès « {{name}} » a été supprimée ; {{email}} en est informé par e-mail.',
+      gone: 'La clé d’accès « {{name}} » avait déjà été supprimée.',
+    },
+    secret: {
+      heading: 'Vérifier un appelant',
+      intro:
+        'Posez à l’appelant la question ci-dessous et saisissez la réponse qu’il donne. La réponse enregistrée n’est jamais affichée, et chaque vérification figure dans le journal d’audit.',
+      question: 'Question secrète',
+      loading: 'Chargement de la question…',
+      none: 'Ce compte n’a pas de question secrète : il n’a pas été activé avec une question.',
+      answer: 'Réponse donnée par l’appelant',
+      check: 'Vérifier la réponse',
+      match: 'La réponse correspond à celle choisie par {{email}}.',
+      mismatch: 'La réponse ne correspond pas.',
+      limited: {
+        one: 'Trop de réponses ont été vérifiées pour ce compte. Réessayez dans {{count}} minute.',
+        many: 'Trop de réponses ont été vérifiées pour ce compte. Réessayez dans {{count}} de minutes.',
+        other: 'Trop de réponses ont été vérifiées pour ce compte. Réessayez dans {{count}} minutes.',
+      },
+      questions: {
+        'mother-maiden-name': 'Quel est le nom de jeune fille de votre mère ?',
+        'father-middle-name': 'Quel est le deuxième prénom de votre père ?',
+        'town-where-born': 'Dans quelle ville êtes-vous né(e) ?',
+        'first-overseas-trip': 'Où êtes-vous allé(e) lors de votre premier voyage à l’étranger ?',
+        'first-school': 'Comment s’appelait votre première école ?',
+        'first-pet-name': 'Comment s’appelait votre premier animal de compagnie ?',
+      },
+    },
   },
   settings: {
     heading: 'Paramètres',
@@ -393,6 +469,13 @@ export const fr: ConsoleTexts = {
     jsonHint:
       'Fusionné avec les paramètres enregistrés : ce que vous omettez est conservé. Les secrets de captcha se définissent avec keycard apply.',
     jsonSave: 'Appliquer le JSON',
+    passkeysHeading: 'Clés d’accès et e-mails de sécurité',
+    passkeys: 'Clés d’accès',
+    passkeyModes: { off: 'Désactivées', offered: 'Proposées', preferred: 'Privilégiées' },
+    passkeysHint:
+      'Proposées : on peut se connecter avec une clé d’accès, et on se voit proposer d’en créer une une fois après une connexion par mot de passe. Privilégiées : le bouton de clé d’accès vient en premier, et la proposition suit chaque connexion par mot de passe jusqu’à ce qu’une clé existe. Désactivées : pas de clés d’accès.',
+    newBrowserSignIn:
+      'Envoyer un e-mail de sécurité quand un compte se connecte depuis un navigateur jamais vu',
   },
   keys: {
     heading: 'Clés de signature',
@@ -483,4 +566,5 @@ export const fr: ConsoleTexts = {
     },
     shown: 'Entrées affichées : {{count}}.',
   },
+  ...integratorFr,
 };

@@ -1,4 +1,5 @@
 import type { ConsoleTexts } from './en.ts';
+import { integratorId } from './integrator/id.ts';
 
 /** Indonesian (formal “Anda”); terms follow the portal’s Indonesian texts (packages/texts/src/id.ts). */
 export const id: ConsoleTexts = {
@@ -120,14 +121,14 @@ export const id: ConsoleTexts = {
     aliasDomains: 'Domain alias',
     defaultRedirectUri: 'URI pengalihan default',
     defaultRedirectUriHint:
-      'Tujuan pengguna setelah masuk tanpa permintaan dari aplikasi, misalnya https://app.lakeside.example/.',
+      'Tujuan pengguna setelah masuk tanpa permintaan dari aplikasi, misalnya https://app.lakeside.example/. Jika dikosongkan: halaman “Anda sudah masuk” milik tenant.',
     loginClientHeading: 'Klien masuk',
     loginClientHint:
       'Aplikasi tempat halaman masuk milik tenant memasukkan pengguna. Aplikasi ini mendapat rahasia, yang ditampilkan satu kali setelah tenant dibuat.',
     loginClientId: 'ID klien',
     loginRedirectUri: 'URI pengalihan klien masuk',
     loginRedirectUriHint:
-      'Tempat aplikasi menerima hasil masuk, misalnya https://app.lakeside.example/callback. Jika dikosongkan: URI pengalihan default.',
+      'Tempat aplikasi menerima hasil masuk, misalnya https://app.lakeside.example/callback. Jika dikosongkan: URI pengalihan default, atau halaman “Anda sudah masuk” milik tenant jika tidak ada.',
     coloursHeading: 'Warna awal',
     coloursHint:
       'Ubah warna, logo, dan bagian tema lainnya nanti di editor tema, lengkap dengan pratinjau dan pemeriksaan kontras.',
@@ -135,6 +136,10 @@ export const id: ConsoleTexts = {
     created: 'Tenant {{code}} telah dibuat.',
     open: 'Buka tenant {{code}}',
     invalid: 'Nilai ini tidak valid.',
+    contrastFails:
+      '{{pair}} tidak lolos: {{ratio}} : 1, perlu {{required}} : 1. Warna terdekat yang lolos adalah {{colour}}.',
+    contrastSummary:
+      'Beberapa warna awal kontrasnya kurang: warna yang ditandai menyebutkan pasangan mana yang tidak lolos.',
   },
   deleteTenant: {
     heading: 'Hapus tenant ini',
@@ -166,6 +171,8 @@ export const id: ConsoleTexts = {
     detailsHeading: 'Detail',
     aliasCode: 'Kode alias',
     defaultRedirectUri: 'URI pengalihan default',
+    defaultRedirectUriHint:
+      'Tujuan pengguna setelah masuk tanpa permintaan dari aplikasi. Jika dikosongkan: halaman “Anda sudah masuk” milik tenant.',
     loginClientId: 'Klien masuk',
     saveDetails: 'Simpan detail',
     created: 'Dibuat',
@@ -189,8 +196,14 @@ export const id: ConsoleTexts = {
     imagesHeading: 'Logo dan favicon',
     logoUrl: 'URL logo',
     faviconUrl: 'URL favicon',
-    uploadLogo: 'Unggah logo (SVG, PNG, atau WebP, maksimal 256 KiB)',
-    uploadFavicon: 'Unggah favicon (ICO, PNG, SVG, atau WebP, maksimal 64 KiB)',
+    uploadLogo: 'Unggah logo ({{types}}, maksimal {{size}})',
+    uploadFavicon: 'Unggah favicon ({{types}}, maksimal {{size}})',
+    kib: '{{size}} KiB',
+    uploadTooLarge:
+      'Ukuran file ini {{actual}}: terlalu besar. Pilih file {{types}} berukuran maksimal {{size}}.',
+    uploadWrongType: 'Jenis file ini tidak diterima. Pilih file {{types}} berukuran maksimal {{size}}.',
+    uploadInvalid:
+      'File ini tidak dapat dibaca sebagai gambar sesuai jenisnya. Pilih file {{types}} berukuran maksimal {{size}}.',
     uploadPublishes:
       'Gambar yang diunggah langsung disimpan dan digunakan, bahkan sebelum Anda memublikasikan bagian lainnya.',
     uploaded: 'Gambar telah diunggah dan sedang digunakan.',
@@ -208,6 +221,8 @@ export const id: ConsoleTexts = {
       loginPasswordHeading: 'Judul halaman kata sandi',
       resetRequestIntro: 'Penjelasan di halaman atur ulang kata sandi',
     },
+    textOverflows:
+      'Terlalu lebar untuk ponsel: di pratinjau 375 px, sebuah kata dalam teks ini lebih lebar dari barisnya dan terpotong di tengah. Persingkat kata itu atau tambahkan spasi.',
     publish: 'Publikasikan',
     discard: 'Buang perubahan',
     discardQuestion: 'Buang semua perubahan yang belum disimpan dan kembali ke tema yang dipublikasikan?',
@@ -361,6 +376,64 @@ export const id: ConsoleTexts = {
     },
     unchanged: '{{action}}: tidak ada yang perlu diubah untuk {{email}}.',
     deleted: 'Akun {{email}} telah dihapus.',
+    listHeading: 'Akun',
+    loading: 'Memuat akun…',
+    shown: 'Akun {{from}}–{{to}} dari {{total}}',
+    count: { other: '{{count}} akun' },
+    pages: 'Halaman daftar akun',
+    previous: 'Halaman sebelumnya',
+    next: 'Halaman berikutnya',
+    signIn: 'Masuk',
+    lockedUntil: 'Terkunci hingga {{time}}',
+    notLocked: 'Tidak terkunci',
+    mfa: 'Faktor kedua',
+    mfaSet: 'Sudah diatur',
+    mfaNone: 'Tidak ada',
+    nothingToDo: {
+      unlock: '{{email}} tidak terkunci: tidak ada yang perlu dibuka.',
+      resetMfa: '{{email}} tidak memiliki faktor kedua atau kunci sandi: tidak ada yang perlu diatur ulang.',
+    },
+    help: 'Kunci sandi dan pemeriksaan penelepon',
+    passkeys: {
+      heading: 'Kunci sandi',
+      loading: 'Memuat kunci sandi…',
+      empty: 'Akun ini tidak memiliki kunci sandi.',
+      created: 'Dibuat',
+      lastUsed: 'Terakhir digunakan',
+      never: 'Belum pernah',
+      kind: 'Jenis',
+      synced: 'Kunci sandi yang disinkronkan',
+      deviceBound: 'Di satu perangkat atau kunci keamanan',
+      domain: 'Masuk di',
+      removeFor: 'Hapus kunci sandi {{name}}',
+      removeQuestion:
+        'Hapus kunci sandi “{{name}}” milik {{email}}? Kunci sandi itu tidak bisa dipakai masuk lagi, dan pemiliknya menerima email tentang hal ini.',
+      removed: 'Kunci sandi “{{name}}” telah dihapus; {{email}} menerima email tentang hal ini.',
+      gone: 'Kunci sandi “{{name}}” sudah dihapus sebelumnya.',
+    },
+    secret: {
+      heading: 'Periksa penelepon',
+      intro:
+        'Ajukan pertanyaan di bawah kepada penelepon dan ketik jawaban yang diberikannya. Jawaban yang tersimpan tidak pernah ditampilkan, dan setiap pemeriksaan tercatat di log audit.',
+      question: 'Pertanyaan keamanan',
+      loading: 'Memuat pertanyaan…',
+      none: 'Akun ini tidak memiliki pertanyaan keamanan: akun ini tidak diaktifkan dengan pertanyaan.',
+      answer: 'Jawaban dari penelepon',
+      check: 'Periksa jawaban',
+      match: 'Jawaban cocok dengan yang dipilih {{email}}.',
+      mismatch: 'Jawaban tidak cocok.',
+      limited: {
+        other: 'Terlalu banyak jawaban yang diperiksa untuk akun ini. Coba lagi dalam {{count}} menit.',
+      },
+      questions: {
+        'mother-maiden-name': 'Siapa nama gadis ibu Anda?',
+        'father-middle-name': 'Siapa nama tengah ayah Anda?',
+        'town-where-born': 'Di kota mana Anda lahir?',
+        'first-overseas-trip': 'Ke mana perjalanan pertama Anda ke luar negeri?',
+        'first-school': 'Apa nama sekolah pertama Anda?',
+        'first-pet-name': 'Siapa nama hewan peliharaan pertama Anda?',
+      },
+    },
   },
   settings: {
     heading: 'Pengaturan',
@@ -385,6 +458,12 @@ export const id: ConsoleTexts = {
     jsonHint:
       'Digabungkan ke pengaturan yang tersimpan: yang tidak Anda sertakan tetap seperti semula. Rahasia captcha diatur dengan keycard apply.',
     jsonSave: 'Terapkan JSON',
+    passkeysHeading: 'Kunci sandi dan email keamanan',
+    passkeys: 'Kunci sandi',
+    passkeyModes: { off: 'Nonaktif', offered: 'Ditawarkan', preferred: 'Diutamakan' },
+    passkeysHint:
+      'Ditawarkan: orang dapat masuk dengan kunci sandi, dan ditawari membuatnya sekali setelah masuk dengan kata sandi. Diutamakan: tombol kunci sandi tampil lebih dulu, dan tawaran muncul setiap kali masuk dengan kata sandi hingga kunci sandi dibuat. Nonaktif: tanpa kunci sandi.',
+    newBrowserSignIn: 'Kirim email keamanan saat sebuah akun masuk dari browser yang belum pernah terlihat',
   },
   keys: {
     heading: 'Kunci penandatanganan',
@@ -474,4 +553,5 @@ export const id: ConsoleTexts = {
     },
     shown: 'Entri ditampilkan: {{count}}.',
   },
+  ...integratorId,
 };

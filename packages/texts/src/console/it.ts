@@ -1,4 +1,5 @@
 import type { ConsoleTexts } from './en.ts';
+import { integratorIt } from './integrator/it.ts';
 
 /** Italian (formal «Lei»); terms follow the portal’s Italian texts (packages/texts/src/it.ts). */
 export const it: ConsoleTexts = {
@@ -122,14 +123,14 @@ export const it: ConsoleTexts = {
     aliasDomains: 'Domini alias',
     defaultRedirectUri: 'URI di reindirizzamento predefinito',
     defaultRedirectUriHint:
-      'Dove arrivano le persone dopo un accesso senza richiesta di un’app, ad esempio https://app.lakeside.example/.',
+      'Dove arrivano le persone dopo un accesso senza richiesta di un’app, ad esempio https://app.lakeside.example/. Se vuoto: la pagina «Ha effettuato l’accesso» del tenant.',
     loginClientHeading: 'Client di accesso',
     loginClientHint:
       'L’app a cui la pagina di accesso del tenant fa accedere le persone. Riceve un segreto, mostrato una sola volta dopo la creazione del tenant.',
     loginClientId: 'ID client',
     loginRedirectUri: 'URI di reindirizzamento del client di accesso',
     loginRedirectUriHint:
-      'Dove l’app riceve l’accesso, ad esempio https://app.lakeside.example/callback. Se vuoto: l’URI di reindirizzamento predefinito.',
+      'Dove l’app riceve l’accesso, ad esempio https://app.lakeside.example/callback. Se vuoto: l’URI di reindirizzamento predefinito o, senza di esso, la pagina «Ha effettuato l’accesso» del tenant.',
     coloursHeading: 'Colori iniziali',
     coloursHint:
       'Potrà modificarli, insieme al logo e al resto del tema, in seguito nell’editor del tema, con anteprima e verifica del contrasto.',
@@ -137,6 +138,10 @@ export const it: ConsoleTexts = {
     created: 'Il tenant {{code}} è stato creato.',
     open: 'Apri il tenant {{code}}',
     invalid: 'Questo valore non è valido.',
+    contrastFails:
+      '{{pair}} non supera il controllo: {{ratio}} : 1, serve {{required}} : 1. Il colore più vicino che lo supera è {{colour}}.',
+    contrastSummary:
+      'Alcuni colori iniziali non hanno abbastanza contrasto: i colori evidenziati indicano quale coppia non supera il controllo.',
   },
   deleteTenant: {
     heading: 'Elimina questo tenant',
@@ -168,6 +173,8 @@ export const it: ConsoleTexts = {
     detailsHeading: 'Dettagli',
     aliasCode: 'Codice alias',
     defaultRedirectUri: 'URI di reindirizzamento predefinito',
+    defaultRedirectUriHint:
+      'Dove arrivano le persone dopo un accesso senza richiesta di un’app. Se vuoto: la pagina «Ha effettuato l’accesso» del tenant.',
     loginClientId: 'Client di accesso',
     saveDetails: 'Salva i dettagli',
     created: 'Creato',
@@ -191,8 +198,14 @@ export const it: ConsoleTexts = {
     imagesHeading: 'Logo e favicon',
     logoUrl: 'URL del logo',
     faviconUrl: 'URL della favicon',
-    uploadLogo: 'Carica un logo (SVG, PNG o WebP, al massimo 256 KiB)',
-    uploadFavicon: 'Carica una favicon (ICO, PNG, SVG o WebP, al massimo 64 KiB)',
+    uploadLogo: 'Carica un logo ({{types}}, al massimo {{size}})',
+    uploadFavicon: 'Carica una favicon ({{types}}, al massimo {{size}})',
+    kib: '{{size}} KiB',
+    uploadTooLarge:
+      'Questo file pesa {{actual}}: è troppo grande. Scelga un file {{types}} di al massimo {{size}}.',
+    uploadWrongType: 'Questo tipo di file non è accettato. Scelga un file {{types}} di al massimo {{size}}.',
+    uploadInvalid:
+      'Non è stato possibile leggere questo file come immagine del suo tipo. Scelga un file {{types}} di al massimo {{size}}.',
     uploadPublishes:
       'Un’immagine caricata viene salvata e usata subito, anche prima che Lei pubblichi il resto.',
     uploaded: 'L’immagine è stata caricata ed è in uso.',
@@ -210,6 +223,8 @@ export const it: ConsoleTexts = {
       loginPasswordHeading: 'Titolo della pagina della password',
       resetRequestIntro: 'Spiegazione nella pagina di reimpostazione della password',
     },
+    textOverflows:
+      'Troppo largo per un telefono: nell’anteprima a 375 px una parola di questo testo è più larga della sua riga e viene spezzata a metà. Accorci la parola o aggiunga uno spazio.',
     publish: 'Pubblica',
     discard: 'Annulla le modifiche',
     discardQuestion: 'Annullare tutte le modifiche non salvate e tornare al tema pubblicato?',
@@ -366,6 +381,66 @@ export const it: ConsoleTexts = {
     },
     unchanged: '{{action}}: nulla da modificare per {{email}}.',
     deleted: 'L’account {{email}} è stato eliminato.',
+    listHeading: 'Account',
+    loading: 'Caricamento degli account…',
+    shown: 'Account {{from}}–{{to}} di {{total}}',
+    count: { one: '{{count}} account', many: '{{count}} di account', other: '{{count}} account' },
+    pages: 'Pagine degli account',
+    previous: 'Pagina precedente',
+    next: 'Pagina successiva',
+    signIn: 'Accesso',
+    lockedUntil: 'Bloccato fino a {{time}}',
+    notLocked: 'Non bloccato',
+    mfa: 'Secondo fattore',
+    mfaSet: 'Configurato',
+    mfaNone: 'Nessuno',
+    nothingToDo: {
+      unlock: '{{email}} non è bloccato: non c’era nulla da sbloccare.',
+      resetMfa: '{{email}} non ha un secondo fattore né una passkey: non c’era nulla da reimpostare.',
+    },
+    help: 'Passkey e verifica di chi chiama',
+    passkeys: {
+      heading: 'Passkey',
+      loading: 'Caricamento delle passkey…',
+      empty: 'Questo account non ha passkey.',
+      created: 'Creata',
+      lastUsed: 'Ultimo utilizzo',
+      never: 'Mai',
+      kind: 'Tipo',
+      synced: 'Passkey sincronizzata',
+      deviceBound: 'Su un dispositivo o una chiave di sicurezza',
+      domain: 'Accede a',
+      removeFor: 'Rimuovi la passkey {{name}}',
+      removeQuestion:
+        'Rimuovere la passkey «{{name}}» di {{email}}? Non permetterà più di accedere, e la persona ne riceverà notizia via e-mail.',
+      removed: 'La passkey «{{name}}» è stata rimossa; {{email}} ne riceve notizia via e-mail.',
+      gone: 'La passkey «{{name}}» era già stata rimossa.',
+    },
+    secret: {
+      heading: 'Verifica di chi chiama',
+      intro:
+        'Ponga a chi chiama la domanda qui sotto e scriva la risposta che dà. La risposta memorizzata non viene mai mostrata, e ogni verifica è registrata nel registro di controllo.',
+      question: 'Domanda di sicurezza',
+      loading: 'Caricamento della domanda…',
+      none: 'Questo account non ha una domanda di sicurezza: non è stato attivato con una domanda.',
+      answer: 'Risposta di chi chiama',
+      check: 'Verifica risposta',
+      match: 'La risposta corrisponde a quella scelta da {{email}}.',
+      mismatch: 'La risposta non corrisponde.',
+      limited: {
+        one: 'Sono state verificate troppe risposte per questo account. Riprovi tra {{count}} minuto.',
+        many: 'Sono state verificate troppe risposte per questo account. Riprovi tra {{count}} di minuti.',
+        other: 'Sono state verificate troppe risposte per questo account. Riprovi tra {{count}} minuti.',
+      },
+      questions: {
+        'mother-maiden-name': 'Qual è il cognome da nubile di sua madre?',
+        'father-middle-name': 'Qual è il secondo nome di suo padre?',
+        'town-where-born': 'In quale città è nato/a?',
+        'first-overseas-trip': 'Dove è andato/a nel suo primo viaggio all’estero?',
+        'first-school': 'Come si chiamava la sua prima scuola?',
+        'first-pet-name': 'Come si chiamava il suo primo animale domestico?',
+      },
+    },
   },
   settings: {
     heading: 'Impostazioni',
@@ -390,6 +465,12 @@ export const it: ConsoleTexts = {
     jsonHint:
       'Unito alle impostazioni salvate: ciò che omette resta invariato. I segreti del captcha si impostano con keycard apply.',
     jsonSave: 'Applica il JSON',
+    passkeysHeading: 'Passkey ed e-mail di sicurezza',
+    passkeys: 'Passkey',
+    passkeyModes: { off: 'Disattivate', offered: 'Proposte', preferred: 'Preferite' },
+    passkeysHint:
+      'Proposte: si può accedere con una passkey, e dopo un accesso con password ne viene proposta la creazione una volta. Preferite: il pulsante della passkey compare per primo, e la proposta segue ogni accesso con password finché non ne esiste una. Disattivate: nessuna passkey.',
+    newBrowserSignIn: 'Inviare un’e-mail di sicurezza quando un account accede da un browser mai visto prima',
   },
   keys: {
     heading: 'Chiavi di firma',
@@ -478,4 +559,5 @@ export const it: ConsoleTexts = {
     },
     shown: 'Voci visualizzate: {{count}}.',
   },
+  ...integratorIt,
 };

@@ -1,4 +1,5 @@
 import type { ConsoleTexts } from './en.ts';
+import { integratorPt } from './integrator/pt.ts';
 
 /** Portuguese (formal, “a sua”); terms follow the portal’s Portuguese texts (packages/texts/src/pt.ts). */
 export const pt: ConsoleTexts = {
@@ -120,14 +121,14 @@ export const pt: ConsoleTexts = {
     aliasDomains: 'Domínios alternativos',
     defaultRedirectUri: 'URI de redirecionamento predefinido',
     defaultRedirectUriHint:
-      'Para onde as pessoas vão depois de iniciar sessão sem um pedido de uma aplicação, como https://app.lakeside.example/.',
+      'Para onde as pessoas vão depois de iniciar sessão sem um pedido de uma aplicação, como https://app.lakeside.example/. Se ficar vazio: a página «Tem sessão iniciada» do inquilino.',
     loginClientHeading: 'Cliente de início de sessão',
     loginClientHint:
       'A aplicação em que a própria página de início de sessão do inquilino inicia a sessão das pessoas. Recebe um segredo, apresentado uma única vez depois de o inquilino ser criado.',
     loginClientId: 'ID do cliente',
     loginRedirectUri: 'URI de redirecionamento do cliente de início de sessão',
     loginRedirectUriHint:
-      'Onde a aplicação recebe o início de sessão, como https://app.lakeside.example/callback. Se ficar vazio: o URI de redirecionamento predefinido.',
+      'Onde a aplicação recebe o início de sessão, como https://app.lakeside.example/callback. Se ficar vazio: o URI de redirecionamento predefinido ou, sem ele, a página «Tem sessão iniciada» do inquilino.',
     coloursHeading: 'Cores iniciais',
     coloursHint:
       'Altere-as, bem como o logótipo e o resto do tema, mais tarde no editor de temas, com a sua pré-visualização e verificação de contraste.',
@@ -135,6 +136,10 @@ export const pt: ConsoleTexts = {
     created: 'O inquilino {{code}} foi criado.',
     open: 'Abrir o inquilino {{code}}',
     invalid: 'Este valor não é válido.',
+    contrastFails:
+      '{{pair}} não passa: {{ratio}} : 1, precisa de {{required}} : 1. A cor mais próxima que passa é {{colour}}.',
+    contrastSummary:
+      'Algumas cores iniciais não têm contraste suficiente: as cores assinaladas indicam que par não passa.',
   },
   deleteTenant: {
     heading: 'Eliminar este inquilino',
@@ -166,6 +171,8 @@ export const pt: ConsoleTexts = {
     detailsHeading: 'Detalhes',
     aliasCode: 'Código alternativo',
     defaultRedirectUri: 'URI de redirecionamento predefinido',
+    defaultRedirectUriHint:
+      'Para onde as pessoas vão depois de iniciar sessão sem um pedido de uma aplicação. Se ficar vazio: a página «Tem sessão iniciada» do inquilino.',
     loginClientId: 'Cliente de início de sessão',
     saveDetails: 'Guardar detalhes',
     created: 'Criado em',
@@ -189,8 +196,15 @@ export const pt: ConsoleTexts = {
     imagesHeading: 'Logótipo e favicon',
     logoUrl: 'URL do logótipo',
     faviconUrl: 'URL do favicon',
-    uploadLogo: 'Carregar um logótipo (SVG, PNG ou WebP, no máximo 256 KiB)',
-    uploadFavicon: 'Carregar um favicon (ICO, PNG, SVG ou WebP, no máximo 64 KiB)',
+    uploadLogo: 'Carregar um logótipo ({{types}}, no máximo {{size}})',
+    uploadFavicon: 'Carregar um favicon ({{types}}, no máximo {{size}})',
+    kib: '{{size}} KiB',
+    uploadTooLarge:
+      'Este ficheiro tem {{actual}}: é demasiado grande. Escolha um ficheiro {{types}} com no máximo {{size}}.',
+    uploadWrongType:
+      'Este tipo de ficheiro não é aceite. Escolha um ficheiro {{types}} com no máximo {{size}}.',
+    uploadInvalid:
+      'Não foi possível ler este ficheiro como uma imagem do seu tipo. Escolha um ficheiro {{types}} com no máximo {{size}}.',
     uploadPublishes: 'Uma imagem carregada é guardada e usada de imediato, mesmo antes de publicar o resto.',
     uploaded: 'A imagem foi carregada e está em uso.',
     linksHeading: 'Ligações',
@@ -207,6 +221,8 @@ export const pt: ConsoleTexts = {
       loginPasswordHeading: 'Título da página da senha',
       resetRequestIntro: 'Explicação na página de reposição da senha',
     },
+    textOverflows:
+      'Demasiado largo para um telemóvel: na pré-visualização de 375 px, uma palavra deste texto é mais larga do que a sua linha e é cortada a meio. Encurte a palavra ou acrescente um espaço.',
     publish: 'Publicar',
     discard: 'Descartar alterações',
     discardQuestion: 'Descartar todas as alterações não guardadas e voltar ao tema publicado?',
@@ -362,6 +378,67 @@ export const pt: ConsoleTexts = {
     },
     unchanged: '{{action}}: nada a alterar para {{email}}.',
     deleted: 'A conta {{email}} foi eliminada.',
+    listHeading: 'Contas',
+    loading: 'A carregar contas…',
+    shown: 'Contas {{from}}–{{to}} de {{total}}',
+    count: { one: '{{count}} conta', many: '{{count}} de contas', other: '{{count}} contas' },
+    pages: 'Páginas de contas',
+    previous: 'Página anterior',
+    next: 'Página seguinte',
+    signIn: 'Início de sessão',
+    lockedUntil: 'Bloqueada até {{time}}',
+    notLocked: 'Não bloqueada',
+    mfa: 'Segundo fator',
+    mfaSet: 'Configurado',
+    mfaNone: 'Nenhum',
+    nothingToDo: {
+      unlock: '{{email}} não está bloqueada: não havia nada a desbloquear.',
+      resetMfa: '{{email}} não tem segundo fator nem chave de acesso: não havia nada a repor.',
+    },
+    help: 'Chaves de acesso e verificação de quem liga',
+    passkeys: {
+      heading: 'Chaves de acesso',
+      loading: 'A carregar chaves de acesso…',
+      empty: 'Esta conta não tem chaves de acesso.',
+      created: 'Criada',
+      lastUsed: 'Última utilização',
+      never: 'Nunca',
+      kind: 'Tipo',
+      synced: 'Chave de acesso sincronizada',
+      deviceBound: 'Num dispositivo ou chave de segurança',
+      domain: 'Inicia sessão em',
+      removeFor: 'Remover a chave de acesso {{name}}',
+      removeQuestion:
+        'Remover a chave de acesso «{{name}}» de {{email}}? Deixa de iniciar sessão, e a pessoa recebe um e-mail sobre isso.',
+      removed: 'A chave de acesso «{{name}}» foi removida; {{email}} recebe um e-mail sobre isso.',
+      gone: 'A chave de acesso «{{name}}» já tinha sido removida.',
+    },
+    secret: {
+      heading: 'Verificar quem liga',
+      intro:
+        'Faça à pessoa que liga a pergunta abaixo e escreva a resposta que ela der. A resposta guardada nunca é mostrada, e cada verificação fica no registo de auditoria.',
+      question: 'Pergunta de segurança',
+      loading: 'A carregar a pergunta…',
+      none: 'Esta conta não tem pergunta de segurança: não foi ativada com uma.',
+      answer: 'Resposta de quem liga',
+      check: 'Verificar resposta',
+      match: 'A resposta coincide com a que {{email}} escolheu.',
+      mismatch: 'A resposta não coincide.',
+      limited: {
+        one: 'Foram verificadas demasiadas respostas para esta conta. Tente novamente daqui a {{count}} minuto.',
+        many: 'Foram verificadas demasiadas respostas para esta conta. Tente novamente daqui a {{count}} de minutos.',
+        other:
+          'Foram verificadas demasiadas respostas para esta conta. Tente novamente daqui a {{count}} minutos.',
+      },
+      questions: {
+        'mother-maiden-name': 'Qual é o apelido de solteira da sua mãe?',
+        'father-middle-name': 'Qual é o segundo nome do seu pai?',
+        'town-where-born': 'Em que cidade nasceu?',
+        'first-overseas-trip': 'Para onde foi na sua primeira viagem ao estrangeiro?',
+        'first-school': 'Como se chamava a sua primeira escola?',
+        'first-pet-name': 'Como se chamava o seu primeiro animal de estimação?',
+      },
+    },
   },
   settings: {
     heading: 'Definições',
@@ -386,6 +463,13 @@ export const pt: ConsoleTexts = {
     jsonHint:
       'Combinado com as definições guardadas: o que omitir mantém-se. Os segredos do captcha são definidos com o keycard apply.',
     jsonSave: 'Aplicar JSON',
+    passkeysHeading: 'Chaves de acesso e e-mails de segurança',
+    passkeys: 'Chaves de acesso',
+    passkeyModes: { off: 'Desativadas', offered: 'Oferecidas', preferred: 'Preferidas' },
+    passkeysHint:
+      'Oferecidas: é possível iniciar sessão com uma chave de acesso, e é oferecida a criação de uma uma vez após um início de sessão com senha. Preferidas: o botão da chave de acesso aparece primeiro, e a oferta segue cada início de sessão com senha até existir uma. Desativadas: sem chaves de acesso.',
+    newBrowserSignIn:
+      'Enviar um e-mail de segurança quando uma conta inicia sessão num navegador nunca visto',
   },
   keys: {
     heading: 'Chaves de assinatura',
@@ -474,4 +558,5 @@ export const pt: ConsoleTexts = {
     },
     shown: 'Entradas apresentadas: {{count}}.',
   },
+  ...integratorPt,
 };

@@ -41,7 +41,8 @@ export const lifecycleDe: Texts['lifecycle'] = {
   activate: {
     checking: 'Ihr Aktivierungslink wird geprüft…',
     heading: 'Konto aktivieren',
-    intro: 'Wählen Sie ein Passwort und eine Sicherheitsfrage für {{email}}.',
+    intro:
+      'Wählen Sie ein Passwort und eine Sicherheitsfrage für {{email}}. Wenn Sie uns um Hilfe bitten, stellen wir Ihnen diese Frage, um sicherzugehen, dass Sie es sind. Nach Ihrem Passwort fragen wir nie.',
     submit: 'Konto aktivieren',
   },
   register: {
@@ -119,8 +120,6 @@ export const lifecycleDe: Texts['lifecycle'] = {
   },
   passwordExpired: {
     heading: 'Ihr Passwort ist abgelaufen',
-    body: 'Zu Ihrer Sicherheit müssen Passwörter regelmäßig geändert werden. Setzen Sie Ihr Passwort zurück, um fortzufahren.',
-    reset: 'Passwort zurücksetzen',
   },
   passwordWillExpire: {
     heading: 'Ihr Passwort läuft bald ab',
@@ -130,9 +129,6 @@ export const lifecycleDe: Texts['lifecycle'] = {
       one: 'Ihr Passwort läuft in {{count}} Tag ab.',
       other: 'Ihr Passwort läuft in {{count}} Tagen ab.',
     },
-    advice:
-      'Setzen Sie es jetzt zurück, um ohne Unterbrechung Zugriff zu behalten, oder fahren Sie fort und setzen Sie es später zurück.',
-    resetNow: 'Jetzt zurücksetzen',
     resetLater: 'Später zurücksetzen',
   },
   verificationPrompt: {

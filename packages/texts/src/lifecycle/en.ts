@@ -41,7 +41,8 @@ export const lifecycleEn = {
   activate: {
     checking: 'Checking your activation link…',
     heading: 'Activate your account',
-    intro: 'Choose a password and a secret question for {{email}}.',
+    intro:
+      'Choose a password and a secret question for {{email}}. If you call us for help, we ask you this question to make sure it is you. We never ask for your password.',
     submit: 'Activate account',
   },
   register: {
@@ -118,8 +119,6 @@ export const lifecycleEn = {
   },
   passwordExpired: {
     heading: 'Your password has expired',
-    body: 'For your security, passwords must be changed regularly. Reset your password to continue.',
-    reset: 'Reset your password',
   },
   passwordWillExpire: {
     heading: 'Your password will expire soon',
@@ -129,8 +128,6 @@ export const lifecycleEn = {
       one: 'Your password expires in {{count}} day.',
       other: 'Your password expires in {{count}} days.',
     },
-    advice: 'Reset it now to keep access without interruption, or continue and reset it later.',
-    resetNow: 'Reset now',
     resetLater: 'Reset later',
   },
   verificationPrompt: {

@@ -39,7 +39,8 @@ export const lifecycleEs: Texts['lifecycle'] = {
   activate: {
     checking: 'Comprobando su enlace de activación…',
     heading: 'Activar su cuenta',
-    intro: 'Elija una contraseña y una pregunta de seguridad para {{email}}.',
+    intro:
+      'Elija una contraseña y una pregunta de seguridad para {{email}}. Si nos llama para pedir ayuda, le haremos esta pregunta para comprobar que es usted. Nunca le pediremos su contraseña.',
     submit: 'Activar cuenta',
   },
   register: {
@@ -121,8 +122,6 @@ export const lifecycleEs: Texts['lifecycle'] = {
   },
   passwordExpired: {
     heading: 'Su contraseña ha caducado',
-    body: 'Por su seguridad, las contraseñas deben cambiarse periódicamente. Restablezca su contraseña para continuar.',
-    reset: 'Restablecer su contraseña',
   },
   passwordWillExpire: {
     heading: 'Su contraseña caducará pronto',
@@ -133,9 +132,6 @@ export const lifecycleEs: Texts['lifecycle'] = {
       many: 'Su contraseña caduca dentro de {{count}} de días.',
       other: 'Su contraseña caduca dentro de {{count}} días.',
     },
-    advice:
-      'Restablézcala ahora para mantener el acceso sin interrupciones, o continúe y restablézcala más tarde.',
-    resetNow: 'Restablecer ahora',
     resetLater: 'Restablecer más tarde',
   },
   verificationPrompt: {

@@ -42,7 +42,8 @@ export const lifecycleFr: Texts['lifecycle'] = {
   activate: {
     checking: 'Vérification de votre lien d’activation…',
     heading: 'Activer votre compte',
-    intro: 'Choisissez un mot de passe et une question secrète pour {{email}}.',
+    intro:
+      'Choisissez un mot de passe et une question secrète pour {{email}}. Si vous nous appelez pour obtenir de l’aide, nous vous poserons cette question pour vérifier qu’il s’agit bien de vous. Nous ne vous demanderons jamais votre mot de passe.',
     submit: 'Activer le compte',
   },
   register: {
@@ -124,8 +125,6 @@ export const lifecycleFr: Texts['lifecycle'] = {
   },
   passwordExpired: {
     heading: 'Votre mot de passe a expiré',
-    body: 'Pour votre sécurité, les mots de passe doivent être changés régulièrement. Réinitialisez votre mot de passe pour continuer.',
-    reset: 'Réinitialiser votre mot de passe',
   },
   passwordWillExpire: {
     heading: 'Votre mot de passe va bientôt expirer',
@@ -136,9 +135,6 @@ export const lifecycleFr: Texts['lifecycle'] = {
       many: 'Votre mot de passe expire dans {{count}} de jours.',
       other: 'Votre mot de passe expire dans {{count}} jours.',
     },
-    advice:
-      'Réinitialisez-le maintenant pour conserver votre accès sans interruption, ou continuez et réinitialisez-le plus tard.',
-    resetNow: 'Réinitialiser maintenant',
     resetLater: 'Réinitialiser plus tard',
   },
   verificationPrompt: {

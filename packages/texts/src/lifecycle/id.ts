@@ -40,7 +40,8 @@ export const lifecycleId: Texts['lifecycle'] = {
   activate: {
     checking: 'Memeriksa tautan aktivasi Anda…',
     heading: 'Aktifkan akun Anda',
-    intro: 'Pilih kata sandi dan pertanyaan keamanan untuk {{email}}.',
+    intro:
+      'Pilih kata sandi dan pertanyaan keamanan untuk {{email}}. Jika Anda menghubungi kami untuk meminta bantuan, kami akan menanyakan pertanyaan ini untuk memastikan bahwa itu memang Anda. Kami tidak pernah meminta kata sandi Anda.',
     submit: 'Aktifkan akun',
   },
   register: {
@@ -114,8 +115,6 @@ export const lifecycleId: Texts['lifecycle'] = {
   },
   passwordExpired: {
     heading: 'Kata sandi Anda telah kedaluwarsa',
-    body: 'Demi keamanan Anda, kata sandi harus diubah secara berkala. Atur ulang kata sandi Anda untuk melanjutkan.',
-    reset: 'Atur ulang kata sandi Anda',
   },
   passwordWillExpire: {
     heading: 'Kata sandi Anda akan segera kedaluwarsa',
@@ -124,8 +123,6 @@ export const lifecycleId: Texts['lifecycle'] = {
     inDays: {
       other: 'Kata sandi Anda kedaluwarsa dalam {{count}} hari.',
     },
-    advice: 'Atur ulang sekarang agar akses Anda tidak terganggu, atau lanjutkan dan atur ulang nanti.',
-    resetNow: 'Atur ulang sekarang',
     resetLater: 'Atur ulang nanti',
   },
   verificationPrompt: {

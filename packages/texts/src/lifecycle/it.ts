@@ -39,7 +39,8 @@ export const lifecycleIt: Texts['lifecycle'] = {
   activate: {
     checking: 'Verifica del link di attivazione in corso…',
     heading: 'Attivi il suo account',
-    intro: 'Scelga una password e una domanda di sicurezza per {{email}}.',
+    intro:
+      'Scelga una password e una domanda di sicurezza per {{email}}. Se ci chiama per assistenza, le porremo questa domanda per verificare che sia proprio lei. Non le chiederemo mai la password.',
     submit: 'Attiva account',
   },
   register: {
@@ -120,8 +121,6 @@ export const lifecycleIt: Texts['lifecycle'] = {
   },
   passwordExpired: {
     heading: 'La sua password è scaduta',
-    body: 'Per la sua sicurezza, le password devono essere cambiate regolarmente. Reimposti la password per continuare.',
-    reset: 'Reimposta la password',
   },
   passwordWillExpire: {
     heading: 'La sua password scadrà a breve',
@@ -132,9 +131,6 @@ export const lifecycleIt: Texts['lifecycle'] = {
       many: 'La sua password scade tra {{count}} di giorni.',
       other: 'La sua password scade tra {{count}} giorni.',
     },
-    advice:
-      'La reimposti ora per mantenere l’accesso senza interruzioni, oppure continui e la reimposti più tardi.',
-    resetNow: 'Reimposta ora',
     resetLater: 'Reimposta più tardi',
   },
   verificationPrompt: {

@@ -39,7 +39,8 @@ export const lifecyclePt: Texts['lifecycle'] = {
   activate: {
     checking: 'Verificando o seu link de ativação…',
     heading: 'Ativar a sua conta',
-    intro: 'Escolha uma senha e uma pergunta de segurança para {{email}}.',
+    intro:
+      'Escolha uma senha e uma pergunta de segurança para {{email}}. Se nos contactar para pedir ajuda, faremos esta pergunta para confirmar que é mesmo você. Nunca lhe pediremos a senha.',
     submit: 'Ativar conta',
   },
   register: {
@@ -120,8 +121,6 @@ export const lifecyclePt: Texts['lifecycle'] = {
   },
   passwordExpired: {
     heading: 'A sua senha expirou',
-    body: 'Para a sua segurança, as senhas devem ser alteradas regularmente. Redefina a sua senha para continuar.',
-    reset: 'Redefinir a sua senha',
   },
   passwordWillExpire: {
     heading: 'A sua senha expirará em breve',
@@ -132,8 +131,6 @@ export const lifecyclePt: Texts['lifecycle'] = {
       many: 'A sua senha expira em {{count}} de dias.',
       other: 'A sua senha expira em {{count}} dias.',
     },
-    advice: 'Redefina-a agora para manter o acesso sem interrupções, ou continue e redefina-a mais tarde.',
-    resetNow: 'Redefinir agora',
     resetLater: 'Redefinir mais tarde',
   },
   verificationPrompt: {

@@ -38,16 +38,11 @@ export const mfaDe: Texts['mfa'] = {
     working: 'Bitte warten…',
   },
   reminder: {
-    heading: 'Schützen Sie Ihr Konto mit der Bestätigung in zwei Schritten',
-    intro:
-      'Zusätzlich zu Ihrem Passwort bestätigen Sie mit einem Code von Ihrem Telefon, dass Sie es sind. Selbst wer Ihr Passwort kennt, kann sich ohne diesen Code nicht anmelden.',
     daysLeft: {
       one: 'Die Bestätigung in zwei Schritten wird in {{count}} Tag verpflichtend.',
       other: 'Die Bestätigung in zwei Schritten wird in {{count}} Tagen verpflichtend.',
     },
     lastDay: 'Die Bestätigung in zwei Schritten wird innerhalb eines Tages verpflichtend.',
-    setUp: 'Jetzt einrichten',
-    later: 'Später erinnern',
     confirm: {
       heading: 'Bestätigung in zwei Schritten später einrichten?',
       body: 'Sie können vorerst ohne sie fortfahren. Wir erinnern Sie bei Ihrer nächsten Anmeldung erneut.',
@@ -73,6 +68,10 @@ export const mfaDe: Texts['mfa'] = {
       'Codes aus einer App wie Google Authenticator oder Microsoft Authenticator. Funktioniert auch offline.',
     phone: 'SMS oder Anruf',
     phoneHint: 'Codes per SMS oder per Anruf, der auch einen Festnetzanschluss erreicht.',
+    phoneSms: 'Textnachricht (SMS)',
+    phoneSmsHint: 'Codes per SMS an Ihr Mobiltelefon.',
+    phoneVoice: 'Anruf',
+    phoneVoiceHint: 'Codes werden Ihnen am Telefon vorgelesen, auch im Festnetz.',
     skip: 'Vorerst überspringen',
     skipDays: {
       one: 'Vorerst überspringen (noch {{count}} Tag)',
@@ -115,6 +114,9 @@ export const mfaDe: Texts['mfa'] = {
       voice: 'Anruf',
       countryCode: 'Ländervorwahl',
       countryCodeHint: 'Zum Beispiel +49 für Deutschland.',
+      countrySearch: 'Land suchen',
+      countryMatches: { one: '{{count}} Land passt.', other: '{{count}} Länder passen.' },
+      countryNone: 'Kein Land passt zu Ihrer Suche.',
       phoneNumber: 'Telefonnummer',
       voiceHint:
         'Verwenden Sie für Anrufe eine Nummer, unter der Sie direkt erreichbar sind, nicht über eine Telefonzentrale.',
@@ -162,7 +164,10 @@ export const mfaDe: Texts['mfa'] = {
       'Wiederherstellungscodes für die Bestätigung in zwei Schritten bei {{name}}, erstellt am {{date}}. Jeder Code funktioniert einmal, anstelle eines Bestätigungscodes.',
     saved: 'Ich habe meine Wiederherstellungscodes gespeichert',
     savedRequired: 'Bestätigen Sie, dass Sie Ihre Wiederherstellungscodes gespeichert haben.',
-    remaining: 'Verbleibende Wiederherstellungscodes: {{count}}',
+    remaining: {
+      one: 'Noch {{count}} Wiederherstellungscode übrig.',
+      other: 'Noch {{count}} Wiederherstellungscodes übrig.',
+    },
     regenerate: 'Neue Wiederherstellungscodes erstellen',
     regenerated: 'Dies sind Ihre neuen Wiederherstellungscodes. Die alten funktionieren nicht mehr.',
   },
@@ -174,7 +179,7 @@ export const mfaDe: Texts['mfa'] = {
   },
   reset: {
     heading: 'Bestätigung in zwei Schritten zurücksetzen',
-    body: 'Dadurch werden Ihre Authenticator-App oder Ihr Telefon, Ihre Wiederherstellungscodes und alle vertrauenswürdigen Geräte entfernt. Anschließend können Sie die Bestätigung in zwei Schritten neu einrichten.',
+    body: 'Dadurch werden Ihre Authenticator-App oder Ihr Telefon, Ihre Passkeys, Ihre Wiederherstellungscodes und alle vertrauenswürdigen Geräte entfernt. Anschließend können Sie die Bestätigung in zwei Schritten neu einrichten.',
     proof:
       'Geben Sie zur Bestätigung einen Code Ihrer aktuellen Methode oder einen Ihrer Wiederherstellungscodes ein.',
     sendCode: 'Code an mich senden',
@@ -183,7 +188,7 @@ export const mfaDe: Texts['mfa'] = {
       'Für Ihr Konto ist keine Bestätigung in zwei Schritten eingerichtet, daher gibt es nichts zurückzusetzen.',
     done: {
       heading: 'Die Bestätigung in zwei Schritten wurde zurückgesetzt',
-      body: 'Ihre Methoden, Wiederherstellungscodes und vertrauenswürdigen Geräte wurden entfernt.',
+      body: 'Ihre Methoden, Passkeys, Wiederherstellungscodes und vertrauenswürdigen Geräte wurden entfernt.',
       setUpAgain: 'Neu einrichten',
       continue: 'Fortfahren',
     },
@@ -307,7 +312,7 @@ export const mfaDe: Texts['mfa'] = {
       cancel: 'Abbrechen',
     },
     reset: {
-      body: 'Dadurch werden die Mobile App, Ihre Wiederherstellungscodes und alle vertrauenswürdigen Geräte von Ihrem Konto entfernt. Danach können Sie die Bestätigung in zwei Schritten neu einrichten.',
+      body: 'Dadurch werden die Mobile App, Ihre Passkeys, Ihre Wiederherstellungscodes und alle vertrauenswürdigen Geräte von Ihrem Konto entfernt. Danach können Sie die Bestätigung in zwei Schritten neu einrichten.',
       proof:
         'Bestätigen Sie dazu eine Anfrage in der Mobile App oder geben Sie einen Ihrer Wiederherstellungscodes ein.',
       send: 'Anfrage an mein Smartphone senden',

@@ -37,16 +37,11 @@ export const mfaEn = {
     working: 'Please wait…',
   },
   reminder: {
-    heading: 'Protect your account with two-step verification',
-    intro:
-      'Besides your password, you will confirm it is you with a code from your phone. Even someone who knows your password cannot log in without it.',
     daysLeft: {
       one: 'Two-step verification becomes mandatory in {{count}} day.',
       other: 'Two-step verification becomes mandatory in {{count}} days.',
     },
     lastDay: 'Two-step verification becomes mandatory within a day.',
-    setUp: 'Set up now',
-    later: 'Remind me later',
     confirm: {
       heading: 'Set up two-step verification later?',
       body: 'You can continue without it for now. We will remind you the next time you log in.',
@@ -71,6 +66,10 @@ export const mfaEn = {
     appHint: 'Codes from an app such as Google Authenticator or Microsoft Authenticator. Works offline.',
     phone: 'Text message or voice call',
     phoneHint: 'Codes by SMS, or by a call that also reaches a landline.',
+    phoneSms: 'Text message (SMS)',
+    phoneSmsHint: 'Codes by SMS to your mobile phone.',
+    phoneVoice: 'Voice call',
+    phoneVoiceHint: 'Codes read out in a call, which also reaches a landline.',
     skip: 'Skip for now',
     skipDays: {
       one: 'Skip for now ({{count}} day left)',
@@ -112,6 +111,9 @@ export const mfaEn = {
       voice: 'Voice call',
       countryCode: 'Country code',
       countryCodeHint: 'For example +44 for the United Kingdom.',
+      countrySearch: 'Find your country',
+      countryMatches: { one: '{{count}} country matches.', other: '{{count}} countries match.' },
+      countryNone: 'No country matches your search.',
       phoneNumber: 'Phone number',
       voiceHint: 'For voice calls, use a number that reaches you directly, not through a switchboard.',
       send: 'Send code',
@@ -158,7 +160,7 @@ export const mfaEn = {
       'Recovery codes for two-step verification at {{name}}, created on {{date}}. Each code works once, instead of a verification code.',
     saved: 'I have saved my recovery codes',
     savedRequired: 'Confirm that you have saved your recovery codes.',
-    remaining: 'Recovery codes left: {{count}}',
+    remaining: { one: '{{count}} recovery code left.', other: '{{count}} recovery codes left.' },
     regenerate: 'Create new recovery codes',
     regenerated: 'These are your new recovery codes. The old ones no longer work.',
   },
@@ -170,14 +172,14 @@ export const mfaEn = {
   },
   reset: {
     heading: 'Reset two-step verification',
-    body: 'This removes your authenticator app or phone, your recovery codes and every trusted device. You can then set up two-step verification again.',
+    body: 'This removes your authenticator app or phone, your passkeys, your recovery codes and every trusted device. You can then set up two-step verification again.',
     proof: 'To confirm, enter a code from your current method or one of your recovery codes.',
     sendCode: 'Send me a code',
     confirm: 'Reset two-step verification',
     notEnrolled: 'Two-step verification is not set up for your account, so there is nothing to reset.',
     done: {
       heading: 'Two-step verification has been reset',
-      body: 'Your methods, recovery codes and trusted devices have been removed.',
+      body: 'Your methods, passkeys, recovery codes and trusted devices have been removed.',
       setUpAgain: 'Set up again',
       continue: 'Continue',
     },
@@ -295,7 +297,7 @@ export const mfaEn = {
       cancel: 'Cancel',
     },
     reset: {
-      body: 'This removes the mobile app from your account, along with your recovery codes and every trusted device. You can then set up two-step verification again.',
+      body: 'This removes the mobile app from your account, along with your passkeys, your recovery codes and every trusted device. You can then set up two-step verification again.',
       proof: 'To confirm, approve a request in the mobile app, or enter one of your recovery codes.',
       send: 'Send a request to my phone',
     },

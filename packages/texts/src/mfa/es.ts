@@ -39,17 +39,12 @@ export const mfaEs: Texts['mfa'] = {
     working: 'Espere, por favor…',
   },
   reminder: {
-    heading: 'Proteja su cuenta con la verificación en dos pasos',
-    intro:
-      'Además de su contraseña, confirmará su identidad con un código de su teléfono. Ni siquiera quien conozca su contraseña podrá iniciar sesión sin él.',
     daysLeft: {
       one: 'La verificación en dos pasos será obligatoria dentro de {{count}} día.',
       many: 'La verificación en dos pasos será obligatoria dentro de {{count}} de días.',
       other: 'La verificación en dos pasos será obligatoria dentro de {{count}} días.',
     },
     lastDay: 'La verificación en dos pasos será obligatoria en menos de un día.',
-    setUp: 'Configurar ahora',
-    later: 'Recordármelo más tarde',
     confirm: {
       heading: '¿Configurar la verificación en dos pasos más tarde?',
       body: 'Puede continuar sin ella por ahora. Se lo recordaremos la próxima vez que inicie sesión.',
@@ -76,6 +71,10 @@ export const mfaEs: Texts['mfa'] = {
       'Códigos de una aplicación como Google Authenticator o Microsoft Authenticator. Funciona sin conexión.',
     phone: 'Mensaje de texto o llamada',
     phoneHint: 'Códigos por SMS o mediante una llamada, que también llega a un teléfono fijo.',
+    phoneSms: 'Mensaje de texto (SMS)',
+    phoneSmsHint: 'Códigos por SMS a su teléfono móvil.',
+    phoneVoice: 'Llamada de voz',
+    phoneVoiceHint: 'Códigos leídos en una llamada, que también llega a un teléfono fijo.',
     skip: 'Omitir por ahora',
     skipDays: {
       one: 'Omitir por ahora (queda {{count}} día)',
@@ -118,6 +117,13 @@ export const mfaEs: Texts['mfa'] = {
       voice: 'Llamada de voz',
       countryCode: 'Prefijo del país',
       countryCodeHint: 'Por ejemplo, +34 para España.',
+      countrySearch: 'Buscar su país',
+      countryMatches: {
+        one: 'Coincide {{count}} país.',
+        many: 'Coinciden {{count}} de países.',
+        other: 'Coinciden {{count}} países.',
+      },
+      countryNone: 'Ningún país coincide con su búsqueda.',
       phoneNumber: 'Número de teléfono',
       voiceHint:
         'Para las llamadas, utilice un número que le localice directamente, no a través de una centralita.',
@@ -165,7 +171,11 @@ export const mfaEs: Texts['mfa'] = {
       'Códigos de recuperación de la verificación en dos pasos de {{name}}, creados el {{date}}. Cada código funciona una vez, en lugar de un código de verificación.',
     saved: 'He guardado mis códigos de recuperación',
     savedRequired: 'Confirme que ha guardado sus códigos de recuperación.',
-    remaining: 'Códigos de recuperación restantes: {{count}}',
+    remaining: {
+      one: 'Le queda {{count}} código de recuperación.',
+      many: 'Le quedan {{count}} de códigos de recuperación.',
+      other: 'Le quedan {{count}} códigos de recuperación.',
+    },
     regenerate: 'Crear nuevos códigos de recuperación',
     regenerated: 'Estos son sus nuevos códigos de recuperación. Los anteriores ya no funcionan.',
   },
@@ -177,7 +187,7 @@ export const mfaEs: Texts['mfa'] = {
   },
   reset: {
     heading: 'Restablecer la verificación en dos pasos',
-    body: 'Se eliminarán su aplicación de autenticación o su teléfono, sus códigos de recuperación y todos los dispositivos de confianza. Después podrá volver a configurar la verificación en dos pasos.',
+    body: 'Se eliminarán su aplicación de autenticación o su teléfono, sus llaves de acceso, sus códigos de recuperación y todos los dispositivos de confianza. Después podrá volver a configurar la verificación en dos pasos.',
     proof: 'Para confirmar, introduzca un código de su método actual o uno de sus códigos de recuperación.',
     sendCode: 'Enviarme un código',
     confirm: 'Restablecer la verificación en dos pasos',
@@ -185,7 +195,7 @@ export const mfaEs: Texts['mfa'] = {
       'Su cuenta no tiene configurada la verificación en dos pasos, por lo que no hay nada que restablecer.',
     done: {
       heading: 'Se ha restablecido la verificación en dos pasos',
-      body: 'Se han eliminado sus métodos, códigos de recuperación y dispositivos de confianza.',
+      body: 'Se han eliminado sus métodos, llaves de acceso, códigos de recuperación y dispositivos de confianza.',
       setUpAgain: 'Volver a configurar',
       continue: 'Continuar',
     },
@@ -305,7 +315,7 @@ export const mfaEs: Texts['mfa'] = {
       cancel: 'Cancelar',
     },
     reset: {
-      body: 'Se eliminarán de su cuenta la aplicación móvil, sus códigos de recuperación y todos los dispositivos de confianza. Después podrá volver a configurar la verificación en dos pasos.',
+      body: 'Se eliminarán de su cuenta la aplicación móvil, sus llaves de acceso, sus códigos de recuperación y todos los dispositivos de confianza. Después podrá volver a configurar la verificación en dos pasos.',
       proof:
         'Para confirmar, apruebe una solicitud en la aplicación móvil o introduzca uno de sus códigos de recuperación.',
       send: 'Enviar una solicitud a mi teléfono',

@@ -39,17 +39,12 @@ export const mfaFr: Texts['mfa'] = {
     working: 'Veuillez patienter…',
   },
   reminder: {
-    heading: 'Protégez votre compte avec la validation en deux étapes',
-    intro:
-      'En plus de votre mot de passe, vous confirmerez votre identité avec un code reçu sur votre téléphone. Même une personne qui connaît votre mot de passe ne pourra pas se connecter sans ce code.',
     daysLeft: {
       one: 'La validation en deux étapes deviendra obligatoire dans {{count}} jour.',
       many: 'La validation en deux étapes deviendra obligatoire dans {{count}} de jours.',
       other: 'La validation en deux étapes deviendra obligatoire dans {{count}} jours.',
     },
     lastDay: 'La validation en deux étapes deviendra obligatoire dans moins d’un jour.',
-    setUp: 'Configurer maintenant',
-    later: 'Me le rappeler plus tard',
     confirm: {
       heading: 'Configurer la validation en deux étapes plus tard ?',
       body: 'Vous pouvez continuer sans elle pour l’instant. Nous vous le rappellerons lors de votre prochaine connexion.',
@@ -76,6 +71,10 @@ export const mfaFr: Texts['mfa'] = {
       'Des codes issus d’une application comme Google Authenticator ou Microsoft Authenticator. Fonctionne hors ligne.',
     phone: 'SMS ou appel vocal',
     phoneHint: 'Des codes par SMS ou par un appel, qui peut aussi joindre une ligne fixe.',
+    phoneSms: 'Message texte (SMS)',
+    phoneSmsHint: 'Des codes par SMS sur votre téléphone mobile.',
+    phoneVoice: 'Appel vocal',
+    phoneVoiceHint: 'Des codes lus lors d’un appel, qui fonctionne aussi sur une ligne fixe.',
     skip: 'Ignorer pour l’instant',
     skipDays: {
       one: 'Ignorer pour l’instant ({{count}} jour restant)',
@@ -119,6 +118,13 @@ export const mfaFr: Texts['mfa'] = {
       voice: 'Appel vocal',
       countryCode: 'Indicatif du pays',
       countryCodeHint: 'Par exemple +33 pour la France.',
+      countrySearch: 'Rechercher votre pays',
+      countryMatches: {
+        one: '{{count}} pays correspond.',
+        many: '{{count}} de pays correspondent.',
+        other: '{{count}} pays correspondent.',
+      },
+      countryNone: 'Aucun pays ne correspond à votre recherche.',
       phoneNumber: 'Numéro de téléphone',
       voiceHint:
         'Pour les appels, utilisez un numéro qui vous joint directement, sans passer par un standard.',
@@ -166,7 +172,11 @@ export const mfaFr: Texts['mfa'] = {
       'Codes de récupération de la validation en deux étapes pour {{name}}, créés le {{date}}. Chaque code fonctionne une fois, à la place d’un code de vérification.',
     saved: 'J’ai enregistré mes codes de récupération',
     savedRequired: 'Confirmez que vous avez enregistré vos codes de récupération.',
-    remaining: 'Codes de récupération restants : {{count}}',
+    remaining: {
+      one: 'Il vous reste {{count}} code de récupération.',
+      many: 'Il vous reste {{count}} de codes de récupération.',
+      other: 'Il vous reste {{count}} codes de récupération.',
+    },
     regenerate: 'Créer de nouveaux codes de récupération',
     regenerated: 'Voici vos nouveaux codes de récupération. Les anciens ne fonctionnent plus.',
   },
@@ -178,7 +188,7 @@ export const mfaFr: Texts['mfa'] = {
   },
   reset: {
     heading: 'Réinitialiser la validation en deux étapes',
-    body: 'Cette action supprime votre application d’authentification ou votre téléphone, vos codes de récupération et tous les appareils de confiance. Vous pourrez ensuite configurer à nouveau la validation en deux étapes.',
+    body: 'Cette action supprime votre application d’authentification ou votre téléphone, vos clés d’accès, vos codes de récupération et tous les appareils de confiance. Vous pourrez ensuite configurer à nouveau la validation en deux étapes.',
     proof:
       'Pour confirmer, saisissez un code de votre méthode actuelle ou l’un de vos codes de récupération.',
     sendCode: 'M’envoyer un code',
@@ -187,7 +197,7 @@ export const mfaFr: Texts['mfa'] = {
       'La validation en deux étapes n’est pas configurée pour votre compte : il n’y a rien à réinitialiser.',
     done: {
       heading: 'La validation en deux étapes a été réinitialisée',
-      body: 'Vos méthodes, codes de récupération et appareils de confiance ont été supprimés.',
+      body: 'Vos méthodes, clés d’accès, codes de récupération et appareils de confiance ont été supprimés.',
       setUpAgain: 'Configurer à nouveau',
       continue: 'Continuer',
     },
@@ -308,7 +318,7 @@ export const mfaFr: Texts['mfa'] = {
       cancel: 'Annuler',
     },
     reset: {
-      body: 'Cette action supprime de votre compte l’application mobile, vos codes de récupération et tous les appareils de confiance. Vous pourrez ensuite configurer à nouveau la validation en deux étapes.',
+      body: 'Cette action supprime de votre compte l’application mobile, vos clés d’accès, vos codes de récupération et tous les appareils de confiance. Vous pourrez ensuite configurer à nouveau la validation en deux étapes.',
       proof:
         'Pour confirmer, approuvez une demande dans l’application mobile ou saisissez l’un de vos codes de récupération.',
       send: 'Envoyer une demande à mon téléphone',

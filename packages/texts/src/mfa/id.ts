@@ -37,15 +37,10 @@ export const mfaId: Texts['mfa'] = {
     working: 'Mohon tunggu…',
   },
   reminder: {
-    heading: 'Lindungi akun Anda dengan verifikasi dua langkah',
-    intro:
-      'Selain kata sandi, Anda akan mengonfirmasi identitas Anda dengan kode dari telepon Anda. Bahkan orang yang mengetahui kata sandi Anda tidak dapat masuk tanpa kode tersebut.',
     daysLeft: {
       other: 'Verifikasi dua langkah akan diwajibkan dalam {{count}} hari.',
     },
     lastDay: 'Verifikasi dua langkah akan diwajibkan dalam waktu kurang dari sehari.',
-    setUp: 'Siapkan sekarang',
-    later: 'Ingatkan saya nanti',
     confirm: {
       heading: 'Siapkan verifikasi dua langkah nanti?',
       body: 'Untuk saat ini Anda dapat melanjutkan tanpanya. Kami akan mengingatkan Anda lagi saat Anda masuk berikutnya.',
@@ -71,6 +66,10 @@ export const mfaId: Texts['mfa'] = {
       'Kode dari aplikasi seperti Google Authenticator atau Microsoft Authenticator. Dapat digunakan tanpa internet.',
     phone: 'Pesan teks atau panggilan suara',
     phoneHint: 'Kode melalui SMS, atau melalui panggilan yang juga dapat menjangkau telepon rumah.',
+    phoneSms: 'Pesan teks (SMS)',
+    phoneSmsHint: 'Kode melalui SMS ke ponsel Anda.',
+    phoneVoice: 'Panggilan suara',
+    phoneVoiceHint: 'Kode dibacakan melalui panggilan, juga ke telepon rumah.',
     skip: 'Lewati untuk saat ini',
     skipDays: {
       other: 'Lewati untuk saat ini (tersisa {{count}} hari)',
@@ -111,6 +110,9 @@ export const mfaId: Texts['mfa'] = {
       voice: 'Panggilan suara',
       countryCode: 'Kode negara',
       countryCodeHint: 'Misalnya +62 untuk Indonesia.',
+      countrySearch: 'Cari negara Anda',
+      countryMatches: { other: '{{count}} negara cocok.' },
+      countryNone: 'Tidak ada negara yang cocok dengan pencarian Anda.',
       phoneNumber: 'Nomor telepon',
       voiceHint:
         'Untuk panggilan, gunakan nomor yang langsung menjangkau Anda, bukan melalui operator kantor.',
@@ -158,7 +160,7 @@ export const mfaId: Texts['mfa'] = {
       'Kode pemulihan verifikasi dua langkah untuk {{name}}, dibuat pada {{date}}. Setiap kode berlaku satu kali, sebagai pengganti kode verifikasi.',
     saved: 'Saya telah menyimpan kode pemulihan saya',
     savedRequired: 'Konfirmasikan bahwa Anda telah menyimpan kode pemulihan Anda.',
-    remaining: 'Sisa kode pemulihan: {{count}}',
+    remaining: { other: 'Tersisa {{count}} kode pemulihan.' },
     regenerate: 'Buat kode pemulihan baru',
     regenerated: 'Ini adalah kode pemulihan baru Anda. Kode yang lama tidak berlaku lagi.',
   },
@@ -170,7 +172,7 @@ export const mfaId: Texts['mfa'] = {
   },
   reset: {
     heading: 'Atur ulang verifikasi dua langkah',
-    body: 'Tindakan ini menghapus aplikasi autentikator atau telepon Anda, kode pemulihan Anda, dan semua perangkat tepercaya. Setelah itu Anda dapat menyiapkan verifikasi dua langkah lagi.',
+    body: 'Tindakan ini menghapus aplikasi autentikator atau telepon Anda, kunci sandi Anda, kode pemulihan Anda, dan semua perangkat tepercaya. Setelah itu Anda dapat menyiapkan verifikasi dua langkah lagi.',
     proof:
       'Untuk mengonfirmasi, masukkan kode dari metode Anda saat ini atau salah satu kode pemulihan Anda.',
     sendCode: 'Kirimi saya kode',
@@ -179,7 +181,7 @@ export const mfaId: Texts['mfa'] = {
       'Verifikasi dua langkah belum disiapkan untuk akun Anda, jadi tidak ada yang perlu diatur ulang.',
     done: {
       heading: 'Verifikasi dua langkah telah diatur ulang',
-      body: 'Metode, kode pemulihan, dan perangkat tepercaya Anda telah dihapus.',
+      body: 'Metode, kunci sandi, kode pemulihan, dan perangkat tepercaya Anda telah dihapus.',
       setUpAgain: 'Siapkan lagi',
       continue: 'Lanjutkan',
     },
@@ -299,7 +301,7 @@ export const mfaId: Texts['mfa'] = {
       cancel: 'Batal',
     },
     reset: {
-      body: 'Tindakan ini menghapus aplikasi seluler dari akun Anda, beserta kode pemulihan dan semua perangkat tepercaya. Setelah itu Anda dapat menyiapkan verifikasi dua langkah lagi.',
+      body: 'Tindakan ini menghapus aplikasi seluler dari akun Anda, beserta kunci sandi, kode pemulihan, dan semua perangkat tepercaya. Setelah itu Anda dapat menyiapkan verifikasi dua langkah lagi.',
       proof:
         'Untuk mengonfirmasi, setujui permintaan di aplikasi seluler, atau masukkan salah satu kode pemulihan Anda.',
       send: 'Kirim permintaan ke ponsel saya',

@@ -39,17 +39,12 @@ export const mfaIt: Texts['mfa'] = {
     working: 'Attenda…',
   },
   reminder: {
-    heading: 'Protegga il suo account con la verifica in due passaggi',
-    intro:
-      'Oltre alla password, confermerà la sua identità con un codice ricevuto sul telefono. Anche chi conosce la sua password non potrà accedere senza questo codice.',
     daysLeft: {
       one: 'La verifica in due passaggi diventerà obbligatoria tra {{count}} giorno.',
       many: 'La verifica in due passaggi diventerà obbligatoria tra {{count}} di giorni.',
       other: 'La verifica in due passaggi diventerà obbligatoria tra {{count}} giorni.',
     },
     lastDay: 'La verifica in due passaggi diventerà obbligatoria entro un giorno.',
-    setUp: 'Configura ora',
-    later: 'Ricordamelo più tardi',
     confirm: {
       heading: 'Configurare la verifica in due passaggi più tardi?',
       body: 'Per ora può continuare senza. Glielo ricorderemo al prossimo accesso.',
@@ -75,6 +70,10 @@ export const mfaIt: Texts['mfa'] = {
     appHint: 'Codici da un’app come Google Authenticator o Microsoft Authenticator. Funziona anche offline.',
     phone: 'SMS o chiamata vocale',
     phoneHint: 'Codici via SMS o tramite una chiamata, che raggiunge anche un telefono fisso.',
+    phoneSms: 'Messaggio di testo (SMS)',
+    phoneSmsHint: 'Codici via SMS sul suo cellulare.',
+    phoneVoice: 'Chiamata vocale',
+    phoneVoiceHint: 'Codici letti in una chiamata, che raggiunge anche un telefono fisso.',
     skip: 'Salta per ora',
     skipDays: {
       one: 'Salta per ora (manca {{count}} giorno)',
@@ -118,6 +117,13 @@ export const mfaIt: Texts['mfa'] = {
       voice: 'Chiamata vocale',
       countryCode: 'Prefisso internazionale',
       countryCodeHint: 'Ad esempio +39 per l’Italia.',
+      countrySearch: 'Cerchi il suo paese',
+      countryMatches: {
+        one: '{{count}} paese corrisponde.',
+        many: '{{count}} di paesi corrispondono.',
+        other: '{{count}} paesi corrispondono.',
+      },
+      countryNone: 'Nessun paese corrisponde alla ricerca.',
       phoneNumber: 'Numero di telefono',
       voiceHint:
         'Per le chiamate, utilizzi un numero che la raggiunga direttamente, non tramite un centralino.',
@@ -165,7 +171,11 @@ export const mfaIt: Texts['mfa'] = {
       'Codici di recupero della verifica in due passaggi per {{name}}, creati il {{date}}. Ogni codice funziona una sola volta, al posto di un codice di verifica.',
     saved: 'Ho salvato i miei codici di recupero',
     savedRequired: 'Confermi di aver salvato i suoi codici di recupero.',
-    remaining: 'Codici di recupero rimanenti: {{count}}',
+    remaining: {
+      one: 'Le resta {{count}} codice di recupero.',
+      many: 'Le restano {{count}} di codici di recupero.',
+      other: 'Le restano {{count}} codici di recupero.',
+    },
     regenerate: 'Crea nuovi codici di recupero',
     regenerated: 'Questi sono i suoi nuovi codici di recupero. Quelli precedenti non funzionano più.',
   },
@@ -177,7 +187,7 @@ export const mfaIt: Texts['mfa'] = {
   },
   reset: {
     heading: 'Reimposti la verifica in due passaggi',
-    body: 'Verranno rimossi l’app di autenticazione o il telefono, i codici di recupero e tutti i dispositivi attendibili. In seguito potrà configurare di nuovo la verifica in due passaggi.',
+    body: 'Verranno rimossi l’app di autenticazione o il telefono, le passkey, i codici di recupero e tutti i dispositivi attendibili. In seguito potrà configurare di nuovo la verifica in due passaggi.',
     proof: 'Per confermare, inserisca un codice del metodo attuale o uno dei suoi codici di recupero.',
     sendCode: 'Inviami un codice',
     confirm: 'Reimposta la verifica in due passaggi',
@@ -185,7 +195,7 @@ export const mfaIt: Texts['mfa'] = {
       'La verifica in due passaggi non è configurata per il suo account, quindi non c’è nulla da reimpostare.',
     done: {
       heading: 'La verifica in due passaggi è stata reimpostata',
-      body: 'I suoi metodi, i codici di recupero e i dispositivi attendibili sono stati rimossi.',
+      body: 'I suoi metodi, le passkey, i codici di recupero e i dispositivi attendibili sono stati rimossi.',
       setUpAgain: 'Configura di nuovo',
       continue: 'Continua',
     },
@@ -304,7 +314,7 @@ export const mfaIt: Texts['mfa'] = {
       cancel: 'Annulla',
     },
     reset: {
-      body: 'Questa operazione rimuove dal suo account l’app mobile, i codici di recupero e tutti i dispositivi attendibili. Potrà poi configurare di nuovo la verifica in due passaggi.',
+      body: 'Questa operazione rimuove dal suo account l’app mobile, le passkey, i codici di recupero e tutti i dispositivi attendibili. Potrà poi configurare di nuovo la verifica in due passaggi.',
       proof:
         'Per confermare, approvi una richiesta nell’app mobile oppure inserisca uno dei suoi codici di recupero.',
       send: 'Invia una richiesta al mio telefono',

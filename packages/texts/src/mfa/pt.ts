@@ -39,17 +39,12 @@ export const mfaPt: Texts['mfa'] = {
     working: 'Aguarde…',
   },
   reminder: {
-    heading: 'Proteja a sua conta com a verificação em dois passos',
-    intro:
-      'Além da sua senha, confirmará a sua identidade com um código enviado para o seu telefone. Mesmo quem souber a sua senha não conseguirá iniciar sessão sem ele.',
     daysLeft: {
       one: 'A verificação em dois passos passará a ser obrigatória dentro de {{count}} dia.',
       many: 'A verificação em dois passos passará a ser obrigatória dentro de {{count}} de dias.',
       other: 'A verificação em dois passos passará a ser obrigatória dentro de {{count}} dias.',
     },
     lastDay: 'A verificação em dois passos passará a ser obrigatória em menos de um dia.',
-    setUp: 'Configurar agora',
-    later: 'Lembrar-me mais tarde',
     confirm: {
       heading: 'Configurar a verificação em dois passos mais tarde?',
       body: 'Pode continuar sem ela por agora. Voltaremos a lembrá-lo no próximo início de sessão.',
@@ -76,6 +71,10 @@ export const mfaPt: Texts['mfa'] = {
       'Códigos de uma aplicação como o Google Authenticator ou o Microsoft Authenticator. Funciona sem ligação à Internet.',
     phone: 'Mensagem de texto ou chamada de voz',
     phoneHint: 'Códigos por SMS ou através de uma chamada, que também chega a um telefone fixo.',
+    phoneSms: 'Mensagem de texto (SMS)',
+    phoneSmsHint: 'Códigos por SMS para o seu telemóvel.',
+    phoneVoice: 'Chamada de voz',
+    phoneVoiceHint: 'Códigos lidos numa chamada, que também chega a um telefone fixo.',
     skip: 'Ignorar por agora',
     skipDays: {
       one: 'Ignorar por agora (falta {{count}} dia)',
@@ -118,6 +117,13 @@ export const mfaPt: Texts['mfa'] = {
       voice: 'Chamada de voz',
       countryCode: 'Indicativo do país',
       countryCodeHint: 'Por exemplo, +351 para Portugal.',
+      countrySearch: 'Procure o seu país',
+      countryMatches: {
+        one: '{{count}} país corresponde.',
+        many: '{{count}} de países correspondem.',
+        other: '{{count}} países correspondem.',
+      },
+      countryNone: 'Nenhum país corresponde à sua pesquisa.',
       phoneNumber: 'Número de telefone',
       voiceHint:
         'Para chamadas, utilize um número que o contacte diretamente, sem passar por uma central telefónica.',
@@ -165,7 +171,11 @@ export const mfaPt: Texts['mfa'] = {
       'Códigos de recuperação da verificação em dois passos de {{name}}, criados em {{date}}. Cada código funciona uma vez, em vez de um código de verificação.',
     saved: 'Guardei os meus códigos de recuperação',
     savedRequired: 'Confirme que guardou os seus códigos de recuperação.',
-    remaining: 'Códigos de recuperação restantes: {{count}}',
+    remaining: {
+      one: 'Resta {{count}} código de recuperação.',
+      many: 'Restam {{count}} de códigos de recuperação.',
+      other: 'Restam {{count}} códigos de recuperação.',
+    },
     regenerate: 'Criar novos códigos de recuperação',
     regenerated: 'Estes são os seus novos códigos de recuperação. Os anteriores deixaram de funcionar.',
   },
@@ -177,7 +187,7 @@ export const mfaPt: Texts['mfa'] = {
   },
   reset: {
     heading: 'Repor a verificação em dois passos',
-    body: 'Esta ação remove a sua aplicação de autenticação ou o seu telefone, os seus códigos de recuperação e todos os dispositivos de confiança. Depois, pode voltar a configurar a verificação em dois passos.',
+    body: 'Esta ação remove a sua aplicação de autenticação ou o seu telefone, as suas chaves de acesso, os seus códigos de recuperação e todos os dispositivos de confiança. Depois, pode voltar a configurar a verificação em dois passos.',
     proof: 'Para confirmar, introduza um código do seu método atual ou um dos seus códigos de recuperação.',
     sendCode: 'Enviar-me um código',
     confirm: 'Repor a verificação em dois passos',
@@ -185,7 +195,7 @@ export const mfaPt: Texts['mfa'] = {
       'A verificação em dois passos não está configurada para a sua conta, pelo que não há nada a repor.',
     done: {
       heading: 'A verificação em dois passos foi reposta',
-      body: 'Os seus métodos, códigos de recuperação e dispositivos de confiança foram removidos.',
+      body: 'Os seus métodos, chaves de acesso, códigos de recuperação e dispositivos de confiança foram removidos.',
       setUpAgain: 'Configurar novamente',
       continue: 'Continuar',
     },
@@ -304,7 +314,7 @@ export const mfaPt: Texts['mfa'] = {
       cancel: 'Cancelar',
     },
     reset: {
-      body: 'Esta ação remove da sua conta a aplicação móvel, os seus códigos de recuperação e todos os dispositivos de confiança. Depois, pode configurar novamente a verificação em dois passos.',
+      body: 'Esta ação remove da sua conta a aplicação móvel, as suas chaves de acesso, os seus códigos de recuperação e todos os dispositivos de confiança. Depois, pode configurar novamente a verificação em dois passos.',
       proof:
         'Para confirmar, aprove um pedido na aplicação móvel ou introduza um dos seus códigos de recuperação.',
       send: 'Enviar um pedido para o meu telemóvel',
