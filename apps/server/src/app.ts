@@ -2,17 +2,21 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { loadLeakedPasswords, useHashingQueue, usePasswordHashing } from './features/accounts/index.ts';
 import { type AnalyticsProvider, createHttpAnalyticsProvider } from './features/analytics/index.ts';
 import { forgetPushToken } from './features/mobile/index.ts';
 import { interactionOfBrowser, ProviderRegistry } from './features/oidc/index.ts';
+import { sessionToken } from './features/sessions/index.ts';
+import { loadSignIn } from './features/sign-in/index.ts';
 import { TenantDirectory, tenantGoneAnswer } from './features/tenants/index.ts';
 import type { Config } from './platform/config.ts';
 import type { Db } from './platform/db/database.ts';
 import { installResponseContract } from './platform/http/contract.ts';
 import { errorAnswer, installErrorHandling } from './platform/http/errors.ts';
+import { hostnameOf } from './platform/http/host.ts';
 import { installSecurity } from './platform/http/security.ts';
+import { installLifecycle, Lifecycle } from './platform/http/shutdown.ts';
 import type { Transports } from './platform/messaging/message.types.ts';
 import { OutboxWorker } from './platform/messaging/outbox.worker.ts';
 import {
@@ -24,6 +28,14 @@ import {
 import { createTwilioProvider } from './platform/messaging/phone/twilio.provider.ts';
 import { createPushTransportFromConfig } from './platform/messaging/push/push-transport.ts';
 import { captureTransport, createSmtpTransport } from './platform/messaging/transports.ts';
+import { MeteredLimiter } from './platform/observability/metered-limiter.ts';
+import type { Metrics } from './platform/observability/metrics.ts';
+import { installMetricsRoute } from './platform/observability/metrics-server.ts';
+import { installRequestMetrics } from './platform/observability/request-metrics.ts';
+import { outboxBacklog } from './platform/observability/sources.ts';
+import { traceLogFields } from './platform/observability/spans.ts';
+import { tracingEnabled } from './platform/observability/tracing-state.ts';
+import { latestHashingQueue, observeHashing } from './platform/security/hashing-queue.ts';
 import { type RateLimiter, SqlRateLimiter } from './platform/security/rate-limiter.ts';
 import { RedisRateLimiter } from './platform/security/redis-rate-limiter.ts';
 import { type Clock, systemClock } from './platform/shared/clock.ts';
@@ -40,6 +52,7 @@ import { consoleRoutes } from './surfaces/web/console.ts';
 import { devOutboxRoutes } from './surfaces/web/dev-outbox.routes.ts';
 import { pageSourcesOf } from './surfaces/web/page-sources.ts';
 import { loadPortalTemplate, portalRoutes } from './surfaces/web/portal.ts';
+import { servedFontRoutes } from './surfaces/web/served-fonts.ts';
 
 export const defaultPortalDist = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -68,6 +81,12 @@ export interface AppOptions {
   firstPaint?: boolean;
   /** Where log lines go (default stdout); tests read them to prove what is never logged. */
   logStream?: { write(line: string): void };
+  /** Prometheus metrics (main.ts makes them when METRICS_PORT or METRICS_TOKEN is set). */
+  metrics?: Metrics;
+  /** METRICS_TOKEN: /metrics on the operator host for this bearer token. */
+  metricsToken?: string;
+  /** The instance's shutdown state (main.ts drains it on SIGTERM); a fresh one by default. */
+  lifecycle?: Lifecycle;
 }
 
 /** Paths whose values must never reach a log line. */
@@ -78,8 +97,11 @@ function loggedPath(path: string): string {
   return path.replace(/^(\/partners\/[^/]+\/sso\/)[^/]+/, '$1[redacted]');
 }
 
-export async function createApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
+export async function createApp(
+  options: AppOptions,
+): Promise<{ app: FastifyInstance; services: Services; lifecycle: Lifecycle }> {
   const { config, database, secrets } = options;
+  const lifecycle = options.lifecycle ?? new Lifecycle();
   const clock = options.clock ?? systemClock;
   usePasswordHashing(config.passwordHashing);
   useHashingQueue(config.hashingQueue);
@@ -91,6 +113,8 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
             level: config.logLevel,
             ...(options.logStream ? { stream: options.logStream } : {}),
             redact: { paths: redactedPaths, censor: '[redacted]' },
+            // With tracing on, each line names its trace and span (platform/observability).
+            ...(tracingEnabled() ? { mixin: traceLogFields } : {}),
             // Query strings carry tokens and codes (SPEC routes): log the path only.
             serializers: {
               req: (req) => ({
@@ -106,7 +130,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
           },
     trustProxy: config.trustProxy,
     // One line per request (below), not Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // The portal sends a trace token with every call (SPEC §7); it becomes the request id in
     // the logs when it looks like one, so a support case can be followed end to end.
     requestIdHeader: false,
@@ -125,7 +149,29 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
     routerOptions: { maxParamLength: 800 },
   });
 
-  const tenants = new TenantDirectory(database.kysely);
+  const { metrics } = options;
+  if (metrics) {
+    installRequestMetrics(app, metrics, { tenantOf: (request) => request.tenant?.code });
+    observeHashing(metrics.hashingObserver());
+    metrics.useSources({
+      outbox: outboxBacklog(database.kysely),
+      hashingQueue: latestHashingQueue,
+      now: () => clock.now(),
+      ...(database.poolUse ? { pool: database.poolUse } : {}),
+    });
+    if (options.metricsToken) {
+      installMetricsRoute(app, metrics, {
+        token: options.metricsToken,
+        onAdminHost: (request) => hostnameOf(request.host) === config.adminDomain,
+      });
+    }
+  }
+
+  const tenants = new TenantDirectory(database.kysely, {
+    ...(metrics
+      ? { observe: (cache, event, count) => metrics.cacheEvent(cache, event, undefined, count) }
+      : {}),
+  });
   const limiter: RateLimiter = config.redisUrl
     ? new RedisRateLimiter(config.redisUrl)
     : new SqlRateLimiter(database.kysely);
@@ -139,8 +185,9 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   const pushTransport = createPushTransportFromConfig(config, clock, (token) =>
     forgetPushToken(database.kysely, token),
   );
+  const smtpTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : undefined;
   const transports: Transports = {
-    email: config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : captureTransport,
+    email: smtpTransport ?? captureTransport,
     sms: phoneTransports.sms,
     voice: phoneTransports.voice,
     // Mobile-app MFA pushes: FCM and APNs when configured; else the local outbox page.
@@ -162,11 +209,18 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
       log: app.log,
       pages: new ProviderPages(loadPortalTemplate(options.portalDist ?? defaultPortalDist)),
       configure: adminProviderConfiguration(config, clock),
+      ...(metrics ? { observe: (event, code) => metrics.cacheEvent('provider', event, code) } : {}),
     }),
-    limiter,
+    limiter: metrics ? new MeteredLimiter(limiter, metrics) : limiter,
     clock,
     transports,
-    outbox: new OutboxWorker({ db: database.kysely, transports, clock, log: app.log }),
+    outbox: new OutboxWorker({
+      db: database.kysely,
+      transports,
+      clock,
+      log: app.log,
+      ...(metrics ? { onDelivery: metrics.deliveryObserver() } : {}),
+    }),
     phone: {
       provider: options.transports?.sms ? 'custom' : phoneProvider.name,
       available: phoneProvider !== unconfiguredPhoneProvider || options.transports?.sms !== undefined,
@@ -181,6 +235,8 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   app.addHook('onClose', async () => {
     stopWatching();
     await services.outbox.stop();
+    // After the outbox: its pooled relay connections close once nothing is being sent.
+    smtpTransport?.close();
     await pushTransport.close();
     await limiter.close();
   });
@@ -213,9 +269,16 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
     }
   });
 
+  // Requests in flight are counted for a shutdown; while it drains, answers close their connection.
+  installLifecycle(app, lifecycle);
+
   app.get('/healthz', async () => ({ status: 'ok' }));
-  // Ready when every store a request needs answers: the database, and Redis when configured.
+  // Ready when every store a request needs answers: the database, and Redis when configured;
+  // never once a shutdown began (the load balancer stops sending before we stop accepting).
   app.get('/readyz', async (_request, reply) => {
+    if (lifecycle.draining) {
+      return reply.status(503).send({ status: 'draining', database: database.engine, checks: {} });
+    }
     const checks: Record<string, 'ok' | 'unavailable'> = {};
     try {
       await database.kysely.selectFrom('tenants').select('code').limit(1).execute();
@@ -239,6 +302,7 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
   await app.register(mobileRoutes, services);
   await app.register(adminApiRoutes, services);
   await app.register(themeAssetRoutes, services);
+  await app.register(servedFontRoutes);
   await app.register(oidcRoutes, services);
   await app.register(devOutboxRoutes, services);
   await app.register(consoleRoutes, {
@@ -253,6 +317,18 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
         ? undefined
         : {
             resolveTenant: (host) => tenants.resolveHost(host),
+            signedInAs: async (tenant, request) => {
+              const signIn = await loadSignIn(
+                services.db,
+                tenant,
+                sessionToken(request),
+                services.clock.now(),
+              );
+              const { identity } = signIn ?? {};
+              return identity?.state === 'AUTHENTICATED' && !identity.emailVerificationRequired
+                ? identity.email
+                : null;
+            },
             secureCookies: config.publicScheme === 'https',
             uiLocales: async (tenant, iid, browser) => {
               const { provider } = await services.providers.get(tenant);
@@ -263,5 +339,5 @@ export async function createApp(options: AppOptions): Promise<{ app: FastifyInst
           },
   });
 
-  return { app, services };
+  return { app, services, lifecycle };
 }

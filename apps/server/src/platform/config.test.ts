@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, publicOrigin } from './config.ts';
+import { decrypt, encrypt, keyRing } from './shared/crypto.ts';
 import { loadSecrets } from './shared/secrets.ts';
 
 describe('configuration', () => {
@@ -206,5 +207,56 @@ describe('push provider settings', () => {
     expect(() => loadConfig({ ...production, ...fcmEnv, FCM_SERVICE_ACCOUNT_FILE: plainTokenUri })).toThrow(
       /token_uri\): must be an https:\/\/ URL in production/,
     );
+  });
+});
+
+describe('secrets that can be rotated', () => {
+  const keyA = 'ab'.repeat(32);
+  const keyB = 'CD'.repeat(32);
+
+  it('reads COOKIE_SECRET and ENCRYPTION_KEY as lists, newest first', async () => {
+    const config = loadConfig({
+      COOKIE_SECRET: `${'n'.repeat(32)}, ${'o'.repeat(40)}`,
+      ENCRYPTION_KEY: `${keyB},${keyA}`,
+    });
+    expect(config.cookieSecret).toBe('n'.repeat(32));
+    expect(config.cookieSecrets).toEqual(['n'.repeat(32), 'o'.repeat(40)]);
+    expect(config.encryptionKey).toBe(keyB.toLowerCase());
+    expect(config.encryptionKeys).toEqual([keyB.toLowerCase(), keyA]);
+    const secrets = await loadSecrets(config);
+    expect(secrets.cookieKeys).toEqual(config.cookieSecrets);
+    // The newest encrypts; every key of the list decrypts.
+    expect(secrets.encryptionKey.toString('hex')).toBe(keyB.toLowerCase());
+    const older = keyRing([Buffer.from(keyA, 'hex')]);
+    expect(decrypt(secrets.encryptionKey, encrypt(older, 'sealed before'))).toBe('sealed before');
+    expect(() => decrypt(older, encrypt(secrets.encryptionKey, 'sealed after'))).toThrow();
+  });
+
+  it('names a bad entry of a list', () => {
+    expect(() => loadConfig({ COOKIE_SECRET: `${'n'.repeat(32)},short` })).toThrow(
+      /COOKIE_SECRET: each must be at least 32 characters/,
+    );
+    expect(() => loadConfig({ ENCRYPTION_KEY: `${keyA},xyz` })).toThrow(
+      /ENCRYPTION_KEY: each must be 64 hex characters/,
+    );
+    expect(() => loadConfig({ ENCRYPTION_KEY: `${keyA},${keyA}` })).toThrow(
+      /ENCRYPTION_KEY: lists the same value twice/,
+    );
+  });
+
+  it('drains for five seconds in production and not at all elsewhere, unless told', () => {
+    expect(loadConfig({}).shutdown).toEqual({ drainMs: 0, timeoutMs: 25_000 });
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        COOKIE_SECRET: 'x'.repeat(32),
+        ENCRYPTION_KEY: keyA,
+        DATABASE_URL: 'postgres://db/keycard',
+      }).shutdown,
+    ).toEqual({ drainMs: 5_000, timeoutMs: 25_000 });
+    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '2.5', SHUTDOWN_TIMEOUT_SECONDS: '60' }).shutdown).toEqual({
+      drainMs: 2_500,
+      timeoutMs: 60_000,
+    });
   });
 });

@@ -39,6 +39,18 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/**
+ * A secret that can be rotated: one value, or a comma-separated list, newest first. The newest
+ * signs or encrypts; the older ones are only read with, until the operator drops them.
+ */
+function secretList(valid: (entry: string) => boolean, message: string) {
+  return z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim()))
+    .refine((entries) => entries.length > 0 && entries.every(valid), message)
+    .refine((entries) => new Set(entries).size === entries.length, 'lists the same value twice');
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -61,11 +73,13 @@ const envSchema = z.object({
   AUDIT_SINK_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   PUBLIC_SCHEME: z.enum(['http', 'https']).optional(),
   PUBLIC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  ENCRYPTION_KEY: z
-    .string()
-    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
-    .optional(),
+  /** One secret, or several comma-separated, newest first (docs/operations.md#rotating-secrets). */
+  COOKIE_SECRET: secretList((entry) => entry.length >= 32, 'each must be at least 32 characters').optional(),
+  /** One key, or several comma-separated, newest first: the first encrypts, every one decrypts. */
+  ENCRYPTION_KEY: secretList(
+    (entry) => /^[0-9a-fA-F]{64}$/.test(entry),
+    'each must be 64 hex characters (32 bytes)',
+  ).optional(),
   TRUST_PROXY: trustProxy.default(false),
   SEED_DEMO: bool.optional(),
   /** The operator host: admin API and console, and the operator tenant's login domain. */
@@ -156,6 +170,10 @@ const envSchema = z.object({
   PASSWORD_HASH_PARALLELISM: z.coerce.number().int().min(1).max(16).default(4),
   /** Password hashes one instance runs at once (default: its number of cores). */
   HASHING_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  /** On SIGTERM, how long /readyz answers 503 while still serving (default 5 in production, else 0). */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).optional(),
+  /** Then how long requests in flight may take before their connections are cut. */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(600).default(25),
   /** Password hashes waiting at most (default: 32 per running hash); more are refused with 503. */
   HASHING_QUEUE_LENGTH: z.coerce.number().int().min(0).max(100_000).optional(),
 });
@@ -175,8 +193,14 @@ export interface Config {
   publicScheme: 'http' | 'https';
   /** Port shown in public URLs (issuers, mail links); undefined for the scheme's default. */
   publicPort: number | undefined;
+  /** The newest COOKIE_SECRET: what cookies are signed with. */
   cookieSecret: string | undefined;
+  /** Every COOKIE_SECRET, newest first: a cookie signed with any of them is believed. */
+  cookieSecrets: string[];
+  /** The newest ENCRYPTION_KEY (hex): what data is encrypted with. */
   encryptionKey: string | undefined;
+  /** Every ENCRYPTION_KEY (hex), newest first: data sealed with any of them is read. */
+  encryptionKeys: string[];
   /** Fastify's `trustProxy`: all proxies (`true`), none, or these addresses and networks. */
   trustProxy: boolean | string[];
   seedDemo: boolean;
@@ -226,6 +250,8 @@ export interface Config {
   passwordHashing: PasswordHashing;
   /** The instance's bound on password hashing (security/hashing-queue.ts). */
   hashingQueue: HashingQueueSettings;
+  /** SIGTERM: /readyz 503 for drainMs while serving, then at most timeoutMs for what is in flight. */
+  shutdown: { drainMs: number; timeoutMs: number };
 }
 
 export interface PasswordHashing {
@@ -264,8 +290,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     publicScheme: e.PUBLIC_SCHEME ?? (production ? 'https' : 'http'),
     publicPort: e.PUBLIC_PORT ?? (production ? undefined : e.PORT),
-    cookieSecret: e.COOKIE_SECRET,
-    encryptionKey: e.ENCRYPTION_KEY,
+    cookieSecret: e.COOKIE_SECRET?.[0],
+    cookieSecrets: e.COOKIE_SECRET ?? [],
+    encryptionKey: e.ENCRYPTION_KEY?.[0]?.toLowerCase(),
+    encryptionKeys: (e.ENCRYPTION_KEY ?? []).map((key) => key.toLowerCase()),
     trustProxy: e.TRUST_PROXY,
     seedDemo: e.SEED_DEMO ?? !production,
     adminDomain: e.ADMIN_DOMAIN,
@@ -305,6 +333,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       parallelism: e.PASSWORD_HASH_PARALLELISM,
     },
     hashingQueue: hashingQueueSettings(e.HASHING_CONCURRENCY, e.HASHING_QUEUE_LENGTH),
+    shutdown: {
+      // Long enough for a load balancer checking every 2 s to see two failures.
+      drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? (production ? 5 : 0)) * 1000,
+      timeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    },
   };
   // OWASP's minimum for argon2id is a table of equal-cost rows: never less memory than the
   // row for the number of passes asks.

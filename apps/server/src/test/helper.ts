@@ -34,11 +34,20 @@ export const postgresAdminUrl =
 
 export class TestClock implements Clock {
   offset = 0;
+  #held: number | undefined;
   now(): number {
-    return Date.now() + this.offset;
+    return this.#held ?? Date.now() + this.offset;
   }
   advance(ms: number): void {
     this.offset += ms;
+    if (this.#held !== undefined) this.#held += ms;
+  }
+  /** Stops the clock where it is until `release()`: meanwhile no limit drains, nothing expires. */
+  hold(): void {
+    this.#held = this.now();
+  }
+  release(): void {
+    this.#held = undefined;
   }
 }
 

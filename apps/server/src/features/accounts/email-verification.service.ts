@@ -1,4 +1,4 @@
-import { errorCodes, lifecycleErrors, lifecycleTokenTtl, paths } from '@keycard/contract';
+import { errorCodes, type Locale, lifecycleErrors, lifecycleTokenTtl, paths } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import { publicOrigin } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
@@ -32,6 +32,8 @@ export async function sendVerificationMail(
   tenant: TenantContext,
   user: UserRow,
   now: number,
+  /** The language asked in: the mail and its link use it over the account's. */
+  asked?: Locale,
 ): Promise<{ messageId: string | null }> {
   const hit = await deps.limiter.reserve(
     limitKeys.verifyMail(tenant.code, user.id),
@@ -53,7 +55,8 @@ export async function sendVerificationMail(
       },
       now,
     );
-    return queueAccountMail(trx, deps.config, tenant, { kind: 'verifyEmail', token, user }, now);
+    const recipient = { email: user.email, locale: asked ?? user.locale };
+    return queueAccountMail(trx, deps.config, tenant, { kind: 'verifyEmail', token, user: recipient }, now);
   });
   return { messageId };
 }

@@ -8,6 +8,9 @@ export {
   checkRegistrationToken,
   registerAccount,
 } from './activation.service.ts';
+export type { AccountActivityTable } from './activity.schema.ts';
+export type { ActivityDetail, ActivityInput } from './activity.ts';
+export { activityRetentionMs, listActivity, pruneActivity, recordActivity } from './activity.ts';
 export {
   applyVerificationPolicy,
   checkVerificationToken,
@@ -27,6 +30,9 @@ export {
   verifyDummyPassword,
   verifyPassword,
 } from './password.service.ts';
+export type { PasswordChange } from './password-change.service.ts';
+export { changePassword } from './password-change.service.ts';
+export { normalizeSecretAnswer } from './password-policy.ts';
 export {
   applyPasswordReset,
   checkResetToken,
@@ -34,5 +40,13 @@ export {
   requestActivationResend,
   requestPasswordReset,
 } from './password-reset.service.ts';
+export type { SecurityMailEvent, SecurityMailRequest } from './security-mail.ts';
+export { securityMailLinks, sendSecurityMail } from './security-mail.ts';
 export type { UserRow } from './user.repository.ts';
-export { createUser, findUserByEmail, findUserById, upgradePasswordHash } from './user.repository.ts';
+export {
+  createUser,
+  findUserByEmail,
+  findUserById,
+  lockAccount,
+  upgradePasswordHash,
+} from './user.repository.ts';

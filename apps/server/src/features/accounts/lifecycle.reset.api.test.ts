@@ -74,7 +74,9 @@ describe.each(engines)('password reset API on %s', (engine) => {
     const unknown = uniqueEmail('ghost');
 
     const timings: Record<string, number[]> = { known: [], unknown: [] };
-    for (let i = 0; i < 3; i++) {
+    // Five of each (the address's mail limit), interleaved, compared by their medians: one slow
+    // moment of a loaded machine moves a median of three, not of five.
+    for (let i = 0; i < 5; i++) {
       for (const [label, email] of [
         ['known', known],
         ['unknown', unknown],
@@ -89,9 +91,9 @@ describe.each(engines)('password reset API on %s', (engine) => {
     expect((await requestReset(disabled)).json()).toEqual({ state: 'reset' });
     expect(await mailsTo(t, unknown)).toHaveLength(0);
     expect(await mailsTo(t, disabled)).toHaveLength(0);
-    expect(await mailsTo(t, known)).toHaveLength(3);
+    expect(await mailsTo(t, known)).toHaveLength(5);
 
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[2]!;
     expect(median(timings.known!)).toBeGreaterThanOrEqual(mailRequestFloorMs - 5);
     expect(median(timings.unknown!)).toBeGreaterThanOrEqual(mailRequestFloorMs - 5);
     expect(Math.abs(median(timings.known!) - median(timings.unknown!))).toBeLessThan(100);

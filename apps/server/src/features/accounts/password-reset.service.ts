@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorCodes, lifecycleErrors, lifecycleTokenTtl } from '@keycard/contract';
+import { errorCodes, type Locale, lifecycleErrors, lifecycleTokenTtl } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import { publicOrigin } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
@@ -17,6 +17,7 @@ import { endUserAccess } from '../sessions/index.ts';
 import type { TenantContext } from '../tenants/index.ts';
 import { claimAccount } from './account-claim.ts';
 import { accountLink, queueAccountMail } from './account-mail.ts';
+import { recordActivity } from './activity.ts';
 import { type LifecycleDeps, queueActivation } from './invitation.service.ts';
 import { hashPassword } from './password.service.ts';
 import { assertPasswordAllowed, recordPasswordHistory } from './password-policy.ts';
@@ -102,6 +103,8 @@ export async function requestPasswordReset(
   tenant: TenantContext,
   email: string,
   now: number,
+  /** The language the person asked in: the mail and its link use it over the account's. */
+  asked?: Locale,
 ): Promise<{ state: 'reset' | 'activate'; messageId: string | null }> {
   return withFloor(mailRequestFloorMs, async () => {
     const user = await findUserByEmail(deps.db, tenant.code, email);
@@ -111,14 +114,15 @@ export async function requestPasswordReset(
       await decoyWork(deps, tenant, email);
       return { state, messageId: null };
     }
+    const recipient = { ...user, locale: asked ?? user.locale };
     const messageId = await deps.db.transaction().execute(async (trx) => {
-      if (user.status === 'pending') return queueActivation(trx, deps.config, tenant, user, now);
+      if (user.status === 'pending') return queueActivation(trx, deps.config, tenant, recipient, now);
       const token = await issueToken(
         trx,
         { tenantCode: tenant.code, userId: user.id, purpose: 'RESET', ttlMs: resetTtlMs },
         now,
       );
-      return queueAccountMail(trx, deps.config, tenant, { kind: 'reset', token, user }, now);
+      return queueAccountMail(trx, deps.config, tenant, { kind: 'reset', token, user: recipient }, now);
     });
     return { state, messageId };
   });
@@ -130,6 +134,7 @@ export async function requestActivationResend(
   tenant: TenantContext,
   email: string,
   now: number,
+  asked?: Locale,
 ): Promise<{ messageId: string | null }> {
   return withFloor(mailRequestFloorMs, async () => {
     const user = await findUserByEmail(deps.db, tenant.code, email);
@@ -140,7 +145,9 @@ export async function requestActivationResend(
     }
     const messageId = await deps.db
       .transaction()
-      .execute((trx) => queueActivation(trx, deps.config, tenant, user, now));
+      .execute((trx) =>
+        queueActivation(trx, deps.config, tenant, { ...user, locale: asked ?? user.locale }, now),
+      );
     return { messageId };
   });
 }
@@ -204,6 +211,7 @@ export async function applyPasswordReset(
     await recordPasswordHistory(trx, user.id, passwordHash, now);
     await consumeUserTokens(trx, { tenantCode: tenant.code, userId: user.id, purpose: 'RESET' }, now);
     await endUserAccess(trx, { tenantCode: tenant.code, userId: user.id }, now);
+    await recordActivity(trx, { tenantCode: tenant.code, userId: user.id, kind: 'password-reset' }, now);
     // The reset proves the mailbox: links its owner never confirmed go (issue 16).
     await claimAccount(trx, deps.config, tenant, user, now);
   });

@@ -1,4 +1,5 @@
 import type { Locale } from '@keycard/contract';
+import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { EmailContent } from '../../platform/messaging/message.types.ts';
 import { runCli } from '../../surfaces/cli/cli.ts';
@@ -111,4 +112,63 @@ export async function runCliOn(
     now: () => t.clock.now(),
   });
   return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+/**
+ * Makes the outbox refuse one recipient's messages (a trigger, on either engine): the database
+ * failing at a change's last write. Answers what undoes it.
+ */
+export async function refuseMailTo(t: TestApp, email: string): Promise<() => Promise<void>> {
+  const recipient = email.toLowerCase().replaceAll("'", "''");
+  const statements =
+    t.services.database.engine === 'sqlite'
+      ? {
+          create: [
+            `CREATE TRIGGER refuse_mail BEFORE INSERT ON outbox WHEN NEW.recipient = '${recipient}'
+              BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+          ],
+          drop: ['DROP TRIGGER refuse_mail'],
+        }
+      : {
+          create: [
+            `CREATE FUNCTION refuse_mail() RETURNS trigger LANGUAGE plpgsql AS $$
+              BEGIN IF NEW.recipient = '${recipient}' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$`,
+            'CREATE TRIGGER refuse_mail BEFORE INSERT ON outbox FOR EACH ROW EXECUTE FUNCTION refuse_mail()',
+          ],
+          drop: ['DROP TRIGGER refuse_mail ON outbox', 'DROP FUNCTION refuse_mail()'],
+        };
+  for (const statement of statements.create) await sql.raw(statement).execute(t.services.db);
+  return async () => {
+    for (const statement of statements.drop) await sql.raw(statement).execute(t.services.db);
+  };
+}
+
+/**
+ * What a sign-in leaves of an account: its sign-in codes, its sign-in entries in the recent
+ * activity and its new-browser mails, counted.
+ */
+export async function signInTrail(
+  t: TestApp,
+  email: string,
+): Promise<{ codes: number; signIns: number; mails: number }> {
+  const { db } = t.services;
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirstOrThrow();
+  const codes = await db
+    .selectFrom('one_time_tokens')
+    .select('id')
+    .where('user_id', '=', user.id)
+    .where('purpose', '=', 'LOGIN_CODE')
+    .execute();
+  const signIns = await db
+    .selectFrom('account_activity')
+    .select('id')
+    .where('user_id', '=', user.id)
+    .where('kind', '=', 'sign-in')
+    .execute();
+  const mails = (await mailsTo(t, email)).filter((mail) => mail.template === 'security.new-browser-sign-in');
+  return { codes: codes.length, signIns: signIns.length, mails: mails.length };
 }

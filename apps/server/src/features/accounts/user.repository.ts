@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Locale, UserType } from '@keycard/contract';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selectable } from 'kysely';
 import type { AccountStatus, Database, UsersTable } from '../../platform/db/schema.ts';
 import { hashPassword } from './password.service.ts';
 
@@ -81,4 +81,20 @@ export async function upgradePasswordHash(
     .where('tenant_code', '=', user.tenant_code)
     .where('password_hash', '=', user.password_hash)
     .execute();
+}
+
+/**
+ * Holds the account's row until the transaction ends (PostgreSQL; SQLite runs one writer at a
+ * time anyway): changes to an account's sign-in methods that check what it has before they
+ * act (removing its last factor or passkey, adding a passkey under the limit) take it first,
+ * so two at once cannot both act on what the other is changing.
+ */
+export async function lockAccount(trx: Kysely<Database>, tenantCode: string, userId: string): Promise<void> {
+  let query = trx
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .where('tenant_code', '=', tenantCode);
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) query = query.forUpdate();
+  await query.executeTakeFirst();
 }

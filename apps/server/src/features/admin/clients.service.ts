@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { type AdminClient, type adminClientCreateRequest, adminErrors, errorCodes } from '@keycard/contract';
+import {
+  type AdminClient,
+  type adminClientCreateRequest,
+  type adminClientUpdateRequest,
+  adminErrors,
+  errorCodes,
+} from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { recordAudit } from '../../platform/audit/audit.service.ts';
@@ -30,6 +36,7 @@ function clientOf(metadata: ClientMetadata, disabled: boolean): AdminClient {
     ) as AdminClient['grantTypes'],
     authMethod: (metadata.token_endpoint_auth_method ?? 'client_secret_basic') as AdminClient['authMethod'],
     disabled,
+    name: typeof metadata.client_name === 'string' && metadata.client_name ? metadata.client_name : null,
   };
 }
 
@@ -66,6 +73,7 @@ export async function createClient(
   const secret = input.authMethod === 'none' ? null : newSecret();
   const metadata: ClientMetadata = {
     client_id: input.clientId,
+    ...(input.name ? { client_name: input.name } : {}),
     ...(secret ? { client_secret: hashClientSecret(secret) } : {}),
     redirect_uris: input.redirectUris,
     post_logout_redirect_uris: input.postLogoutRedirectUris,
@@ -120,6 +128,109 @@ async function storedClient(db: Kysely<Database>, code: string, clientId: string
     .where('client_id', '=', clientId)
     .executeTakeFirst();
   return row ? (JSON.parse(row.metadata) as ClientMetadata) : null;
+}
+
+/**
+ * Changes a client's redirect and post-logout URIs, grant types or authentication method, with
+ * the rules of its creation (the contract's checks, and https only in production). A public
+ * client made confidential gets a new secret, answered once; a confidential one made public
+ * loses its secret. A disabled client is changed where it is kept and stays disabled. Every
+ * instance's provider takes the change within about a second.
+ */
+export async function updateClient(
+  deps: AdminDeps,
+  code: string,
+  clientId: string,
+  patch: z.infer<typeof adminClientUpdateRequest>,
+) {
+  const row = await tenantRow(deps.db, code);
+  let secret: string | null = null;
+  const changed = await withTenantLease(deps.db, code, () =>
+    deps.db.transaction().execute(async (trx) => {
+      let table: 'oidc_clients' | 'disabled_clients' = 'oidc_clients';
+      let stored = await trx
+        .selectFrom('oidc_clients')
+        .select('metadata')
+        .where('tenant_code', '=', code)
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      if (!stored) {
+        table = 'disabled_clients';
+        stored = await trx
+          .selectFrom('disabled_clients')
+          .select('metadata')
+          .where('tenant_code', '=', code)
+          .where('client_id', '=', clientId)
+          .executeTakeFirst();
+      }
+      if (!stored) throw new AppError(adminErrors.clientNotFound);
+      const current = JSON.parse(stored.metadata) as ClientMetadata;
+      const before = clientOf(current, table === 'disabled_clients');
+      const next = {
+        redirectUris: patch.redirectUris ?? before.redirectUris,
+        postLogoutRedirectUris: patch.postLogoutRedirectUris ?? before.postLogoutRedirectUris,
+        grantTypes: patch.grantTypes ?? before.grantTypes.filter((type) => type !== 'client_credentials'),
+        authMethod: patch.authMethod ?? before.authMethod,
+      };
+      if (next.grantTypes.includes('authorization_code') && next.redirectUris.length === 0) {
+        throw new AppError(errorCodes.validationFailed, {
+          fields: { redirectUris: 'a client that signs people in needs a redirect URI' },
+        });
+      }
+      // The login client signs the tenant's people in: it keeps the authorization code grant.
+      if (row.login_client_id === clientId && !next.grantTypes.includes('authorization_code')) {
+        throw new AppError(errorCodes.validationFailed, {
+          fields: { grantTypes: "the tenant's login client keeps authorization_code" },
+        });
+      }
+      assertProductionRedirects(deps.config, next);
+      const metadata: ClientMetadata = {
+        ...current,
+        redirect_uris: next.redirectUris,
+        post_logout_redirect_uris: next.postLogoutRedirectUris,
+        grant_types: [
+          ...next.grantTypes,
+          ...(before.grantTypes.includes('client_credentials') ? ['client_credentials'] : []),
+        ],
+        response_types: next.grantTypes.includes('authorization_code') ? ['code'] : [],
+        token_endpoint_auth_method: next.authMethod,
+      };
+      if (patch.name === null) delete metadata.client_name;
+      else if (patch.name !== undefined) metadata.client_name = patch.name;
+      if (next.authMethod === 'none') {
+        delete metadata.client_secret;
+      } else if (before.authMethod === 'none') {
+        secret = newSecret();
+        metadata.client_secret = hashClientSecret(secret);
+      }
+      const after = clientOf(metadata, table === 'disabled_clients');
+      if (JSON.stringify(after) === JSON.stringify(before) && secret === null) return after;
+      const updated = await trx
+        .updateTable(table)
+        .set({ metadata: JSON.stringify(metadata) })
+        .where('tenant_code', '=', code)
+        .where('client_id', '=', clientId)
+        .where('metadata', '=', stored.metadata)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) throw new AppError(errorCodes.busy);
+      await raiseTenantVersion(trx, code);
+      await recordAudit(
+        trx,
+        deps.actor,
+        {
+          tenant: code,
+          action: 'client.update',
+          target: { kind: 'client', id: clientId },
+          before,
+          after: secret ? { ...after, secret } : after,
+        },
+        deps.now,
+      );
+      return after;
+    }),
+  );
+  deps.tenants.invalidate(code);
+  return { client: changed, secret };
 }
 
 /**

@@ -6,6 +6,9 @@ import {
   errorCodes,
   operatorTenantCode,
   type TenantConfig,
+  type TenantSettingsConfig,
+  warningExceedsExpiry,
+  warningExceedsExpiryMessage,
 } from '@keycard/contract';
 import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
@@ -76,7 +79,20 @@ export async function listTenants(db: Kysely<Database>, scope: { only: string[] 
     db,
     rows.map((row) => row.code),
   );
-  return rows.map((row) => summaryOf(row, domains.get(row.code) ?? []));
+  return rows.map((row) => {
+    // The stored theme (validated when it was written): what makes the tenant recognisable.
+    const theme = JSON.parse(row.theme) as {
+      name?: string;
+      images?: { logo?: string };
+      colours?: { primaryBackground?: string };
+    };
+    return {
+      ...summaryOf(row, domains.get(row.code) ?? []),
+      name: theme.name ?? row.code,
+      logo: theme.images?.logo ?? '',
+      colour: theme.colours?.primaryBackground ?? '#000000',
+    };
+  });
 }
 
 export async function getTenant(db: Kysely<Database>, code: string): Promise<AdminTenant> {
@@ -103,7 +119,7 @@ async function tenantConfigOf(db: Kysely<Database>, row: TenantRow): Promise<Ten
     aliasCode: row.alias_code,
     loginDomain: row.login_domain,
     aliasDomains: domains.filter((domain) => domain !== row.login_domain),
-    defaultRedirectUri: row.default_redirect_uri,
+    ...(row.default_redirect_uri ? { defaultRedirectUri: row.default_redirect_uri } : {}),
     loginClientId: row.login_client_id,
     theme: JSON.parse(row.theme) as TenantConfig['theme'],
     settings: {},
@@ -205,6 +221,22 @@ function assertOperatorTenantKept(config: Config, tenant: TenantConfig): void {
   if (Object.keys(fields).length > 0) throw new AppError(errorCodes.validationFailed, { fields });
 }
 
+/**
+ * A settings change leaves out what it keeps: the warning period it sets is checked against
+ * the expiry it keeps, and the other way round (the schema checks a change that sets both).
+ */
+function assertWarningWithinExpiry(stored: TenantSettingsConfig, change: TenantSettingsConfig): void {
+  const expiry =
+    change.passwordExpiryDays !== undefined ? change.passwordExpiryDays : stored.passwordExpiryDays;
+  const warning =
+    change.passwordWarningDays !== undefined ? change.passwordWarningDays : stored.passwordWarningDays;
+  if (warningExceedsExpiry(expiry, warning)) {
+    throw new AppError(errorCodes.validationFailed, {
+      fields: { 'settings.passwordWarningDays': `${warningExceedsExpiryMessage} (${expiry} days)` },
+    });
+  }
+}
+
 /** Changes a tenant's own fields, domains, theme or settings through the planner. */
 export async function changeTenant(
   deps: AdminDeps,
@@ -217,6 +249,7 @@ export async function changeTenant(
     const row = await tenantRow(deps.db, code);
     const next = await edit(await tenantConfigOf(deps.db, row));
     if (code === operatorTenantCode) assertOperatorTenantKept(deps.config, next);
+    assertWarningWithinExpiry(JSON.parse(row.settings) as TenantSettingsConfig, next.settings);
     try {
       await applyTenant(deps, next);
     } catch (error) {

@@ -132,7 +132,12 @@ describe.each(engines)('analytics events API on %s', (engine) => {
     startOfWindow(t, 60_000);
     const host = 'seaside.localhost:3000';
     const answers: number[] = [];
-    for (let i = 0; i < 61; i++) answers.push((await send({ event: 'mfa_register' }, { host })).statusCode);
+    // All 61 in the same minute however slow the machine: the server's clock held at its start.
+    const start = t.clock.now();
+    for (let i = 0; i < 61; i++) {
+      t.clock.advance(start - t.clock.now());
+      answers.push((await send({ event: 'mfa_register' }, { host })).statusCode);
+    }
     expect(answers.filter((s) => s === 202)).toHaveLength(60);
     expect(answers.at(-1)).toBe(429);
   });

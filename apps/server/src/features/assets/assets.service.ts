@@ -12,7 +12,7 @@ import { SvgRejected, sanitizeSvg } from './svg-sanitizer.ts';
  * may be cached for good.
  */
 
-export type ImageSlot = 'logo' | 'favicon';
+export type ImageSlot = 'logo' | 'favicon' | 'background';
 export type ImageType = 'png' | 'webp' | 'ico' | 'svg';
 
 export const imageContentTypes: Record<ImageType, string> = {
@@ -26,6 +26,8 @@ export const imageContentTypes: Record<ImageType, string> = {
 export const imageSlots: Record<ImageSlot, { types: ImageType[]; maxBytes: number }> = {
   logo: { types: ['svg', 'png', 'webp'], maxBytes: 256 * 1024 },
   favicon: { types: ['ico', 'png', 'svg', 'webp'], maxBytes: 64 * 1024 },
+  // The page's background takes what the logo takes (docs/configuration.md, Theme).
+  background: { types: ['svg', 'png', 'webp'], maxBytes: 256 * 1024 },
 };
 
 /** Content types an upload may declare (image/vnd.microsoft.icon is ICO's registered name). */

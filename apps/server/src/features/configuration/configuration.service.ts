@@ -239,7 +239,8 @@ export async function exportTenant(db: Kysely<Database>, code: string): Promise<
         aliasCode: row.alias_code,
         loginDomain: row.login_domain,
         aliasDomains: domains.map((each) => each.domain).filter((domain) => domain !== row.login_domain),
-        defaultRedirectUri: row.default_redirect_uri,
+        // None is left out, as a file that never named one has it.
+        ...(row.default_redirect_uri ? { defaultRedirectUri: row.default_redirect_uri } : {}),
         loginClientId: row.login_client_id,
         theme: themeView(parseStoredTheme(row.theme)),
         settings: {
@@ -247,6 +248,8 @@ export async function exportTenant(db: Kysely<Database>, code: string): Promise<
           passwordWarningDays: settings.passwordWarningDays,
           emailVerificationRequired: settings.emailVerificationRequired,
           mfa: { ...settings.mfa, mandatoryFrom: dateOf(settings.mfa.mandatoryFrom) },
+          passkeys: settings.passkeys,
+          securityMail: { newBrowserSignIn: settings.securityMail.newBrowserSignIn },
           captcha,
           analyticsId: settings.analyticsId,
           ...(settings.messenger.provider ? { messenger: settings.messenger } : {}),

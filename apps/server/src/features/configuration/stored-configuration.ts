@@ -17,11 +17,17 @@ export function dateOf(ms: number | null): string | null {
   return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
 }
 
-/** A theme as the plan compares, stores and exports it: `texts` only when it overrides something. */
+/**
+ * A theme as the plan compares, stores and exports it: `texts` only when it overrides something,
+ * a background image only when there is one.
+ */
 export function themeView(theme: Theme): Theme {
   const { texts, ...rest } = theme;
+  // No background is written as none at all, so a file saying `background: ''` plans no change.
+  const { background, ...images } = rest.images;
+  const view = { ...rest, images: background ? { ...images, background } : images };
   const overrides = compactThemeTexts(texts);
-  return overrides ? { ...rest, texts: overrides } : rest;
+  return overrides ? { ...view, texts: overrides } : view;
 }
 
 /** Stored settings merged one level deep, as updateTenantSettings merges them. */
@@ -42,6 +48,7 @@ export function effectiveSettings(stored: Record<string, unknown>) {
     mfa: { ...defaultTenantSettings.mfa, ...(stored.mfa as object | undefined) },
     captcha: { ...defaultTenantSettings.captcha, ...(stored.captcha as object | undefined) },
     messenger: { ...defaultTenantSettings.messenger, ...(stored.messenger as object | undefined) },
+    securityMail: { ...defaultTenantSettings.securityMail, ...(stored.securityMail as object | undefined) },
   };
 }
 

@@ -1,3 +1,4 @@
+import { warningExceedsExpiry, warningExceedsExpiryMessage } from '@keycard/contract';
 import { parseStoredTheme } from '../tenants/index.ts';
 import type { PlannedObject, TenantPlanContext } from './configuration.types.ts';
 import { fieldPath } from './configuration-file.ts';
@@ -68,6 +69,14 @@ export async function planTenant(context: TenantPlanContext, domainOwners: Map<s
     settingSecrets['settings.captcha.secret'] = `from $${secretEnv}`;
   }
   const nextSettings = mergeSettings(storedSettings, patch);
+  // A file that sets one of the two keeps the other as stored: the pair is checked as it will be
+  // (the schema checks a file that sets both).
+  const { passwordExpiryDays: expiry, passwordWarningDays: warning } = effectiveSettings(nextSettings);
+  if (warningExceedsExpiry(expiry, warning)) {
+    problems.push(
+      `${fieldPath(at('settings', 'passwordWarningDays'))}: ${warningExceedsExpiryMessage} (${expiry} days)`,
+    );
+  }
 
   const current = row
     ? {
@@ -84,7 +93,8 @@ export async function planTenant(context: TenantPlanContext, domainOwners: Map<s
     aliasCode: tenant.aliasCode,
     loginDomain: tenant.loginDomain,
     aliasDomains: [...tenant.aliasDomains].sort(),
-    defaultRedirectUri: tenant.defaultRedirectUri,
+    // Left out of the file: none, stored as '' (the signed-in landing).
+    defaultRedirectUri: tenant.defaultRedirectUri ?? '',
     loginClientId: tenant.loginClientId,
     theme: themeView(tenant.theme),
     settings: effectiveSettings(nextSettings),
@@ -105,7 +115,7 @@ export async function planTenant(context: TenantPlanContext, domainOwners: Map<s
       login_domain: tenant.loginDomain,
       login_client_id: tenant.loginClientId,
       theme: JSON.stringify(themeView(tenant.theme)),
-      default_redirect_uri: tenant.defaultRedirectUri,
+      default_redirect_uri: wanted.defaultRedirectUri,
       settings: JSON.stringify(nextSettings),
     },
     rowChanged: !row || fields.length > 0,

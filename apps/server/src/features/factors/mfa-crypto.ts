@@ -1,4 +1,5 @@
 import { createHmac, randomInt } from 'node:crypto';
+import { hashKeysOf } from '../../platform/shared/crypto.ts';
 
 /**
  * Short secrets (6-digit phone codes, 50-bit recovery codes) are stored as an HMAC keyed with
@@ -7,6 +8,16 @@ import { createHmac, randomInt } from 'node:crypto';
  */
 export function keyedHash(key: Buffer, label: string, value: string): string {
   return createHmac('sha256', key).update(label).update('\u0000').update(value).digest('base64url');
+}
+
+/**
+ * The keyed hash of a value under every key it may have been made with, newest first: the
+ * ring of ENCRYPTION_KEY, then the keys retired from it (shared/retired-keys.ts). A code
+ * stored before a rotation matches an older one: a keyed hash cannot be re-keyed without
+ * the value, so it keeps needing its key.
+ */
+export function keyedHashes(key: Buffer, label: string, value: string): string[] {
+  return hashKeysOf(key).map((candidate) => keyedHash(candidate, label, value));
 }
 
 /** A uniformly random string of digits (crypto.randomInt, no modulo bias). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { recoveryCodeCount } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { keyedHash, normaliseRecoveryCode, randomRecoveryCode } from './mfa-crypto.ts';
+import { keyedHash, keyedHashes, normaliseRecoveryCode, randomRecoveryCode } from './mfa-crypto.ts';
 
 const label = 'mfa-recovery-code';
 
@@ -51,7 +51,7 @@ export async function redeemRecoveryCode(
     .set({ used_at: now })
     .where('user_id', '=', input.userId)
     .where('tenant_code', '=', input.tenantCode)
-    .where('code_hash', '=', keyedHash(key, label, normaliseRecoveryCode(input.code)))
+    .where('code_hash', 'in', keyedHashes(key, label, normaliseRecoveryCode(input.code)))
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;

@@ -1,9 +1,15 @@
 import { errorCodes, type LoginLimit } from '@keycard/contract';
 import type { Kysely } from 'kysely';
+import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { HashingPlace, HashingTicket } from '../../platform/security/hashing-queue.ts';
 import { limitKeys } from '../../platform/security/limit-keys.ts';
-import { type LimitRule, type RateLimiter, reserveSettled } from '../../platform/security/rate-limiter.ts';
+import {
+  type LimitRule,
+  levelTolerance,
+  type RateLimiter,
+  reserveSettled,
+} from '../../platform/security/rate-limiter.ts';
 import type { Clock } from '../../platform/shared/clock.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import { issueToken } from '../../platform/shared/one-time-token.ts';
@@ -13,13 +19,15 @@ import {
   hashPassword,
   isLeakedPassword,
   needsRehash,
+  recordActivity,
+  sendSecurityMail,
   type UserRow,
   upgradePasswordHash,
   verifyDummyPassword,
   verifyPassword,
 } from '../accounts/index.ts';
 import { findTrustedDeviceId } from '../factors/index.ts';
-import { findKnownBrowserId } from '../sessions/index.ts';
+import { countKnownBrowsers, findKnownBrowserId } from '../sessions/index.ts';
 import type { TenantContext } from '../tenants/index.ts';
 
 export interface LoginPolicy {
@@ -30,7 +38,13 @@ export interface LoginPolicy {
 
 export type LoginOutcome =
   | { ok: true; code: string }
-  | { ok: false; code: typeof errorCodes.invalidCredentials | typeof errorCodes.passwordLeaked }
+  | {
+      ok: false;
+      code: typeof errorCodes.invalidCredentials;
+      /** Failures left before the lockout, once it is near (`lockoutWarning`); else absent. */
+      attemptsLeft?: number;
+    }
+  | { ok: false; code: typeof errorCodes.passwordLeaked }
   | {
       ok: false;
       code: typeof errorCodes.tooManyAttempts;
@@ -47,6 +61,25 @@ export const loginCodeTtlMs = 60_000;
 export function lockoutRule(policy: LoginPolicy): LimitRule {
   const period = policy.lockoutMinutes * 60_000;
   return { limit: policy.maxFailures, windowMs: period, lockMs: period };
+}
+
+/** The failures in a row after which a wrong password is told how many attempts are left. */
+export const lockoutWarningAfter = 3;
+
+/**
+ * Attempts left before the lock, when it is near: after `lockoutWarningAfter` failures (a
+ * lockout of three failures or fewer locks first, and warns of nothing). Read from the bucket
+ * the failure filled, the same for an address with an account and one without, so it says
+ * nothing about either.
+ */
+export function lockoutWarning(policy: LoginPolicy, level: number | undefined): number | undefined {
+  if (level === undefined) return undefined;
+  // The failure that fills the bucket locks: k more fail to fit once level + k > limit - 1.
+  // The level drains continuously, so 2.999 (three failures a moment ago) leaves two, not three.
+  const left = Math.floor(policy.maxFailures - 1 - level + levelTolerance) + 1;
+  const failures = policy.maxFailures - left;
+  if (left < 1 || failures < lockoutWarningAfter) return undefined;
+  return left;
 }
 
 /** Login attempts per client address and tenant: a rate, no lock. */
@@ -100,13 +133,22 @@ export async function passwordLogin(
   }
 }
 
-type LoginDeps = { db: Kysely<Database>; limiter: RateLimiter; policy: LoginPolicy; clock: Clock };
+type LoginDeps = {
+  db: Kysely<Database>;
+  limiter: RateLimiter;
+  policy: LoginPolicy;
+  clock: Clock;
+  /** For the new-browser mail's links (the tenant's public origin); without it, no mail. */
+  config?: Config | undefined;
+};
 
 interface LoginInput {
   email: string;
   password: string;
   state: string;
   ip: string;
+  /** The browser's User-Agent header, for the account's recent activity and the new-browser mail. */
+  userAgent?: string | undefined;
   userDeviceToken?: string | undefined;
   knownBrowserToken?: string | undefined;
   iid?: string | undefined;
@@ -165,9 +207,19 @@ async function checkLogin(
   if (!passwordOk || !user) {
     // The lock runs from this failure, not from when the request came in.
     const failure = await limiter.fail(key.name, rule, clock.now());
-    return failure.locked
-      ? { ok: false, code: errorCodes.tooManyAttempts, limit: 'account', retryAfterMs: failure.retryAfterMs }
-      : { ok: false, code: errorCodes.invalidCredentials };
+    if (user?.status === 'active') noteFailedSignIn(db, tenant, user, input, now);
+    if (failure.locked) {
+      return {
+        ok: false,
+        code: errorCodes.tooManyAttempts,
+        limit: 'account',
+        retryAfterMs: failure.retryAfterMs,
+      };
+    }
+    const attemptsLeft = lockoutWarning(policy, failure.level);
+    return attemptsLeft === undefined
+      ? { ok: false, code: errorCodes.invalidCredentials }
+      : { ok: false, code: errorCodes.invalidCredentials, attemptsLeft };
   }
   await limiter.release(key.name, rule, now);
 
@@ -191,12 +243,128 @@ async function checkLogin(
     passwordChangedAt: user.password_changed_at,
     knownBrowser: key.knownBrowser,
   };
-  const code = await issueToken(
+  // The code, the activity entry and the new-browser mail commit together: a crash cannot
+  // leave a sign-in whose owner was not told, nor a mail about one that never happened.
+  const code = await db.transaction().execute(async (trx) => {
+    const issued = await issueToken(
+      trx,
+      { tenantCode: tenant.code, userId: user.id, purpose: 'LOGIN_CODE', ttlMs: loginCodeTtlMs, data },
+      now,
+    );
+    await noteSignIn({ ...deps, db: trx }, tenant, user, input, key, now);
+    return issued;
+  });
+  return { ok: true, code };
+}
+
+/**
+ * A wrong password for an existing account, in its recent activity (only its owner reads it).
+ * Not awaited: the answer, and its timing, must be the same whether the address has an account
+ * or not (the insert would take a few milliseconds only for existing ones).
+ */
+function noteFailedSignIn(
+  db: Kysely<Database>,
+  tenant: TenantContext,
+  user: UserRow,
+  input: LoginInput,
+  now: number,
+): void {
+  recordActivity(
     db,
-    { tenantCode: tenant.code, userId: user.id, purpose: 'LOGIN_CODE', ttlMs: loginCodeTtlMs, data },
+    {
+      tenantCode: tenant.code,
+      userId: user.id,
+      kind: 'sign-in-failed',
+      userAgent: input.userAgent,
+      ip: input.ip,
+    },
+    now,
+  ).catch(() => {
+    // Best effort: a lost entry must not fail or slow the sign-in's answer.
+  });
+}
+
+/**
+ * The password step passed: the account's recent activity says so, and where the tenant turned
+ * it on, a browser the account has never signed in from gets its owner a mail (issue 18). A
+ * browser is known when it signed in to the account before or is trusted after MFA; the very
+ * first browser of an account (or the first after a reset forgot them all) is not news.
+ */
+async function noteSignIn(
+  deps: LoginDeps,
+  tenant: TenantContext,
+  user: UserRow,
+  input: LoginInput,
+  key: { knownBrowser: boolean; priority: boolean },
+  now: number,
+): Promise<void> {
+  const { db, config } = deps;
+  await recordActivity(
+    db,
+    {
+      tenantCode: tenant.code,
+      userId: user.id,
+      kind: 'sign-in',
+      userAgent: input.userAgent,
+      ip: input.ip,
+      detail: { method: 'password' },
+    },
     now,
   );
-  return { ok: true, code };
+  // A trusted device or a known browser signed in (priority lane): nothing new.
+  if (key.priority || !config || !tenant.settings.securityMail.newBrowserSignIn) return;
+  if ((await countKnownBrowsers(db, tenant.code, user.id, now)) === 0) return;
+  await sendSecurityMail(
+    db,
+    config,
+    { tenant, user, event: 'new-browser-sign-in', userAgent: input.userAgent, ip: input.ip },
+    now,
+  );
+}
+
+/** What proving the password again on the account page came to. */
+export type PasswordProof =
+  | { ok: true }
+  | { ok: false; code: typeof errorCodes.invalidCredentials }
+  | { ok: false; code: typeof errorCodes.tooManyAttempts; retryAfterMs: number };
+
+/**
+ * The signed-in account's password proven again (the account page: changing the password, or
+ * confirming it is you). Counted against the account's lockout like a sign-in, under the same
+ * key as a password typed on the sign-in page of an unknown browser, and before the check
+ * (invariant 7): a stolen session cannot guess the password faster than the sign-in page can.
+ */
+export async function checkAccountPassword(
+  deps: Pick<LoginDeps, 'limiter' | 'policy' | 'clock'>,
+  tenant: TenantContext,
+  user: UserRow,
+  password: string,
+  now: number,
+): Promise<PasswordProof> {
+  const { limiter, policy, clock } = deps;
+  const key = limitKeys.loginEmail(tenant.code, user.email);
+  const rule = lockoutRule(policy);
+  const reservation = await reserveSettled(limiter, key, rule, () => clock.now());
+  if (!reservation.allowed) {
+    return { ok: false, code: errorCodes.tooManyAttempts, retryAfterMs: reservation.retryAfterMs };
+  }
+  let ok: boolean;
+  try {
+    // A signed-in owner: the hashing queue's priority lane, like a browser the account knows.
+    const ticket: HashingTicket = { tenant: tenant.code, priority: true };
+    ok = user.password_hash ? await verifyPassword(user.password_hash, password, ticket) : false;
+  } catch (error) {
+    await limiter.release(key, rule, now);
+    throw error;
+  }
+  if (!ok) {
+    const failure = await limiter.fail(key, rule, clock.now());
+    return failure.locked
+      ? { ok: false, code: errorCodes.tooManyAttempts, retryAfterMs: failure.retryAfterMs }
+      : { ok: false, code: errorCodes.invalidCredentials };
+  }
+  await limiter.release(key, rule, now);
+  return { ok: true };
 }
 
 /**

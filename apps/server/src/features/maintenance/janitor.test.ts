@@ -3,6 +3,7 @@ import { enqueueMessage } from '../../platform/messaging/outbox.ts';
 import { DAY } from '../../platform/shared/clock.ts';
 import { issueToken } from '../../platform/shared/one-time-token.ts';
 import { buildTestApp, call, engines, signIn, type TestApp } from '../../test/helper.ts';
+import { recordActivity } from '../accounts/index.ts';
 import { sweepExpired } from './janitor.ts';
 
 describe.each(engines)('janitor on %s', (engine) => {
@@ -119,5 +120,27 @@ describe.each(engines)('janitor on %s', (engine) => {
     expect((await db.selectFrom('idempotency_keys').select('id').execute()).map((row) => row.id)).toContain(
       'sweep-live',
     );
+  });
+
+  it('forgets account activity after its 30 days and keeps the rest', async () => {
+    const { db } = t.services;
+    const now = t.clock.now();
+    const user = await db
+      .selectFrom('users')
+      .select('id')
+      .where('tenant_code', '=', 'grand-hotel')
+      .executeTakeFirstOrThrow();
+    const entry = { tenantCode: 'grand-hotel', userId: user.id, kind: 'sign-in' as const };
+    await recordActivity(db, entry, now - 31 * DAY);
+    await recordActivity(db, entry, now - 29 * DAY);
+    const result = await sweepExpired(db, now);
+    expect(result.activity).toBe(1);
+    const left = await db
+      .selectFrom('account_activity')
+      .select('created_at')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(left.map((row) => Number(row.created_at))).toContain(now - 29 * DAY);
+    expect(left.every((row) => Number(row.created_at) > now - 30 * DAY)).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { DAY } from '../../platform/shared/clock.ts';
+import { pruneActivity } from '../accounts/index.ts';
 import { sweepIdempotencyKeys } from '../idempotency/index.ts';
 
 /** Delivered messages are kept this long for support, then removed (they hold links and codes). */
@@ -23,13 +24,16 @@ export interface SweepResult {
   /** Mobile-app MFA: ended enrolments and challenges, device tokens, used jtis, idle back-offs. */
   mobile: number;
   idempotencyKeys: number;
+  /** The account page's recent activity older than its 30 days. */
+  activity: number;
 }
 
 /**
  * Removes what has expired: sessions, one-time tokens, provider artifacts, attempt
  * buckets, phone codes, trusted devices, old delivered messages, old analytics events, the
  * used jtis of partner tokens past their expiry (a replay of those fails on its exp anyway),
- * mobile-app MFA rows past use and expired idempotency keys. Safe to run on every instance at once (plain deletes
+ * mobile-app MFA rows past use, expired idempotency keys and account activity older than 30
+ * days. Safe to run on every instance at once (plain deletes
  * by time); undelivered messages are never touched.
  */
 export async function sweepExpired(db: Kysely<Database>, now: number): Promise<SweepResult> {
@@ -82,6 +86,7 @@ export async function sweepExpired(db: Kysely<Database>, now: number): Promise<S
     ),
     mobile: await sweepMobile(db, now),
     idempotencyKeys: await sweepIdempotencyKeys(db, now),
+    activity: await pruneActivity(db, now),
   };
 }
 

@@ -1,5 +1,7 @@
 /** The mfa feature's public face: what other features and the surfaces may use. */
 
+export { removeUserFactors, resetUserMfa } from './factor-removal.ts';
+
 export type { MfaDeps } from './mfa.service.ts';
 export {
   applyTrustedDevice,
@@ -8,9 +10,9 @@ export {
   regenerateRecoveryCodes,
   registerPhone,
   registerTotp,
-  removeUserFactors,
   resendPhoneCode,
   resetMfa,
   trustDevice,
   verifyMfa,
 } from './mfa.service.ts';
+export type { MfaSeen } from './security-notice.ts';

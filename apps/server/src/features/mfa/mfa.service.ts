@@ -1,4 +1,5 @@
 import {
+  type Locale,
   type MfaDeliveryType,
   type MfaErrorCode,
   type MfaProof,
@@ -9,6 +10,7 @@ import {
   type RegisterPhoneRequest,
 } from '@keycard/contract';
 import type { Kysely } from 'kysely';
+import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { limitKeys } from '../../platform/security/limit-keys.ts';
 import type { LimitRule } from '../../platform/security/rate-limiter.ts';
@@ -31,20 +33,28 @@ import {
   type PhoneDeps,
   pendingRegistrationTtlMs,
   redeemRecoveryCode,
-  removeDevices,
   replaceRecoveryCodes,
   sendPhoneCode,
   startTotpRegistration,
   type TotpRegistration,
 } from '../factors/index.ts';
-import { activeDeviceName, deactivateUserDevices, redeemApprovedChallenge } from '../mobile/index.ts';
-import { endUserAccess, recordMfaPassed, type SessionRow } from '../sessions/index.ts';
+import { activeDeviceName, redeemApprovedChallenge } from '../mobile/index.ts';
+import { passkeyDomainsOf } from '../passkeys/index.ts';
+import { recordMfaPassed, type SessionRow } from '../sessions/index.ts';
 import { offeredMfaMethods, type TenantContext } from '../tenants/index.ts';
+import { resetUserMfa } from './factor-removal.ts';
+
+export { removeUserFactors } from './factor-removal.ts';
+
+import { kickOutbox, type MfaSeen, tellOwner } from './security-notice.ts';
 
 export interface MfaDeps extends PhoneDeps {
   /** SMS and voice can be delivered (a provider is configured, or the local outbox page). */
   phoneAvailable: boolean;
   clock: Clock;
+  config: Config;
+  /** The request's host (a passkey's RP ID), browser and address, for status and security mail. */
+  seen: MfaSeen;
 }
 
 /**
@@ -144,7 +154,15 @@ export async function mfaStatus(
     recoveryCodesRemaining: factor ? await countRecoveryCodes(db, tenant.code, user.id) : 0,
     freshVerification: hasFreshCheck(session, now),
     phoneAvailable: deps.phoneAvailable,
+    ...(await passkeyPlaces(db, tenant, user.id, deps.seen.host)),
   };
+}
+
+/** Whether the account's passkeys work on this host, and on which other domains they do. */
+async function passkeyPlaces(db: Kysely<Database>, tenant: TenantContext, userId: string, host: string) {
+  if (tenant.settings.passkeys === 'off') return { passkeysHere: false, passkeyDomainsElsewhere: [] };
+  const domains = await passkeyDomainsOf(db, tenant.code, userId);
+  return { passkeysHere: domains.includes(host), passkeyDomainsElsewhere: domains.filter((d) => d !== host) };
 }
 
 async function assertNotEnrolled(db: Kysely<Database>, tenantCode: string, userId: string): Promise<void> {
@@ -207,7 +225,11 @@ export async function registerPhone(
     { tenantCode: tenant.code, userId: signIn.user.id, phone: checked.e164, channel: input.deliveryType },
     now,
   );
-  return sendPhoneCode(deps, { tenant, user: signIn.user, factor, channel: input.deliveryType }, now);
+  return sendPhoneCode(
+    deps,
+    { tenant, user: signIn.user, factor, channel: input.deliveryType, asked: input.langCode },
+    now,
+  );
 }
 
 /**
@@ -220,6 +242,8 @@ export async function resendPhoneCode(
   signIn: MfaSignIn,
   channel: PhoneDeliveryType,
   now: number,
+  /** The language the person asked in: the text or call uses it over the account's. */
+  asked?: Locale,
 ): Promise<PhoneCodeSentResponse> {
   assertOffered(tenant, channel);
   if (!deps.phoneAvailable) throw mfaError(mfaErrors.telecomError);
@@ -230,7 +254,7 @@ export async function resendPhoneCode(
   if (!isPhone(factor.type) || !factor.phone) throw mfaError(mfaErrors.notEnrolled);
   const checked = checkPhoneNumber('', factor.phone, channel);
   if (!checked.ok) throw phoneProblem(checked.problem);
-  return sendPhoneCode(deps, { tenant, user: signIn.user, factor, channel }, now);
+  return sendPhoneCode(deps, { tenant, user: signIn.user, factor, channel, asked }, now);
 }
 
 export async function phoneDelivery(deps: MfaDeps, tenant: TenantContext, signIn: MfaSignIn) {
@@ -389,8 +413,10 @@ export async function verifyMfa(
       .execute();
     const codes = await replaceRecoveryCodes(trx, key, { tenantCode: tenant.code, userId: user.id }, now);
     await recordMfaPassed(trx, session, method, now);
+    await tellOwner(trx, deps, tenant, user, { event: 'factor-added', factorType: method }, now);
     return codes;
   });
+  kickOutbox(deps);
   return { recoveryCodes, recoveryCodesRemaining: recoveryCodes.length };
 }
 
@@ -421,16 +447,23 @@ export async function regenerateRecoveryCodes(
   const { db, key } = deps;
   if (!(await findActiveFactor(db, tenant.code, signIn.user.id))) throw mfaError(mfaErrors.notEnrolled);
   if (!hasFreshCheck(signIn.session, now)) throw mfaError(mfaErrors.freshVerificationRequired);
-  return db
-    .transaction()
-    .execute((trx) =>
-      replaceRecoveryCodes(trx, key, { tenantCode: tenant.code, userId: signIn.user.id }, now),
+  const codes = await db.transaction().execute(async (trx) => {
+    const made = await replaceRecoveryCodes(
+      trx,
+      key,
+      { tenantCode: tenant.code, userId: signIn.user.id },
+      now,
     );
+    await tellOwner(trx, deps, tenant, signIn.user, { event: 'recovery-codes-renewed' }, now);
+    return made;
+  });
+  kickOutbox(deps);
+  return codes;
 }
 
 /**
  * POST /api/mfa/reset: after a proof of possession (a code of the factor or a recovery code),
- * removes the user's factors, recovery codes, pending codes, trusted devices and partner-app
+ * removes the user's factors, passkeys, recovery codes, pending codes, trusted devices and partner-app
  * device, and ends every other session and every grant of the user (invariant 7): whoever
  * signed in with the old factor is signed out everywhere. This session, which just proved possession, stays to
  * set a factor up again.
@@ -456,39 +489,9 @@ export async function resetMfa(
     now,
   });
   await db.transaction().execute(async (trx) => {
-    await removeUserFactors(
-      trx,
-      { tenantCode: tenant.code, userId: user.id, keepSessionId: session.id },
-      now,
-    );
+    await resetUserMfa(trx, { tenantCode: tenant.code, userId: user.id, keepSessionId: session.id }, now);
     await recordMfaPassed(trx, session, method, now);
+    await tellOwner(trx, deps, tenant, user, { event: 'factor-removed', factorType: active.type }, now);
   });
-}
-
-/**
- * Everything that proves the user's second factor goes, inside the caller's transaction:
- * factors, recovery codes, pending codes, trusted devices, the partner app (its key no longer
- * answers challenges); and every session (but `keepSessionId`) and grant ends, so whoever
- * signed in with the old factor is signed out everywhere. Used by the user's own reset and an
- * operator's (admin API).
- */
-export async function removeUserFactors(
-  trx: Kysely<Database>,
-  who: { tenantCode: string; userId: string; keepSessionId?: string },
-  now: number,
-): Promise<void> {
-  await trx.deleteFrom('mfa_phone_codes').where('user_id', '=', who.userId).execute();
-  await trx
-    .deleteFrom('mfa_factors')
-    .where('user_id', '=', who.userId)
-    .where('tenant_code', '=', who.tenantCode)
-    .execute();
-  await trx
-    .deleteFrom('mfa_recovery_codes')
-    .where('user_id', '=', who.userId)
-    .where('tenant_code', '=', who.tenantCode)
-    .execute();
-  await removeDevices(trx, who.tenantCode, who.userId);
-  await deactivateUserDevices(trx, who, now);
-  await endUserAccess(trx, who, now);
+  kickOutbox(deps);
 }

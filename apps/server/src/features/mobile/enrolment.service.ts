@@ -17,6 +17,7 @@ import { calculateJwkThumbprint } from 'jose';
 import QRCode from 'qrcode';
 import { createToken, hashToken } from '../../platform/shared/crypto.ts';
 import { AppError } from '../../platform/shared/errors.ts';
+import { recordActivity, sendSecurityMail } from '../accounts/index.ts';
 import { findActiveFactor, freshVerificationMs, replaceRecoveryCodes } from '../factors/index.ts';
 import { endUserAccess, recordMfaPassed, type SessionRow } from '../sessions/index.ts';
 import { type SignIn, signInOf } from '../sign-in/index.ts';
@@ -241,7 +242,7 @@ export async function registerDevice(
       if (Number(claimed.numUpdatedRows) !== 1) throw new AppError(mobileErrors.setupTimeout);
       const user = await trx
         .selectFrom('users')
-        .select(['email', 'status'])
+        .select(['email', 'status', 'locale'])
         .where('id', '=', enrolment.user_id)
         .where('tenant_code', '=', tenant.code)
         .executeTakeFirst();
@@ -295,6 +296,14 @@ export async function registerDevice(
         deactivated_at: null,
       };
       await trx.insertInto('mobile_devices').values(device).execute();
+      // Issue 18: the owner hears of a new factor (mail and recent activity), with the change.
+      const factor = 'mobile-app' as const;
+      await recordActivity(
+        trx,
+        { tenantCode: tenant.code, userId: enrolment.user_id, kind: 'factor-added', detail: { factor } },
+        now,
+      );
+      await sendSecurityMail(trx, deps.config, { tenant, user, event: 'factor-added', factor }, now);
       return issueDeviceSession(trx, tenant, device, user.email, now);
     });
   } catch (error) {
@@ -306,6 +315,7 @@ export async function registerDevice(
     throw error;
   }
   await deps.events.publish(setupTopic(enrolment.id));
+  void Promise.resolve(deps.outbox?.kick()).catch(() => undefined);
   return session;
 }
 

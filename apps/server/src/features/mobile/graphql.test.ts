@@ -67,6 +67,7 @@ describe('the resolvers', () => {
   it('cover every root field of the schema, and only those', () => {
     const resolvers = mobileResolvers({
       db: undefined as never,
+      config: undefined as never,
       key: Buffer.alloc(32),
       clock: { now: () => 0 },
       events: memoryEvents(),

@@ -16,6 +16,7 @@ describe.each(engines)('mobile-app MFA enrolment (setupMasterDevice) on %s', (en
 
   const deps = () => ({
     db: t.services.db,
+    config: t.services.config,
     key: t.services.secrets.encryptionKey,
     clock: t.clock,
     events: memoryEvents(),
@@ -89,6 +90,22 @@ describe.each(engines)('mobile-app MFA enrolment (setupMasterDevice) on %s', (en
     expect(session.device).toMatchObject({ name: 'Ada’s phone', platform: 'WEB' });
     expect(session.accessToken).toMatch(/^[\w-]{43}$/);
     expect(await setupStatus(cookie, setup.setupId)).toBe('COMPLETED');
+    // The owner hears of the new factor: a security mail and an entry of the recent activity.
+    const mail = await t.services.db
+      .selectFrom('outbox')
+      .select(['recipient', 'payload'])
+      .where('recipient', '=', who.email)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(mail.payload).toContain('/account');
+    const activity = await t.services.db
+      .selectFrom('account_activity as a')
+      .innerJoin('users as u', 'u.id', 'a.user_id')
+      .select(['a.kind', 'a.detail'])
+      .where('u.email', '=', who.email)
+      .execute();
+    expect(activity).toContainEqual(expect.objectContaining({ kind: 'factor-added' }));
+    expect(activity.find((entry) => entry.kind === 'factor-added')?.detail).toContain('mobile-app');
     const row = await t.services.db
       .selectFrom('mobile_devices')
       .selectAll()

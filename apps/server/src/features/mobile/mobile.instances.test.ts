@@ -104,6 +104,7 @@ describe('mobile-app MFA across two instances on PostgreSQL', () => {
     await answerChallenge(
       {
         db: services.db,
+        config: services.config,
         key: services.secrets.encryptionKey,
         clock: services.clock,
         events: silent,

@@ -4,6 +4,7 @@ export type { BrowserExchange } from './interaction.service.ts';
 export { interactionOfBrowser } from './interaction.service.ts';
 export { isBrowserRoute, unavailableBody, unavailableCode, unavailableHeaders } from './provider-outage.ts';
 export type { ProviderPageRenderer } from './provider-pages.ts';
+export { portOnlyRedirectMismatch } from './provider-pages.ts';
 export { ProviderRegistry } from './provider-registry.ts';
 export {
   abortAuthorization,

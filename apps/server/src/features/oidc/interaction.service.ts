@@ -69,7 +69,7 @@ export async function finishInteraction(
   provider: Provider,
   browser: BrowserExchange,
   interaction: Interaction,
-  login: { accountId: string; amr: string[]; authTime: number },
+  login: { accountId: string; amr: string[]; acr?: string | undefined; authTime: number },
 ): Promise<string> {
   const { prompt, params } = interaction;
   const clientId = String(params.client_id);
@@ -100,6 +100,7 @@ export async function finishInteraction(
     login: {
       accountId: login.accountId,
       amr: login.amr,
+      ...(login.acr ? { acr: login.acr } : {}),
       ts: Math.floor(login.authTime / 1000),
       remember: true,
     },

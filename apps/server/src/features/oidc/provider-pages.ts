@@ -27,3 +27,39 @@ export interface ProviderPageRenderer {
     acceptLanguage: string | undefined;
   }): Promise<{ html: string; csp: string }>;
 }
+
+/**
+ * A refused redirect that differs from a registered one only in its port (issue 19: a console
+ * registered on port 3000 and a server on 4000): the registered address the request meant, so
+ * the provider's error page can say so in words. Undefined when the request's redirect is not
+ * such a near miss (then the page says only that the address is not registered). Only the
+ * client's own registered addresses are named, never anything the request chose beyond them.
+ */
+export function portOnlyRedirectMismatch(
+  requested: unknown,
+  registered: readonly string[],
+): { requested: string; registered: string } | undefined {
+  if (typeof requested !== 'string' || registered.includes(requested)) return undefined;
+  let asked: URL;
+  try {
+    asked = new URL(requested);
+  } catch {
+    return undefined;
+  }
+  const samePlace = (address: string) => {
+    try {
+      const url = new URL(address);
+      return (
+        url.protocol === asked.protocol &&
+        url.hostname === asked.hostname &&
+        url.port !== asked.port &&
+        url.pathname === asked.pathname &&
+        url.search === asked.search
+      );
+    } catch {
+      return false;
+    }
+  };
+  const match = registered.find(samePlace);
+  return match ? { requested: asked.href, registered: match } : undefined;
+}

@@ -10,7 +10,13 @@ import { clientSecretMatches } from '../../platform/security/client-secret.ts';
 import type { Clock } from '../../platform/shared/clock.ts';
 import type { Secrets } from '../../platform/shared/secrets.ts';
 import { revokeSession } from '../sessions/index.ts';
-import { isGrantSufficient, loadAccount, loadSignIn } from '../sign-in/index.ts';
+import {
+  isGrantSufficient,
+  loadAccount,
+  loadSignIn,
+  meetsAcrValues,
+  passkeyAcrValues,
+} from '../sign-in/index.ts';
 import type { TenantContext, TenantDirectory } from '../tenants/index.ts';
 import { issuerFor } from '../tenants/index.ts';
 import { createAdapterClass } from './adapter.ts';
@@ -30,7 +36,16 @@ export interface ProviderDeps {
   pages: ProviderPageRenderer;
   /** Adds to one tenant's provider configuration (the operator tenant's admin API resource). */
   configure?: (tenant: TenantContext, configuration: Configuration) => void;
+  /** Told of each look-up and each provider dropped (the metrics' cache counters). */
+  observe?: (event: ProviderCacheEvent, tenantCode: string) => void;
 }
+
+/**
+ * A look-up found a live provider (or one being built) — `hit`; built one for a tenant for the
+ * first time — `miss`; built one again after it was dropped or its build failed — `rebuild`;
+ * or a provider was dropped because its tenant changed — `evict`.
+ */
+export type ProviderCacheEvent = 'hit' | 'miss' | 'rebuild' | 'evict';
 
 interface Entry {
   provider: Provider;
@@ -47,6 +62,8 @@ interface Entry {
 export class ProviderRegistry {
   readonly #deps: ProviderDeps;
   readonly #entries = new Map<string, Promise<Entry>>();
+  /** Tenants a provider was built for, so a build after a drop counts as a rebuild. */
+  readonly #built = new Set<string>();
 
   /** The provider's error and logout pages (also shown when no provider could be built). */
   readonly pages: ProviderPageRenderer;
@@ -59,17 +76,26 @@ export class ProviderRegistry {
 
   get(tenant: TenantContext): Promise<Entry> {
     let entry = this.#entries.get(tenant.code);
-    if (!entry) {
-      entry = this.#build(tenant);
-      this.#entries.set(tenant.code, entry);
-      entry.catch(() => this.#entries.delete(tenant.code));
+    const observe = this.#deps.observe;
+    if (entry) observe?.('hit', tenant.code);
+    else {
+      observe?.(this.#built.has(tenant.code) ? 'rebuild' : 'miss', tenant.code);
+      this.#built.add(tenant.code);
+      const building = this.#build(tenant);
+      this.#entries.set(tenant.code, building);
+      // A failed build is forgotten, unless a newer one (after an invalidation) replaced it.
+      building.catch(() => {
+        if (this.#entries.get(tenant.code) === building) this.#entries.delete(tenant.code);
+      });
+      entry = building;
     }
     return entry;
   }
 
   invalidate(tenantCode?: string): void {
-    if (tenantCode) this.#entries.delete(tenantCode);
-    else this.#entries.clear();
+    for (const code of tenantCode ? [tenantCode] : [...this.#entries.keys()]) {
+      if (this.#entries.delete(code)) this.#deps.observe?.('evict', code);
+    }
   }
 
   async #build(requested: TenantContext): Promise<Entry> {
@@ -97,6 +123,12 @@ export class ProviderRegistry {
             const token = ctx.cookies.get(storageKeys.sessionCookie, { signed: false });
             const signIn = current ? await loadSignIn(db, current, token, clock.now()) : null;
             if (!signIn?.complete) return interactionPolicy.Check.REQUEST_PROMPT;
+            // An app asking for a phishing-resistant sign-in gets no code from a session
+            // without a passkey, single sign-on and prompt=none included (issue 18).
+            const acrValues = ctx.oidc.params?.acr_values;
+            if (!meetsAcrValues(signIn.session, typeof acrValues === 'string' ? acrValues : undefined)) {
+              return interactionPolicy.Check.REQUEST_PROMPT;
+            }
             return signIn.user.id === ctx.oidc.session?.accountId
               ? interactionPolicy.Check.NO_NEED_TO_PROMPT
               : interactionPolicy.Check.REQUEST_PROMPT;
@@ -121,11 +153,15 @@ export class ProviderRegistry {
         // amr tells the app how the user signed in (RFC 8176): ['pwd'] (['fed'] through a
         // partner), or after MFA ['pwd', 'mfa', <factor>] (sign-in/sign-in-state.ts amrOf).
         amr: null,
-        openid: ['sub', 'amr'],
+        // acr: 'phrh' or 'phr' after a passkey (sign-in/sign-in-state.ts acrOf), else absent.
+        acr: null,
+        openid: ['sub', 'amr', 'acr'],
         email: ['email', 'email_verified'],
         profile: ['locale', 'user_type'],
       },
       scopes: ['openid', 'offline_access', 'email', 'profile'],
+      // OpenID EAP ACR values an app may ask for with acr_values: a passkey sign-in or step-up.
+      acrValues: [...passkeyAcrValues],
       conformIdTokenClaims: false,
       responseTypes: ['code'],
       pkce: { required: () => true },

@@ -1,4 +1,4 @@
-import { errorCodes } from '@keycard/contract';
+import { errorCodes, passkeyErrors, paths } from '@keycard/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError, assertThat } from '../../platform/shared/errors.ts';
@@ -6,8 +6,17 @@ import { redeemToken } from '../../platform/shared/one-time-token.ts';
 import { deviceIdForApps } from '../factors/index.ts';
 import type { LoginCodeData } from '../login/index.ts';
 import { applyTrustedDevice } from '../mfa/index.ts';
-import { createSession, rememberBrowser, revokeSession } from '../sessions/index.ts';
-import { amrOf, loadAccount, type SignIn, signInOf } from '../sign-in/index.ts';
+import type { PasskeyCodeData } from '../passkeys/index.ts';
+import { createSession, recordMfaPassed, rememberBrowser, revokeSession } from '../sessions/index.ts';
+import {
+  acrOf,
+  amrOf,
+  isPasskeyMethod,
+  loadAccount,
+  meetsAcrValues,
+  type SignIn,
+  signInOf,
+} from '../sign-in/index.ts';
 import type { TenantContext } from '../tenants/index.ts';
 import { resolveRedirect } from '../tenants/index.ts';
 import {
@@ -48,16 +57,27 @@ export async function completeSignIn(
       now,
     );
     if (!redeemed.ok || !redeemed.userId) return null;
-    const data = redeemed.data as LoginCodeData;
+    const data = redeemed.data as LoginCodeData & Partial<Pick<PasskeyCodeData, 'passkey'>>;
     const account = await loadAccount(trx, tenant, redeemed.userId);
     if (!account || account.user.password_changed_at !== data.passwordChangedAt) return null;
     if (input.previousToken) await revokeSession(trx, tenant.code, input.previousToken);
-    // The session's creation is its password step: auth_time, and the start of its 30 days.
+    // The session's creation is its password (or passkey) step: auth_time, and the start of
+    // its 30 days. A passkey sign-in used no password and is MFA by itself (issue 18).
     const created = await createSession(
       trx,
-      { tenantCode: tenant.code, userId: account.user.id, provider: 'keycard', interactionUid: data.iid },
+      {
+        tenantCode: tenant.code,
+        userId: account.user.id,
+        provider: data.passkey ? 'passkey' : 'keycard',
+        interactionUid: data.iid,
+      },
       data.passwordAt,
     );
+    if (data.passkey) {
+      await recordMfaPassed(trx, created.session, data.passkey, data.passwordAt);
+      created.session.mfa_method = data.passkey;
+      created.session.mfa_verified_at = data.passwordAt;
+    }
     const knownBrowserToken = data.knownBrowser
       ? null
       : await rememberBrowser(trx, { tenantCode: tenant.code, userId: account.user.id }, now);
@@ -65,7 +85,11 @@ export async function completeSignIn(
   });
   if (!opened) throw invalid;
   const { token, session, user, mfaEnrolled, knownBrowserToken } = opened;
-  if (mfaEnrolled && (await applyTrustedDevice(db, tenant, session, input.userDeviceToken, now))) {
+  if (
+    session.mfa_verified_at === null &&
+    mfaEnrolled &&
+    (await applyTrustedDevice(db, tenant, session, input.userDeviceToken, now))
+  ) {
     session.mfa_method = 'device';
     session.mfa_verified_at = now;
   }
@@ -98,10 +122,17 @@ export async function authorizeSession(
   if (input.iid) {
     const { provider } = await deps.providers.get(tenant);
     const interaction = await interactionOfBrowser(provider, browser, input.iid);
+    // An app asking for a phishing-resistant sign-in (acr_values phr, phrh) gets one: a
+    // session without a passkey is asked for one (the verify ceremony), never a password.
+    assertThat(
+      meetsAcrValues(signIn.session, stringParam(interaction.params.acr_values)),
+      passkeyErrors.stepUpRequired,
+    );
     // The session's password step is when it was created: a new session on every password.
     // A password entered for this very request is fresh, however fast it came; any other
-    // must be younger than the request asks.
-    const authTime = signIn.session.created_at;
+    // must be younger than the request asks. A passkey check since (a step-up, or the
+    // passkey sign-in itself) is a fresh authentication too.
+    const authTime = authTimeOf(signIn.session);
     const earliest = earliestAcceptedAuthentication(interaction);
     const madeForThisRequest = signIn.session.interaction_uid === interaction.uid;
     assertThat(
@@ -111,9 +142,15 @@ export async function authorizeSession(
     const location = await finishInteraction(provider, browser, interaction, {
       accountId: signIn.user.id,
       amr: amrOf(signIn.session),
+      acr: acrOf(signIn.session),
       authTime,
     });
     return { location };
+  }
+  if (!input.redirectUri && !tenant.defaultRedirectUri) {
+    // No app asked and the tenant names none: its "You are signed in" page, on the domain the
+    // session lives on. The device token is for apps; the portal's own page goes without it.
+    return { location: new URL(paths.signedIn, ownOrigin).href };
   }
   const target = input.redirectUri
     ? resolveRedirect(tenant, ownOrigin, input.redirectUri)
@@ -123,6 +160,16 @@ export async function authorizeSession(
   if (input.userDeviceToken)
     url.searchParams.set('user-device-token', deviceIdForApps(input.userDeviceToken));
   return { location: url.href };
+}
+
+/** When the session last authenticated: its password step, or a passkey check since. */
+function authTimeOf(session: SignIn['session']): number {
+  const passkeyAt = isPasskeyMethod(session.mfa_method) ? (session.mfa_verified_at ?? 0) : 0;
+  return Math.max(session.created_at, passkeyAt);
+}
+
+function stringParam(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 /**

@@ -5,6 +5,7 @@ import { errors, type Grant, type Provider, type TokenEndpointGrantContext } fro
 import type { Database } from '../../platform/db/schema.ts';
 import type { Clock } from '../../platform/shared/clock.ts';
 import { findPartner, handoffGrantId, isHandoffReused, redeemHandoffCode } from '../partners/index.ts';
+import { hasRecentMfa } from '../sessions/index.ts';
 import { isGrantSufficient, loadAccount, signInMethodOfAmr } from '../sign-in/index.ts';
 import type { TenantDirectory } from '../tenants/index.ts';
 import { revokeGrant } from './adapter.ts';
@@ -96,7 +97,17 @@ async function exchangeHandoffCode(
   // The session was complete when the code was made, a minute ago at most; the account, the
   // partner and the tenant's settings are read again now (a disabled account, a removed
   // partner, MFA required since).
-  const method = signInMethodOfAmr(redemption.data.amr, partner?.skipMfa ?? false);
+  // As at the partner's sign-in: skipMfa never applies to an account that passed MFA within
+  // the tenant's trusted-device period (issue 16).
+  const skipMfa =
+    tenant !== null &&
+    partner?.skipMfa === true &&
+    !(await hasRecentMfa(
+      db,
+      { tenantCode, userId: redemption.userId, trustedDeviceDays: tenant.settings.mfa.trustedDeviceDays },
+      now,
+    ));
+  const method = signInMethodOfAmr(redemption.data.amr, skipMfa);
   if (
     !tenant ||
     !partner ||

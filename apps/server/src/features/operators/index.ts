@@ -11,3 +11,4 @@ export {
   listOperators,
   removeOperator,
 } from './operators.service.ts';
+export { chooseOperatorOrigin, readServerOrigin } from './server-origin.ts';

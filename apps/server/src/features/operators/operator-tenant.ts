@@ -5,6 +5,7 @@ import { type Config, publicOrigin } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { applyConfigurationPlan, planConfiguration } from '../configuration/index.ts';
 import { raiseTenantVersion } from '../tenants/index.ts';
+import { recordServerOrigin } from './server-origin.ts';
 
 /**
  * The operator tenant (docs/admin-api.md#operators), served on ADMIN_DOMAIN: operators sign in
@@ -27,41 +28,70 @@ function consoleAddresses(config: Config): { home: string; callback: string } {
 }
 
 /**
- * Brings an operator tenant made by an earlier version up to date: it sent operators to the
- * host's root (the portal, not the console) after signing out and by default. Only the old
- * default is replaced, so an address an owner chose stays; run by create-owner, by the other
- * operator commands and at every start, idempotent and safe on several instances at once
- * (each update applies only to the old value, and only the instance that changed it writes
- * the audit entry). Answers whether anything changed.
+ * The console's address an operator tenant should have in place of `address`, or null when
+ * `address` is right or not the console's: an address on the operator host that differs only in
+ * scheme or port (a CLI run without the server's PORT wrote another), and, for the start page,
+ * the host's root that an earlier version wrote.
  */
-export async function repairOperatorTenant(
+function consoleAddressFor(config: Config, address: string, kind: 'home' | 'callback'): string | null {
+  const wanted = consoleAddresses(config)[kind];
+  if (address === wanted) return null;
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return null;
+  }
+  if (url.hostname !== config.adminDomain || url.search || url.hash) return null;
+  const paths = kind === 'home' ? ['/', '/console/'] : ['/console/callback'];
+  return paths.includes(url.pathname) ? wanted : null;
+}
+
+/**
+ * Brings the operator tenant's console addresses in line with the origin the operator host is
+ * served on: its default redirect, the console client's redirect and post-logout URIs. An
+ * address another origin's port or scheme wrote (create-owner run without the server's PORT),
+ * or the host's root an earlier version wrote, is replaced; an address an owner chose for
+ * anything else stays. Run by the operator commands (with the origin they chose, see
+ * server-origin.ts) and at every start of the server; idempotent and safe on several instances
+ * at once (each update applies only to the value read, and only the instance that changed it
+ * writes the audit entry). Answers whether anything changed.
+ */
+async function alignOperatorTenant(
   deps: { db: Kysely<Database>; config: Config; actor: AuditActor },
   now: number,
 ): Promise<boolean> {
-  const rootAddress = `${publicOrigin(deps.config, deps.config.adminDomain)}/`;
   const { home } = consoleAddresses(deps.config);
   return deps.db.transaction().execute(async (trx) => {
     let changed = false;
-    const tenant = await trx
-      .updateTable('tenants')
-      .set({ default_redirect_uri: home })
+    const row = await trx
+      .selectFrom('tenants')
+      .select('default_redirect_uri')
       .where('code', '=', operatorTenantCode)
-      .where('default_redirect_uri', '=', rootAddress)
       .executeTakeFirst();
-    if (Number(tenant.numUpdatedRows) > 0) {
-      changed = true;
-      await recordAudit(
-        trx,
-        deps.actor,
-        {
-          tenant: operatorTenantCode,
-          action: 'tenant.update',
-          target: { kind: 'tenant', id: operatorTenantCode },
-          before: { defaultRedirectUri: rootAddress },
-          after: { defaultRedirectUri: home },
-        },
-        now,
-      );
+    if (!row) return false;
+    if (consoleAddressFor(deps.config, row.default_redirect_uri, 'home') !== null) {
+      const tenant = await trx
+        .updateTable('tenants')
+        .set({ default_redirect_uri: home })
+        .where('code', '=', operatorTenantCode)
+        .where('default_redirect_uri', '=', row.default_redirect_uri)
+        .executeTakeFirst();
+      if (Number(tenant.numUpdatedRows) > 0) {
+        changed = true;
+        await recordAudit(
+          trx,
+          deps.actor,
+          {
+            tenant: operatorTenantCode,
+            action: 'tenant.update',
+            target: { kind: 'tenant', id: operatorTenantCode },
+            before: { defaultRedirectUri: row.default_redirect_uri },
+            after: { defaultRedirectUri: home },
+          },
+          now,
+        );
+      }
     }
     const client = await trx
       .selectFrom('oidc_clients')
@@ -69,32 +99,52 @@ export async function repairOperatorTenant(
       .where('tenant_code', '=', operatorTenantCode)
       .where('client_id', '=', consoleClientId)
       .executeTakeFirst();
-    const metadata = client
-      ? (JSON.parse(client.metadata) as { post_logout_redirect_uris?: string[] })
-      : null;
-    const old = metadata?.post_logout_redirect_uris;
-    if (client && old?.length === 1 && old[0] === rootAddress) {
-      const updated = await trx
-        .updateTable('oidc_clients')
-        .set({ metadata: JSON.stringify({ ...metadata, post_logout_redirect_uris: [home] }) })
-        .where('tenant_code', '=', operatorTenantCode)
-        .where('client_id', '=', consoleClientId)
-        .where('metadata', '=', client.metadata)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) > 0) {
-        changed = true;
-        await recordAudit(
-          trx,
-          deps.actor,
-          {
-            tenant: operatorTenantCode,
-            action: 'client.update',
-            target: { kind: 'client', id: consoleClientId },
-            before: { postLogoutRedirectUris: [rootAddress] },
-            after: { postLogoutRedirectUris: [home] },
-          },
-          now,
-        );
+    if (client) {
+      const metadata = JSON.parse(client.metadata) as {
+        redirect_uris?: string[];
+        post_logout_redirect_uris?: string[];
+      };
+      const align = (list: string[] | undefined, kind: 'home' | 'callback') => {
+        const next = (list ?? []).map((address) => consoleAddressFor(deps.config, address, kind) ?? address);
+        return [...new Set(next)];
+      };
+      const before = {
+        redirectUris: metadata.redirect_uris ?? [],
+        postLogoutRedirectUris: metadata.post_logout_redirect_uris ?? [],
+      };
+      const after = {
+        redirectUris: align(metadata.redirect_uris, 'callback'),
+        postLogoutRedirectUris: align(metadata.post_logout_redirect_uris, 'home'),
+      };
+      if (JSON.stringify(before) !== JSON.stringify(after)) {
+        const updated = await trx
+          .updateTable('oidc_clients')
+          .set({
+            metadata: JSON.stringify({
+              ...metadata,
+              redirect_uris: after.redirectUris,
+              post_logout_redirect_uris: after.postLogoutRedirectUris,
+            }),
+          })
+          .where('tenant_code', '=', operatorTenantCode)
+          .where('client_id', '=', consoleClientId)
+          .where('metadata', '=', client.metadata)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) > 0) {
+          changed = true;
+          await recordAudit(
+            trx,
+            deps.actor,
+            {
+              tenant: operatorTenantCode,
+              action: 'client.update',
+              target: { kind: 'client', id: consoleClientId },
+              before,
+              after,
+            },
+            now,
+          );
+        }
       }
     }
     // Every instance drops its cached provider for the operator tenant within a second.
@@ -103,6 +153,18 @@ export async function repairOperatorTenant(
     }
     return changed;
   });
+}
+
+/**
+ * At every start of the server: records the origin it serves the operator host on (for the
+ * CLI, server-origin.ts) and aligns the operator tenant's console addresses with it.
+ */
+export async function repairOperatorTenant(
+  deps: { db: Kysely<Database>; config: Config; actor: AuditActor },
+  now: number,
+): Promise<boolean> {
+  await recordServerOrigin(deps.config, now);
+  return alignOperatorTenant(deps, now);
 }
 
 /**
@@ -120,7 +182,7 @@ export async function ensureOperatorTenant(
     .where('code', '=', operatorTenantCode)
     .executeTakeFirst();
   if (exists) {
-    await repairOperatorTenant(deps, now);
+    await alignOperatorTenant(deps, now);
     return false;
   }
   const addresses = consoleAddresses(config);

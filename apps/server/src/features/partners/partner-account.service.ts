@@ -20,6 +20,8 @@ export interface SignInAttempt {
   subject: string | null;
   /** The account the subject maps to, once found. */
   account: string | null;
+  /** How the subject was linked to the account by this attempt, if it was (its activity and mail). */
+  linked?: PartnerLinkMethod | null;
 }
 
 /**
@@ -141,6 +143,7 @@ export async function resolvePartnerAccount(
       owner_confirmed_at: confirmed ? now : null,
     })
     .execute();
+  attempt.linked = method;
   log.info({ ...logFields, user: user.id, method }, 'partner subject linked');
   return user;
 }

@@ -5,9 +5,10 @@ import {
   type partnerLinkMethods,
 } from '@keycard/contract';
 import type { Kysely } from 'kysely';
+import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/shared/errors.ts';
-import { removeLinks } from '../accounts/index.ts';
+import { recordActivity, removeLinks, sendSecurityMail, type UserRow } from '../accounts/index.ts';
 import type { SignIn } from '../sign-in/index.ts';
 import type { TenantContext } from '../tenants/index.ts';
 
@@ -156,4 +157,32 @@ async function hasLink(
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * A partner sign-in in the account's recent activity and, when it linked the partner to an
+ * account that existed already (issue 18), the owner's security mail and activity entry: a
+ * partner that can now sign them in is a change to how the account signs in. An account the
+ * partner has just made has no owner yet to tell. Runs in the sign-in's transaction.
+ */
+export async function notePartnerSignIn(
+  trx: Kysely<Database>,
+  config: Config,
+  tenant: TenantContext,
+  user: Pick<UserRow, 'id' | 'email' | 'locale'>,
+  partner: { displayName: string },
+  input: { linked: (typeof partnerLinkMethods)[number] | null; ip?: string | undefined },
+  now: number,
+): Promise<void> {
+  const who = { tenantCode: tenant.code, userId: user.id, ip: input.ip };
+  if (input.linked === 'verified-email') {
+    await recordActivity(trx, { ...who, kind: 'partner-linked', detail: { name: partner.displayName } }, now);
+    await sendSecurityMail(
+      trx,
+      config,
+      { tenant, user, event: 'partner-linked', partner: partner.displayName, ip: input.ip },
+      now,
+    );
+  }
+  await recordActivity(trx, { ...who, kind: 'sign-in', detail: { method: 'partner' } }, now);
 }

@@ -90,6 +90,43 @@ describe.each(engines)('partner hand-off and help link on %s', (engine) => {
       expect(exchanged.status).toBe(400);
     });
 
+    it('issues no code when neither the partner nor the tenant names an app to send it to', async () => {
+      const setDefault = async (uri: string) => {
+        await t.services.db
+          .updateTable('tenants')
+          .set({ default_redirect_uri: uri })
+          .where('code', '=', 'grand-hotel')
+          .execute();
+        t.services.tenants.invalidate('grand-hotel');
+      };
+      const setPartnerRedirects = (uris: string[]) =>
+        t.services.db
+          .updateTable('partners')
+          .set({ redirect_uris: JSON.stringify(uris) })
+          .where('tenant_code', '=', 'grand-hotel')
+          .where('partner_code', '=', 'linker')
+          .execute();
+      const stored = await t.services.db
+        .selectFrom('tenants')
+        .select('default_redirect_uri')
+        .where('code', '=', 'grand-hotel')
+        .executeTakeFirstOrThrow();
+      await setPartnerRedirects([]);
+      try {
+        await setDefault('');
+        const { b, identityToken } = await partnerSession();
+        // The portal shows its signed-in page for this refusal (authenticated-errors.ts).
+        const nowhere = await generateHandoff(b, grandHotel(), 'linker', { token: identityToken });
+        expect(nowhere).toMatchObject({ status: 400, body: { code: 'redirect.not_allowed' } });
+        await setDefault('http://localhost:3001/');
+        const toDefault = await generateHandoff(b, grandHotel(), 'linker', { token: identityToken });
+        expect(toDefault).toMatchObject({ status: 200, body: { redirectUri: 'http://localhost:3001/' } });
+      } finally {
+        await setPartnerRedirects([partnerApp.redirectUri]);
+        await setDefault(stored.default_redirect_uri);
+      }
+    });
+
     it('never sends the code to a javascript: or data: address, registered or stored before the rule', async () => {
       const bad = ['javascript:alert(document.domain)//', 'data:text/html,<script>alert(1)</script>'];
       for (const uri of bad) {

@@ -24,6 +24,7 @@ import { issuerFor } from '../tenants/index.ts';
 import { issueHandoffCode } from './handoff.service.ts';
 import { findPartner, type Partner } from './partner.repository.ts';
 import { type PartnerLog, resolvePartnerAccount, type SignInAttempt } from './partner-account.service.ts';
+import { notePartnerSignIn } from './partner-links.service.ts';
 import { type PartnerKeys, verifyPartnerToken } from './partner-token.service.ts';
 
 export interface PartnerDeps {
@@ -131,7 +132,7 @@ async function openPartnerSession(
   tenant: TenantContext,
   partner: Partner,
   claims: PartnerTokenClaims,
-  input: { userDeviceToken?: string | undefined; previousToken?: string | undefined },
+  input: { ip?: string; userDeviceToken?: string | undefined; previousToken?: string | undefined },
   now: number,
   log: PartnerLog,
   attempt: SignInAttempt,
@@ -174,6 +175,15 @@ async function openPartnerSession(
             now,
           ));
         await auditSignIn(trx, tenant, partner, attempt, 'success', now);
+        await notePartnerSignIn(
+          trx,
+          deps.config,
+          tenant,
+          user,
+          partner,
+          { linked: attempt.linked ?? null, ip: input.ip },
+          now,
+        );
         return { ...account, ...created, skipMfa };
       });
       const { session, user, mfaEnrolled } = opened;
@@ -191,6 +201,7 @@ async function openPartnerSession(
       }
       if (retry === 0 && isUniqueViolation(error)) {
         attempt.account = null;
+        attempt.linked = null;
         continue;
       }
       throw error;

@@ -17,6 +17,7 @@ import {
 } from '../../test/partners.ts';
 import { demoClient, userinfoStatus } from '../../test/sign-in-flow.ts';
 import { findUserByEmail } from '../accounts/user.repository.ts';
+import { updateTenantSettings } from '../tenants/tenant.admin.ts';
 import { issueHandoffCode } from './handoff.service.ts';
 import { removePartner } from './partner.repository.ts';
 
@@ -233,6 +234,71 @@ describe.each(layouts)('token exchange of hand-off codes on %s, %s', (engine) =>
       expect(await exchange(code)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     } finally {
       await db.updateTable('users').set({ status: 'active' }).where('id', '=', userId).execute();
+    }
+  });
+
+  it("applies a partner's skipMfa only to an account that passed no MFA lately", async () => {
+    const { db } = cluster.t.services;
+    await registerPartner(cluster.t, 'grand-hotel', {
+      code: 'skipping-partner',
+      jwks: { keys: [(await partnerKey('skip-key')).publicJwk as { kty: 'EC' }] },
+      skipMfa: true,
+    });
+    const required = { mode: 'required', mandatoryFrom: null, trustedDeviceDays: 30 };
+    const before = await db
+      .selectFrom('tenants')
+      .select('settings')
+      .where('code', '=', 'grand-hotel')
+      .executeTakeFirstOrThrow();
+    const settle = async (ok: boolean) => {
+      // Every instance applies the change within about a second: ask each until it answers so.
+      for (let i = 0; i < cluster.instances.length; i++) {
+        for (let tries = 0; ; tries++) {
+          const answer = await exchange(
+            await handoffCode(partnerApp.redirectUri, 'exchange-partner'),
+            undefined,
+            undefined,
+            i,
+          );
+          if ((answer.status === 200) === ok || tries > 40) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    };
+    await updateTenantSettings(db, 'grand-hotel', { mfa: required });
+    try {
+      // MFA is required and the code's sign-in used none: a partner without skipMfa is refused.
+      await settle(false);
+      expect(await exchange(await handoffCode())).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_grant' },
+      });
+      // The skipping partner's code passes, on either instance…
+      for (let i = 0; i < 2; i++) {
+        const code = await handoffCode(partnerApp.redirectUri, 'skipping-partner');
+        expect((await exchange(code, undefined, undefined, i)).status).toBe(200);
+      }
+      // …until the account passes MFA somewhere: then the skip no longer applies to it.
+      await db
+        .insertInto('account_mfa_sign_ins')
+        .values({ user_id: userId, tenant_code: 'grand-hotel', last_mfa_at: cluster.t.clock.now() })
+        .execute();
+      for (let i = 0; i < 2; i++) {
+        const code = await handoffCode(partnerApp.redirectUri, 'skipping-partner');
+        expect(await exchange(code, undefined, undefined, i)).toMatchObject({
+          status: 400,
+          body: { error: 'invalid_grant' },
+        });
+      }
+    } finally {
+      await db.deleteFrom('account_mfa_sign_ins').where('user_id', '=', userId).execute();
+      await db
+        .updateTable('tenants')
+        .set({ settings: before.settings })
+        .where('code', '=', 'grand-hotel')
+        .execute();
+      await updateTenantSettings(db, 'grand-hotel', {});
+      await settle(true);
     }
   });
 });

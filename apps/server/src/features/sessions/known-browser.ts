@@ -50,15 +50,37 @@ export async function rememberBrowser(
   return token;
 }
 
-/** Forgets every browser of the account (its credentials changed, or it went). */
+/**
+ * Forgets every browser of the account (its credentials changed, or it went); `exceptId` keeps
+ * the one that made the change (a password changed on the account page).
+ */
 export async function forgetBrowsers(
   db: Kysely<Database>,
   tenantCode: string,
   userId: string,
+  exceptId?: string | null,
 ): Promise<void> {
-  await db
+  let query = db
     .deleteFrom('known_browsers')
     .where('tenant_code', '=', tenantCode)
+    .where('user_id', '=', userId);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  await query.execute();
+}
+
+/** How many browsers the account knows now (the new-browser mail skips an account's first). */
+export async function countKnownBrowsers(
+  db: Kysely<Database>,
+  tenantCode: string,
+  userId: string,
+  now: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom('known_browsers')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('tenant_code', '=', tenantCode)
     .where('user_id', '=', userId)
-    .execute();
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
 }

@@ -10,7 +10,23 @@ export type SessionRow = Selectable<SessionsTable>;
 export const sessionLifetimeMs = 30 * DAY;
 
 /** How a session passed MFA: a factor, a recovery code, or a device trusted after MFA. */
-export type MfaMethod = 'totp' | 'sms' | 'voice' | 'smmobile' | 'recovery' | 'device';
+export type MfaMethod =
+  | 'totp'
+  | 'sms'
+  | 'voice'
+  | 'smmobile'
+  | 'recovery'
+  | 'device'
+  /** A passkey or security key bound to one device (amr hwk). */
+  | 'passkey-hwk'
+  /** A synced passkey (amr swk). */
+  | 'passkey-swk'
+  /**
+   * The account's first factor, a passkey, was made in this session: making it confirmed it,
+   * as a new authenticator app's first code does, but nothing signed in with it, so the
+   * session is neither phishing-resistant (no acr phr) nor a recent passkey check.
+   */
+  | 'passkey-new';
 
 /**
  * Keycard's server-side sessions: storage only. What a session may do (is it complete?) is
@@ -42,6 +58,7 @@ export async function createSession(
     interaction_uid: input.interactionUid ?? null,
     expires_at: now + sessionLifetimeMs,
     partner_token_hash: input.partnerTokenHash ?? null,
+    reauthenticated_at: null,
   };
   await db.insertInto('sessions').values(session).execute();
   return { token, session };
@@ -123,13 +140,28 @@ export async function revokeSession(
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Ends every Keycard session of a user (on their tenant: user ids are per tenant). */
+/** Ends every Keycard session of a user (on their tenant: user ids are per tenant); answers how many. */
 export async function invalidateUserSessions(
   db: Kysely<Database>,
   userId: string,
   exceptSessionId?: string,
-): Promise<void> {
+): Promise<number> {
   let query = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (exceptSessionId) query = query.where('id', '!=', exceptSessionId);
-  await query.execute();
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Ends one session of the account (the account page's "sign out" of a browser). */
+export async function endSession(
+  db: Kysely<Database>,
+  input: { tenantCode: string; userId: string; sessionId: string },
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('id', '=', input.sessionId)
+    .where('tenant_code', '=', input.tenantCode)
+    .where('user_id', '=', input.userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

@@ -9,6 +9,7 @@ import {
   amrOf,
   isGrantSufficient,
   isSignInComplete,
+  passwordExpiryInDays,
   passwordSignIn,
   signInMethodOf,
   signInOf,
@@ -142,5 +143,35 @@ describe('a partner (authx) sign-in', () => {
     expect(
       isGrantSufficient(required, fresh, ['fed'], now, { passwordUsed: false, skipMfaPolicy: true }),
     ).toBe(true);
+  });
+});
+
+describe('days until a password expires', () => {
+  const sevenDays: TenantContext = {
+    ...tenant(),
+    settings: { ...tenant().settings, passwordExpiryDays: 7, passwordWarningDays: 7 },
+  };
+  const changed = (ago: number) => ({ ...user, password_changed_at: now - ago }) as UserRow;
+  const daysLeft = (ago: number) => passwordExpiryInDays(sevenDays, changed(ago), now);
+  const MINUTE = 60_000;
+
+  it('counts a 7-day expiry set two minutes ago as 7 days, and down to today', () => {
+    expect(daysLeft(2 * MINUTE)).toBe(7);
+    expect(daysLeft(0)).toBe(7);
+    expect(daysLeft(DAY + 2 * MINUTE)).toBe(6);
+    expect(daysLeft(6 * DAY - 2 * MINUTE), 'a day and two minutes left is tomorrow').toBe(1);
+    expect(daysLeft(7 * DAY - 2 * MINUTE), 'two minutes left is today').toBe(0);
+  });
+
+  it('is below zero once the password has expired, which makes the state PASSWORD_EXPIRED', () => {
+    expect(daysLeft(7 * DAY)).toBe(-1);
+    expect(daysLeft(7 * DAY + MINUTE)).toBe(-1);
+    const facts: MfaFacts = { enrolled: false, mode: 'off' };
+    expect(userStateOf(sevenDays, changed(7 * DAY + MINUTE), { mfaPassed: false }, now, facts)).toBe(
+      'PASSWORD_EXPIRED',
+    );
+    expect(userStateOf(sevenDays, changed(7 * DAY - MINUTE), { mfaPassed: false }, now, facts)).toBe(
+      'AUTHENTICATED',
+    );
   });
 });

@@ -48,16 +48,29 @@ export function signInMethodOf(
   session: Pick<SessionRow, 'provider'>,
   partner: { skipMfa: boolean } | null,
 ): SignInMethod {
+  // A passkey sign-in entered no password (its expiry does not stand in the way) and is MFA.
+  if (session.provider === 'passkey') return passkeySignIn;
   if (session.provider !== 'authx') return passwordSignIn;
   return { passwordUsed: false, skipMfaPolicy: partner?.skipMfa ?? false };
 }
 
-/** The method behind a token's amr (RFC 8176): 'fed' is a partner sign-in (amrOf). */
+const passkeySignIn: SignInMethod = { passwordUsed: false, skipMfaPolicy: false };
+
+/**
+ * The method behind a token's amr (RFC 8176): 'fed' is a partner sign-in, 'hwk'/'swk' with
+ * 'user' and no 'pwd' a passkey sign-in (amrOf).
+ */
 export function signInMethodOfAmr(amr: readonly string[] | undefined, skipMfaPolicy = false): SignInMethod {
-  return amr?.includes('fed') ? { passwordUsed: false, skipMfaPolicy } : passwordSignIn;
+  if (amr?.includes('fed')) return { passwordUsed: false, skipMfaPolicy };
+  if (amr && !amr.includes('pwd') && (amr.includes('hwk') || amr.includes('swk'))) return passkeySignIn;
+  return passwordSignIn;
 }
 
-/** Whole days until the password expires (0 = expires today), or null when it never does. */
+/**
+ * Days until the password expires, or null when it never does: -1 once it has expired, else
+ * the time left in days to the nearest (0 = less than half a day: "today"). A 7-day expiry
+ * set two minutes ago is 7; counting whole days down (floor) said 6 the moment it was set.
+ */
 export function passwordExpiryInDays(
   tenant: TenantContext,
   user: UserRow,
@@ -67,7 +80,9 @@ export function passwordExpiryInDays(
   const days = tenant.settings.passwordExpiryDays;
   // A partner sign-in entered no password: its expiry does not stand in the way.
   if (!method.passwordUsed || !days || !user.password_changed_at) return null;
-  return Math.floor((user.password_changed_at + days * DAY - now) / DAY);
+  const left = user.password_changed_at + days * DAY - now;
+  if (left <= 0) return -1;
+  return Math.round(left / DAY);
 }
 
 /**
@@ -168,17 +183,29 @@ export async function loadAccount(
   const row = await db
     .selectFrom('users as u')
     .selectAll('u')
-    .select(
+    .select([
       sql<number>`(select count(*) from mfa_factors f where f.user_id = u.id and f.tenant_code = u.tenant_code and f.status = 'active')`.as(
         'active_factors',
       ),
-    )
+      sql<number>`(select count(*) from passkey_credentials c where c.user_id = u.id and c.tenant_code = u.tenant_code)`.as(
+        'passkeys',
+      ),
+    ])
     .where('u.id', '=', userId)
     .where('u.tenant_code', '=', tenant.code)
     .executeTakeFirst();
   if (row?.status !== 'active') return null;
-  const { active_factors, ...user } = row;
-  return { user, mfaEnrolled: Number(active_factors) > 0 };
+  const { active_factors, passkeys, ...user } = row;
+  return { user, mfaEnrolled: isEnrolled(tenant, active_factors, passkeys) };
+}
+
+/**
+ * An account is enrolled in MFA with an active factor, or with a passkey while the tenant
+ * offers passkeys (issue 18): a passkey or security key is then the second factor of a
+ * password sign-in. A passkey of any of the tenant's domains counts.
+ */
+function isEnrolled(tenant: TenantContext, factors: number | string, passkeys: number | string): boolean {
+  return Number(factors) > 0 || (tenant.settings.passkeys !== 'off' && Number(passkeys) > 0);
 }
 
 /**
@@ -218,6 +245,9 @@ export async function loadSignIn(
       sql<number>`(select count(*) from mfa_factors f where f.user_id = s.user_id and f.tenant_code = s.tenant_code and f.status = 'active')`.as(
         'active_factors',
       ),
+      sql<number>`(select count(*) from passkey_credentials c where c.user_id = s.user_id and c.tenant_code = s.tenant_code)`.as(
+        'passkeys',
+      ),
       // When the account last passed MFA: a partner's skipMfa does not apply within the
       // tenant's trusted-device period after it (issue 16, sessions/session.service.ts).
       sql<
@@ -244,6 +274,7 @@ export async function loadSignIn(
     interaction_uid: row.interaction_uid,
     expires_at: row.expires_at,
     partner_token_hash: row.partner_token_hash,
+    reauthenticated_at: row.reauthenticated_at,
   };
   const user: UserRow = {
     id: row.user_id,
@@ -265,7 +296,7 @@ export async function loadSignIn(
     row.last_mfa_at !== null && Number(row.last_mfa_at) > now - tenant.settings.mfa.trustedDeviceDays * DAY;
   const partner =
     row.partner_skip_mfa === null ? null : { skipMfa: Number(row.partner_skip_mfa) === 1 && !recentMfa };
-  return signInOf(tenant, session, user, Number(row.active_factors) > 0, now, partner);
+  return signInOf(tenant, session, user, isEnrolled(tenant, row.active_factors, row.passkeys), now, partner);
 }
 
 /**
@@ -290,23 +321,73 @@ export function isGrantSufficient(
 /**
  * RFC 8176 authentication methods of the session, for the ID token's amr: how the user first
  * proved who they are, and after MFA 'mfa' with the factor used (otp for an authenticator app
- * or a recovery code, sms, tel for a voice call, swk for the partner mobile app; a trusted device
- * repeats an earlier MFA check).
+ * or a recovery code, sms, tel for a voice call, swk for the partner mobile app, hwk or swk for
+ * a passkey or security key; a trusted device repeats an earlier MFA check).
  *
  * The first is 'pwd' for Keycard's password. A partner sign-in (provider 'authx') entered no
  * password here, so it must not claim 'pwd'; it is a federated assertion signed by the
  * partner, whose own methods Keycard cannot see. RFC 8176's registry has no value for that;
  * its §1 lets parties agree on further values, and 'fed' is the one identity platforms
  * already use for a federated sign-in (Microsoft Entra ID), so apps can tell the two apart.
+ *
+ * A passkey sign-in (provider 'passkey') is [hwk|swk, 'user', 'mfa']: a key held in hardware
+ * (a device-bound passkey or security key) or in software (a synced passkey), unlocked by the
+ * person (user verification, 'user'), which is multi-factor by itself.
  */
 export function amrOf(
   session: Pick<SessionRow, 'mfa_method' | 'mfa_verified_at'> & { provider?: string },
 ): string[] {
+  const key = passkeyAmr[session.mfa_method ?? ''];
+  if (session.provider === 'passkey') {
+    // Checked again later with another factor (the account page's re-check), it stays a passkey sign-in.
+    const factor = key ? undefined : factorAmr[session.mfa_method ?? ''];
+    return [key ?? 'swk', 'user', 'mfa', ...(factor ? [factor] : [])];
+  }
   const first = session.provider === 'authx' ? 'fed' : 'pwd';
   if (session.mfa_verified_at === null) return [first];
-  // The partner mobile app signs its approval with a key it keeps: 'swk' (RFC 8176 §2).
-  const factor = { totp: 'otp', recovery: 'otp', sms: 'sms', voice: 'tel', smmobile: 'swk' }[
-    session.mfa_method ?? ''
-  ];
+  const factor = key ?? factorAmr[session.mfa_method ?? ''];
   return factor ? [first, 'mfa', factor] : [first, 'mfa'];
+}
+
+// The partner mobile app signs its approval with a key it keeps: 'swk' (RFC 8176 §2).
+const factorAmr: Record<string, string> = {
+  totp: 'otp',
+  recovery: 'otp',
+  sms: 'sms',
+  voice: 'tel',
+  smmobile: 'swk',
+};
+const passkeyAmr: Record<string, string> = { 'passkey-hwk': 'hwk', 'passkey-swk': 'swk' };
+
+/**
+ * The ID token's acr (OpenID Enhanced Authentication Profile ACR values): 'phrh' when the
+ * session was proven with a device-bound passkey or security key (phishing-resistant,
+ * hardware-protected), 'phr' with a synced passkey (phishing-resistant); none otherwise.
+ */
+export function acrOf(
+  session: Pick<SessionRow, 'mfa_method' | 'mfa_verified_at'>,
+): 'phr' | 'phrh' | undefined {
+  if (session.mfa_verified_at === null) return undefined;
+  if (session.mfa_method === 'passkey-hwk') return 'phrh';
+  if (session.mfa_method === 'passkey-swk') return 'phr';
+  return undefined;
+}
+
+/** The phishing-resistant ACR values an app may ask for, strongest last. */
+export const passkeyAcrValues = ['phr', 'phrh'] as const;
+
+/**
+ * Whether a session meets the app's `acr_values` (space-separated): when the app asks for any
+ * of phr or phrh, the session's acr must be one of those it asks for, phrh also meeting phr.
+ * Other values (unknown to Keycard) ask for nothing.
+ */
+export function meetsAcrValues(
+  session: Pick<SessionRow, 'mfa_method' | 'mfa_verified_at'>,
+  acrValues: string | undefined,
+): boolean {
+  const asked = (acrValues ?? '').split(' ').filter((value) => value === 'phr' || value === 'phrh');
+  if (asked.length === 0) return true;
+  const acr = acrOf(session);
+  if (acr === undefined) return false;
+  return asked.includes(acr) || (acr === 'phrh' && asked.includes('phr'));
 }

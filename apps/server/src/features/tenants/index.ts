@@ -4,7 +4,7 @@ export { assertProductionRedirects, productionRedirectProblems, resolveRedirect 
 export type { TenantDefinition } from './tenant.admin.ts';
 export { updateTenantSettings, upsertTenant } from './tenant.admin.ts';
 export { isAllowedRedirect, issuerFor, parseStoredTheme, TenantDirectory } from './tenant.service.ts';
-export type { ClientMetadata, MfaMode, TenantContext, TenantSettings } from './tenant.types.ts';
+export type { ClientMetadata, MfaMode, PasskeyMode, TenantContext, TenantSettings } from './tenant.types.ts';
 export { defaultTenantSettings, offeredMfaMethods } from './tenant.types.ts';
 export { forUpdate, keyShareLock, retryOnDeadlock, tenantGoneAnswer } from './tenant-gone.ts';
 export { nextTenantVersion, raiseTenantVersion } from './tenant-version.ts';

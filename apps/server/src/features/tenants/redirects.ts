@@ -1,7 +1,5 @@
 import { errorCodes, redirectTargetProblem, type TenantConfig } from '@keycard/contract';
-import type { FastifyRequest } from 'fastify';
-import { type Config, publicOrigin } from '../../platform/config.ts';
-import { hostnameOf } from '../../platform/http/host.ts';
+import type { Config } from '../../platform/config.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import { isAllowedRedirect } from './tenant.service.ts';
 import type { TenantContext } from './tenant.types.ts';
@@ -68,7 +66,9 @@ export function productionRedirectProblems(
   tenant: Pick<TenantConfig, 'defaultRedirectUri' | 'clients'>,
 ): { path: FieldPath; message: string }[] {
   return productionProblems(production, [
-    [['defaultRedirectUri'], tenant.defaultRedirectUri],
+    ...(tenant.defaultRedirectUri
+      ? [[['defaultRedirectUri'], tenant.defaultRedirectUri] as [FieldPath, string]]
+      : []),
     ...tenant.clients.flatMap((client, index) => clientTargets(client, ['clients', index])),
   ]);
 }

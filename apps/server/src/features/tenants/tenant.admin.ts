@@ -11,7 +11,8 @@ export interface TenantDefinition {
   aliasDomains?: string[];
   loginClientId: string;
   theme: Theme;
-  defaultRedirectUri: string;
+  /** None (or ''): a sign-in no app asked for ends on the tenant's signed-in page. */
+  defaultRedirectUri?: string;
   settings?: Partial<TenantSettings>;
   clients: ClientMetadata[];
 }
@@ -31,7 +32,7 @@ export async function upsertTenant(
       login_domain: def.loginDomain,
       login_client_id: def.loginClientId,
       theme: JSON.stringify(def.theme),
-      default_redirect_uri: def.defaultRedirectUri,
+      default_redirect_uri: def.defaultRedirectUri ?? '',
       settings: JSON.stringify(def.settings ?? {}),
     };
     await trx

@@ -31,7 +31,12 @@ export function parseStoredTheme(json: string): Theme {
   const safeLink = (url: unknown) => (typeof url === 'string' && isThemeLinkUrl(url) ? url : null);
   return themeSchema.parse({
     ...stored,
-    images: { logo: safe(images.logo), favicon: safe(images.favicon) },
+    images: {
+      logo: safe(images.logo),
+      favicon: safe(images.favicon),
+      // Only a theme that has one says so: a tenant's stored theme reads back as it was written.
+      ...(images.background ? { background: safe(images.background) } : {}),
+    },
     links: {
       loginHelpUrl: safeLink(links.loginHelpUrl),
       contactSupportUrl: safeLink(links.contactSupportUrl),
@@ -65,6 +70,13 @@ export const tenantPollMs = 1000;
 /** Unknown host names remembered at most this many at once (random Host headers are cheap). */
 const maxCachedDomains = 10_000;
 
+/** Told of each look-up in the directory's caches and each entry dropped (the metrics' counters). */
+export type TenantCacheObserver = (
+  cache: 'tenant' | 'tenant_domain',
+  event: 'hit' | 'miss' | 'evict',
+  count?: number,
+) => void;
+
 /**
  * Resolves tenants by host name and code, from a per-process cache that is never the source
  * of truth: every change to a tenant raises its version (tenant.admin.ts), a change made here
@@ -92,15 +104,18 @@ export class TenantDirectory {
   /** Every tenant's version at the last poll (a change anywhere may move a host name). */
   #seen = new Map<string, number>();
   readonly #listeners: Array<(code: string) => void> = [];
+  readonly #observe: TenantCacheObserver | undefined;
 
-  constructor(db: Kysely<Database>) {
+  constructor(db: Kysely<Database>, options: { observe?: TenantCacheObserver } = {}) {
     this.#db = db;
+    this.#observe = options.observe;
   }
 
   async resolveHost(host: string | undefined): Promise<TenantContext | null> {
     const domain = hostnameOf(host);
     if (!domain || domain.length > 253) return null;
     let code = this.#byDomain.get(domain);
+    this.#observe?.('tenant_domain', code === undefined ? 'miss' : 'hit');
     if (code === undefined) {
       if (this.#firstPoll) await this.#firstPoll;
       const generation = this.#domainGeneration;
@@ -120,6 +135,7 @@ export class TenantDirectory {
 
   byCode(code: string): Promise<TenantContext | null> {
     let tenant = this.#byCode.get(code);
+    this.#observe?.('tenant', tenant ? 'hit' : 'miss');
     if (!tenant) {
       const loading = this.#load(code);
       this.#byCode.set(code, loading);
@@ -160,7 +176,7 @@ export class TenantDirectory {
     this.#forgetDomains();
     const codes = code ? [code] : [...new Set([...this.#byCode.keys(), ...this.#loaded.keys()])];
     for (const each of codes) {
-      this.#byCode.delete(each);
+      if (this.#byCode.delete(each)) this.#observe?.('tenant', 'evict');
       this.#loaded.delete(each);
       for (const listener of this.#listeners) listener(each);
     }
@@ -184,6 +200,7 @@ export class TenantDirectory {
   }
 
   #forgetDomains(): void {
+    if (this.#byDomain.size > 0) this.#observe?.('tenant_domain', 'evict', this.#byDomain.size);
     this.#byDomain.clear();
     this.#domainGeneration += 1;
   }
@@ -235,6 +252,7 @@ export class TenantDirectory {
         mfa: { ...defaultTenantSettings.mfa, ...settings.mfa },
         captcha: { ...defaultTenantSettings.captcha, ...settings.captcha },
         messenger: { ...defaultTenantSettings.messenger, ...settings.messenger },
+        securityMail: { ...defaultTenantSettings.securityMail, ...settings.securityMail },
       },
       allowedRedirects,
     };

@@ -1,6 +1,13 @@
-import type { MessengerProvider, MfaDeliveryType, Theme } from '@keycard/contract';
+import {
+  defaultMfaMethods,
+  type MessengerProvider,
+  type MfaDeliveryType,
+  type Theme,
+} from '@keycard/contract';
 
 export type MfaMode = 'off' | 'recommended' | 'required';
+
+export type PasskeyMode = 'off' | 'offered' | 'preferred';
 
 export interface TenantSettings {
   /** Days a password lives; null: passwords do not expire. */
@@ -14,10 +21,19 @@ export interface TenantSettings {
     trustedDeviceDays: number;
     /**
      * The factors offered for registration, in the order the choice screen lists them; unset
-     * offers all four (offeredMfaMethods).
+     * offers totp, sms and voice (offeredMfaMethods). The partner app (smmobile) is offered only
+     * when listed here: listing it is how a tenant says its device app is set up.
      */
     methods?: MfaDeliveryType[];
   };
+  /**
+   * Passkeys (docs/passkeys.md): 'off'; 'offered' (a passkey sign-in on the e-mail step, the
+   * offer once after a password sign-in); 'preferred' (the passkey button first, the offer after
+   * every password sign-in until the account has one).
+   */
+  passkeys: PasskeyMode;
+  /** Security mail beyond the always-sent ones: a sign-in from a browser never seen before. */
+  securityMail: { newBrowserSignIn: boolean };
   captcha: { siteKey: string | null; secret: string | null; verifyUrl: string | null };
   analyticsId: string | null;
   /** The messenger widget (apps/server/src/messenger); provider null: no widget. */
@@ -36,14 +52,14 @@ export const defaultTenantSettings: TenantSettings = {
   passwordWarningDays: null,
   emailVerificationRequired: false,
   mfa: { mode: 'off', mandatoryFrom: null, trustedDeviceDays: 60 },
+  passkeys: 'offered',
+  securityMail: { newBrowserSignIn: false },
   captcha: { siteKey: null, secret: null, verifyUrl: null },
   analyticsId: null,
   messenger: { provider: null, appId: null, domains: [], scriptUrl: null },
 };
 
-/** The factors a tenant offers unless its settings name others (SPEC §3 delivery types). */
-export const defaultMfaMethods: readonly MfaDeliveryType[] = ['totp', 'sms', 'voice', 'smmobile'];
-
+/** The factors a tenant offers: its settings' list, else the contract's defaultMfaMethods. */
 export function offeredMfaMethods(settings: TenantSettings): MfaDeliveryType[] {
   const methods = settings.mfa.methods;
   return methods && methods.length > 0 ? [...methods] : [...defaultMfaMethods];

@@ -16,6 +16,8 @@ export interface Db {
   kysely: Kysely<Database>;
   engine: Engine;
   close(): Promise<void>;
+  /** PostgreSQL: the pool's connections now, for metrics (platform/observability). */
+  poolUse?: () => { total: number; idle: number; waiting: number; max: number };
 }
 
 // PostgreSQL int8 arrives as a string by default; our int8 columns hold epoch milliseconds,
@@ -33,6 +35,7 @@ export interface DbOptions {
 export async function openDatabase(options: DbOptions): Promise<Db> {
   let kysely: Kysely<Database>;
   let engine: Engine;
+  let poolUse: Db['poolUse'];
   if (options.databaseUrl) {
     engine = 'postgres';
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
@@ -44,6 +47,12 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     // 'error' would end the process. A database restart or failover must not take us down.
     pool.on('connect', (client) => client.on('error', (error) => options.onIdleError?.(error)));
     kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+    poolUse = () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max ?? 10,
+    });
   } else {
     engine = 'sqlite';
     const file = options.sqliteFile ?? path.resolve('data', 'keycard.sqlite');
@@ -52,7 +61,7 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   }
   if (options.migrate !== false) await migrateToLatest(kysely);
-  return { kysely, engine, close: () => kysely.destroy() };
+  return { kysely, engine, close: () => kysely.destroy(), ...(poolUse ? { poolUse } : {}) };
 }
 
 /** What the server (main.ts) and the CLI open the database with. */

@@ -1,10 +1,13 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { accountMigrations } from './migrations/account.ts';
 import { adminMigrations } from './migrations/admin.ts';
 import { idempotencyMigrations } from './migrations/idempotency.ts';
 import { lifecycleMigrations } from './migrations/lifecycle.ts';
 import { mfaMigrations } from './migrations/mfa.ts';
 import { mobileMigrations } from './migrations/mobile.ts';
+import { operationsMigrations } from './migrations/operations.ts';
 import { partnerMigrations } from './migrations/partners.ts';
+import { passkeyMigrations } from './migrations/passkeys.ts';
 import { signInMigrations } from './migrations/sign-in.ts';
 
 // Migrations describe the schema as it was at their time, not today's types.
@@ -163,7 +166,7 @@ const foundation: Record<string, Migration> = {
 
 // Kysely applies migrations in name order: 0xxx foundation, 1xxx lifecycle, 2xxx MFA, 3xxx sign-in,
 // 4xxx partners, 5xxx mobile-app MFA, 6xxx idempotency keys, 8xxx admin API (audit log, operators),
-// 91xx the audit log's hash chain and sinks.
+// 91xx the audit log's hash chain and sinks, 93xx passkeys, 94xx the account page, 95xx operations.
 const migrations: Record<string, Migration> = {
   ...foundation,
   ...lifecycleMigrations,
@@ -173,6 +176,9 @@ const migrations: Record<string, Migration> = {
   ...mobileMigrations,
   ...idempotencyMigrations,
   ...adminMigrations,
+  ...passkeyMigrations,
+  ...accountMigrations,
+  ...operationsMigrations,
 };
 
 export async function migrateToLatest(db: AnyDb): Promise<void> {
@@ -189,6 +195,11 @@ export async function migrateTo(db: AnyDb, name: string): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error } = await migrator.migrateTo(name);
   if (error) throw new Error(`database migration to ${name} failed`, { cause: error });
+}
+
+/** Every migration this code knows, in the order they apply (a restored backup is checked against it). */
+export function migrationNames(): string[] {
+  return Object.keys(migrations).sort();
 }
 
 /** Migrations this code knows that the database has not applied (read without writing). */

@@ -100,6 +100,8 @@ export interface SessionsTable {
   expires_at: number;
   /** The partner identity token of an authx session (hashed), else null. */
   partner_token_hash: string | null;
+  /** When the password was last proven again in this session (migration 9401), else null. */
+  reauthenticated_at: number | null;
 }
 
 export interface OneTimeTokensTable {

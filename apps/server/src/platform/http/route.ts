@@ -3,6 +3,7 @@ import { type ErrorCode, errorCodes } from '@keycard/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
+import { inStepSpan } from '../observability/spans.ts';
 import { AppError } from '../shared/errors.ts';
 import { assertSameOrigin } from './security.ts';
 import { parseInput } from './validate.ts';
@@ -397,7 +398,7 @@ export function registerRoutes<T extends RouteTypes>(
           args.session = await surface.sessionOf(request, tenant);
         }
         reply.status(status);
-        const result = await route.handler(args);
+        const result = await inStepSpan(route.method, route.path, () => route.handler(args));
         if (reply.sent) return reply;
         if (route.format === 'ndjson' && isAsyncIterable(result)) {
           return reply.type('application/x-ndjson; charset=utf-8').send(Readable.from(result));

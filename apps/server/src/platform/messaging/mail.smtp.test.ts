@@ -24,6 +24,9 @@ class TestSmtp {
     this.#server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
+      disableReverseLookup: true,
+      // A relay going away drops the connections Keycard keeps open, as a real one does.
+      closeTimeout: 50,
       logger: false,
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
@@ -109,8 +112,8 @@ describe.each(engines)('mail through a real SMTP server on %s', (engine) => {
     const deliveredIds = () => smtp.received.map((m) => m.headers['message-id']);
     const before = smtp.received.length;
 
-    // Three mails queued; the relay takes the first, answers the second with a temporary
-    // failure and shuts down, so the third finds nobody listening.
+    // Three mails queued and sent side by side; the relay answers the second with a temporary
+    // failure and shuts down, so a mail not through by then finds nobody listening.
     const ids = [
       await invite('one@grand-hotel.test'),
       await invite('two@grand-hotel.test'),
@@ -118,25 +121,37 @@ describe.each(engines)('mail through a real SMTP server on %s', (engine) => {
     ];
     const port = smtp.port;
     smtp.failAndStopOn = 'two@grand-hotel.test';
-    expect(await t.services.outbox.runOnce()).toBe(1);
+    const first = await t.services.outbox.runOnce();
     await smtp.stopping;
-    expect(smtp.received.length).toBe(before + 1);
+    expect(first).toBe(smtp.received.length - before);
+    expect(first).toBeLessThanOrEqual(2);
 
-    for (const id of ids.slice(1)) {
+    const waiting = [];
+    for (const id of ids) {
       const row = await outboxRow(id);
+      if (row.status === 'sent') continue;
+      waiting.push(id);
       expect(row.status).toBe('pending');
       expect(row.attempts).toBe(1);
       expect(row.last_error).toBe('smtp.unavailable');
       expect(row.next_attempt_at).toBeGreaterThan(t.clock.now());
     }
+    expect(waiting).toContain(ids[1]);
+    expect(waiting.length + first).toBe(3);
     // While the relay is down, nothing is due yet and nothing is lost.
     expect(await t.services.outbox.runOnce()).toBe(0);
 
     await smtp.start(port);
-    t.clock.advance(10_000);
-    // Two workers (two instances) at once: each message is claimed by one of them only.
-    const passes = await Promise.all([t.services.outbox.runOnce(), t.services.outbox.runOnce()]);
-    expect(passes[0]! + passes[1]!).toBe(2);
+    // Two workers (two instances) at once: each message is claimed by one of them only. A kept
+    // connection the old relay dropped may fail one more try before the pool notices; then the
+    // backoff's next turn delivers it.
+    let delivered = 0;
+    for (let turn = 0; turn < 3 && delivered < waiting.length; turn++) {
+      t.clock.advance(60_000);
+      const passes = await Promise.all([t.services.outbox.runOnce(), t.services.outbox.runOnce()]);
+      delivered += passes[0]! + passes[1]!;
+    }
+    expect(delivered).toBe(waiting.length);
     expect(await t.services.outbox.runOnce()).toBe(0);
 
     for (const id of ids) {

@@ -9,11 +9,18 @@ export type DeliveryOutcome =
   | { status: 'sent' | 'pending' }
   | { status: 'failed'; retryable: boolean; error: string };
 
+/** Told each delivery attempt's result, for metrics; called synchronously, must not throw. */
+export type DeliveryObserver = (channel: string, outcome: DeliveryOutcome) => void;
+
 export interface WorkerOptions {
   /** How long a claimed message is reserved before another worker may take it over. */
   leaseMs?: number;
   pollMs?: number;
   batchSize?: number;
+  /** Deliveries under way at once in a pass. */
+  concurrency?: number;
+  /** On stop, how long a delivery under way may take before its lease is handed back. */
+  stopGraceMs?: number;
 }
 
 /** Capped exponential backoff: 5 s, 10 s, 20 s … up to 15 minutes; never given up. */
@@ -44,14 +51,27 @@ export class OutboxWorker {
   readonly #leaseMs: number;
   readonly #pollMs: number;
   readonly #batchSize: number;
+  readonly #concurrency: number;
+  readonly #observe: DeliveryObserver | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> | undefined;
   #stopped = true;
+  #stopping = false;
+  /** Messages this worker leased and has not finished with: id → the attempt it claimed. */
+  readonly #held = new Map<string, number>();
+  readonly #stopGraceMs: number;
 
   constructor(
-    deps: { db: Kysely<Database>; transports: Transports; clock: Clock; log?: FastifyBaseLogger },
+    deps: {
+      db: Kysely<Database>;
+      transports: Transports;
+      clock: Clock;
+      log?: FastifyBaseLogger;
+      onDelivery?: DeliveryObserver;
+    },
     options: WorkerOptions = {},
   ) {
+    this.#observe = deps.onDelivery;
     this.#db = deps.db;
     this.#transports = deps.transports;
     this.#clock = deps.clock;
@@ -59,6 +79,8 @@ export class OutboxWorker {
     this.#leaseMs = options.leaseMs ?? 60_000;
     this.#pollMs = options.pollMs ?? 1_000;
     this.#batchSize = options.batchSize ?? 20;
+    this.#concurrency = options.concurrency ?? 4;
+    this.#stopGraceMs = options.stopGraceMs ?? 5_000;
   }
 
   start(): void {
@@ -66,10 +88,39 @@ export class OutboxWorker {
     this.#schedule(0);
   }
 
+  /**
+   * Stops taking messages, lets a delivery under way finish (for stopGraceMs at most), and
+   * hands back the leases it still holds, so another instance delivers those messages now
+   * rather than when the lease runs out (docs/operations.md#restarts-and-shutdown).
+   */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#stopping = true;
     clearTimeout(this.#timer);
-    await this.#running?.catch(() => undefined);
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.#running?.catch(() => undefined),
+      new Promise((resolve) => {
+        grace = setTimeout(resolve, this.#stopGraceMs);
+      }),
+    ]);
+    clearTimeout(grace);
+    await this.#releaseLeases();
+  }
+
+  /** Leases still held go back: pending and due now, unless the message moved on meanwhile. */
+  async #releaseLeases(): Promise<void> {
+    for (const [id, attempts] of [...this.#held]) {
+      await this.#db
+        .updateTable('outbox')
+        .set({ status: 'pending', next_attempt_at: this.#clock.now() })
+        .where('id', '=', id)
+        .where('status', '=', 'sending')
+        .where('attempts', '=', attempts)
+        .execute()
+        .catch((error) => this.#log?.warn({ err: error, messageId: id }, 'outbox lease not released'));
+      this.#held.delete(id);
+    }
   }
 
   /** Runs a delivery pass now (after an enqueue, so messages do not wait for the next poll). */
@@ -93,10 +144,19 @@ export class OutboxWorker {
       .orderBy('created_at')
       .limit(this.#batchSize)
       .execute();
+    // A few deliveries at a time (a relay answers each in tens of milliseconds; one after
+    // another, a busy tenant's mail would fall behind its sign-ins).
     let delivered = 0;
-    for (const row of due) {
-      if ((await this.#attempt(row, now)).status === 'sent') delivered++;
-    }
+    let next = 0;
+    const lane = async () => {
+      while (next < due.length) {
+        const row = due[next++] as Selectable<OutboxTable>;
+        // A stopping worker claims nothing more: what is left stays for the other instances.
+        if (this.#stopping) return;
+        if ((await this.#attempt(row, now)).status === 'sent') delivered++;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.#concurrency, due.length) }, lane));
     return delivered;
   }
 
@@ -126,6 +186,7 @@ export class OutboxWorker {
       .where('status', 'in', ['pending', 'sending'])
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return { status: 'pending' };
+    this.#held.set(row.id, row.attempts + 1);
     const message: OutboxMessage = {
       id: row.id,
       tenantCode: row.tenant_code,
@@ -142,6 +203,8 @@ export class OutboxWorker {
         .set({ status: 'sent', sent_at: this.#clock.now(), last_error: null })
         .where('id', '=', row.id)
         .execute();
+      this.#held.delete(row.id);
+      this.#observe?.(row.channel, { status: 'sent' });
       return { status: 'sent' };
     } catch (error) {
       const retryable = !(error instanceof DeliveryError) || error.retryable;
@@ -164,16 +227,26 @@ export class OutboxWorker {
         })
         .where('id', '=', row.id)
         .execute();
-      return { status: 'failed', retryable, error: code };
+      this.#held.delete(row.id);
+      const outcome: DeliveryOutcome = { status: 'failed', retryable, error: code };
+      this.#observe?.(row.channel, outcome);
+      return outcome;
     }
   }
 
   #schedule(delay: number): void {
     if (this.#stopped) return;
     this.#timer = setTimeout(() => {
+      // A full batch delivered means more may be waiting: the next pass starts at once.
       this.kick()
-        .catch((error) => this.#log?.error({ err: error }, 'outbox pass failed'))
-        .finally(() => this.#schedule(this.#pollMs));
+        .then(
+          (delivered) => (delivered >= this.#batchSize ? 0 : this.#pollMs),
+          (error) => {
+            this.#log?.error({ err: error }, 'outbox pass failed');
+            return this.#pollMs;
+          },
+        )
+        .then((next) => this.#schedule(next));
     }, delay);
     this.#timer.unref();
   }

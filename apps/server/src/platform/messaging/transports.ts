@@ -6,9 +6,33 @@ export const captureTransport: Transport = {
   async send() {},
 };
 
+/**
+ * How Keycard talks to the relay unless SMTP_URL's query says otherwise: a few kept-open
+ * connections, each reused for many messages (a new connection per mail costs the relay's
+ * greeting every time), and timeouts short enough that a relay which stops answering holds a
+ * delivery for seconds, not nodemailer's default ten minutes; the message is then retried.
+ */
+export const smtpDefaults = {
+  pool: true,
+  maxConnections: 4,
+  maxMessages: 100,
+  connectionTimeout: 10_000,
+  greetingTimeout: 10_000,
+  socketTimeout: 30_000,
+} as const;
+
+/** SMTP_URL with our defaults for every option its query does not set. */
+export function smtpUrlWithDefaults(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  for (const [key, value] of Object.entries(smtpDefaults)) {
+    if (!url.searchParams.has(key)) url.searchParams.set(key, String(value));
+  }
+  return url.href;
+}
+
 /** SMTP through nodemailer; the outbox id becomes the Message-ID, so a receiver can drop a duplicate. */
 export function createSmtpTransport(smtpUrl: string, from: string): Transport & { close(): void } {
-  const transporter = nodemailer.createTransport(smtpUrl);
+  const transporter = nodemailer.createTransport(smtpUrlWithDefaults(smtpUrl));
   return {
     async send(message: OutboxMessage) {
       const content = message.content as EmailContent;

@@ -67,11 +67,36 @@ export interface HashingPlace {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Told what the queues do, for metrics (platform/observability): how long each hash waited
+ * for its turn, and each refusal. Called synchronously; it must not throw or wait.
+ */
+export interface HashingObserver {
+  started(waitedMs: number, priority: boolean): void;
+  refused(priority: boolean): void;
+}
+
+let observer: HashingObserver | undefined;
+
+/** Every queue of the process reports to `next` (undefined: to no one). */
+export function observeHashing(next: HashingObserver | undefined): void {
+  observer = next;
+}
+
+let latest: HashingQueue | undefined;
+
+/** The queue made last: the process's own (a new one replaces it when the settings change). */
+export function latestHashingQueue(): HashingQueue | undefined {
+  return latest;
+}
+
 /** Hashes that are not part of a tenant's sign-in (a CLI, a seed) share one turn. */
 export const untenanted: HashingTicket = { tenant: '', priority: false };
 
 interface Waiting {
   ticket: HashingTicket;
+  /** performance.now() when it was queued. */
+  queuedAt: number;
   start(): void;
   refuse(error: AppError): void;
 }
@@ -136,6 +161,7 @@ export class HashingQueue {
 
   constructor(settings: HashingQueueSettings) {
     this.settings = settings;
+    latest = this;
   }
 
   get running(): number {
@@ -172,7 +198,7 @@ export class HashingQueue {
   async admit(): Promise<HashingPlace> {
     if (!this.hasRoom) {
       await pause(this.#refusalPauseMs);
-      if (!this.hasRoom) throw this.#busy();
+      if (!this.hasRoom) throw this.#busy(false);
     }
     this.#promised += 1;
     let held = true;
@@ -200,24 +226,25 @@ export class HashingQueue {
     const promised = ticket.place !== undefined && this.#take(ticket.place);
     // An ordinary hash without a promised place needs one not promised to anyone else.
     if (!ticket.priority && !promised && !this.hasRoom) {
-      const refusal = this.#busy();
+      const refusal = this.#busy(false);
       return new Promise<T>((_resolve, reject) => setTimeout(() => reject(refusal), this.#refusalPauseMs));
     }
-    if (this.#canStart(ticket.priority)) return this.#start(work, ticket.priority);
+    if (this.#canStart(ticket.priority)) return this.#start(work, ticket.priority, performance.now());
     return new Promise<T>((resolve, reject) => {
       const entry: Waiting = {
         ticket,
-        start: () => this.#start(work, ticket.priority).then(resolve, reject),
+        queuedAt: performance.now(),
+        start: () => this.#start(work, ticket.priority, entry.queuedAt).then(resolve, reject),
         refuse: reject,
       };
       if (!ticket.priority || this.waiting < this.settings.queueLength) return this.#enqueue(entry);
       const displaced = this.#normal.popNewestOfLongest();
       if (!displaced) {
-        const refusal = this.#busy();
+        const refusal = this.#busy(true);
         setTimeout(() => reject(refusal), this.#refusalPauseMs);
         return;
       }
-      displaced.refuse(this.#busy());
+      displaced.refuse(this.#busy(false));
       this.#enqueue(entry);
     });
   }
@@ -233,10 +260,11 @@ export class HashingQueue {
     (entry.ticket.priority ? this.#priority : this.#normal).push(entry);
   }
 
-  async #start<T>(work: () => Promise<T>, priority: boolean): Promise<T> {
+  async #start<T>(work: () => Promise<T>, priority: boolean, queuedAt: number): Promise<T> {
     this.#running += 1;
     if (!priority) this.#runningOrdinary += 1;
     const started = performance.now();
+    observer?.started(started - queuedAt, priority);
     try {
       return await work();
     } finally {
@@ -258,7 +286,8 @@ export class HashingQueue {
   }
 
   /** Refused: come back once what waits now has run (at least a second). */
-  #busy(): AppError {
+  #busy(priority: boolean): AppError {
+    observer?.refused(priority);
     const waitMs = ((this.waiting + this.#running) / this.settings.concurrency) * this.#averageMs;
     return new AppError(errorCodes.busy, { fields: retryAfter(waitMs) });
   }

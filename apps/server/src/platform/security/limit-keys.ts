@@ -33,6 +33,10 @@ export const limitKeys = {
   phoneUserHour: (tenantCode: string, userId: string) => `mfa:user:${tenantCode}:${userId}:h`,
   /** Codes sent for one tenant per hour. */
   phoneTenantHour: (tenantCode: string) => `mfa:tenant:${tenantCode}:h`,
+  /** Passkey sign-in ceremonies (options and assertions) from one client address. */
+  passkeyAddress: (tenantCode: string, ip: string) => `passkey:ip:${tenantCode}:${ip}`,
+  /** Passkey ceremonies of one signed-in account (creation, MFA, the recent-sign-in check). */
+  passkeyAccount: (tenantCode: string, userId: string) => `passkey:user:${tenantCode}:${userId}`,
   /** Analytics events from one client address. */
   analyticsAddress: (tenantCode: string, ip: string) => `analytics:${tenantCode}:${ip}`,
   /** Admin API calls from one client address. */
@@ -41,4 +45,41 @@ export const limitKeys = {
   adminTokenFailures: (ip: string) => `admin:token-failures:${ip}`,
   /** Admin API calls of one operator. */
   adminOperator: (operatorId: string) => `admin:operator:${operatorId}`,
+  /** Secret-answer checks of one account by one operator (the help desk). */
+  adminSecretAnswer: (tenantCode: string, userId: string, operator: string) =>
+    `admin:secret-answer:${tenantCode}:${userId}:${operator}`,
 } as const;
+
+/** The limits of `limitKeys` by name: what metrics label a refusal with (never the key). */
+const limitNames = new Set([
+  'login:ip',
+  'login:email',
+  'login:device',
+  'login:browser',
+  'partner-sso:ip',
+  'lifecycle:ip',
+  'lifecycle:mail',
+  'lifecycle:verify',
+  'mfa:verify',
+  'mfa:send',
+  'mfa:user',
+  'mfa:tenant',
+  'passkey:ip',
+  'passkey:user',
+  'admin:address',
+  'admin:token-failures',
+  'admin:operator',
+  'admin:secret-answer',
+]);
+
+/**
+ * The name of the limit a key counts for, without its tenant, address, e-mail or id:
+ * `login:email` for `login:email:<tenant>:<address>`. A key made elsewhere is `other`.
+ */
+export function limitNameOf(key: string): string {
+  const [kind = '', part = ''] = key.split(':', 2);
+  if (kind === 'analytics') return 'analytics:ip';
+  if (kind === 'mfa' && part === 'phone') return key.endsWith(':d') ? 'mfa:phone-day' : 'mfa:phone-hour';
+  const name = `${kind}:${part}`;
+  return limitNames.has(name) ? name : 'other';
+}

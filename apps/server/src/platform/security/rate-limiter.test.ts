@@ -76,7 +76,7 @@ describe.each(stores)('attempt limiter on %s', (store) => {
     const start = Date.now();
     for (let i = 0; i < 4; i++) {
       expect((await one.reserve(k, lockout, start + i)).allowed).toBe(true);
-      expect(await one.fail(k, lockout, start + i)).toEqual({ locked: false });
+      expect(await one.fail(k, lockout, start + i)).toMatchObject({ locked: false });
     }
     const lockedAt = start + 10_000;
     expect((await one.reserve(k, lockout, lockedAt)).allowed).toBe(true);

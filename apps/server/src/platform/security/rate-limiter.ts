@@ -42,10 +42,19 @@ export interface RateLimiter {
   fail(key: string, rule: LimitRule, now: number): Promise<Failure>;
   /** Forgets the key: its attempts and any lock (the owner proved control of the mailbox). */
   clear(key: string): Promise<void>;
+  /**
+   * When the key's lock ends, or 0 when it is not locked at `now`: what an operator is shown
+   * (the console's Unlock), never what an attempt is decided by (that is `reserve`).
+   */
+  lockedUntil(key: string, now: number): Promise<number>;
   close(): Promise<void>;
 }
 
-export type Failure = { locked: false } | { locked: true; retryAfterMs: number };
+/**
+ * A failure that did not lock says how full it left the bucket (`level`, drained to now), so a
+ * caller can warn before the lock; the same for every key, account or not.
+ */
+export type Failure = { locked: false; level?: number } | { locked: true; retryAfterMs: number };
 
 /** Room left for float error in level arithmetic: a bucket is full above limit - 1 + ε. */
 export const levelTolerance = 1e-6;
@@ -211,16 +220,29 @@ export class SqlRateLimiter implements RateLimiter {
     if (Number(result.numUpdatedRows) > 0) return { locked: true, retryAfterMs: rule.lockMs };
     const row = await this.#db
       .selectFrom('attempt_buckets')
-      .select('locked_until')
+      .select(['locked_until', 'level', 'updated_at'])
       .where('key', '=', key)
       .executeTakeFirst();
     // A lock another failure set runs until its own end, not lockMs from now.
     const until = Number(row?.locked_until ?? 0);
-    return until > now ? { locked: true, retryAfterMs: until - now } : { locked: false };
+    if (until > now) return { locked: true, retryAfterMs: until - now };
+    if (!row) return { locked: false };
+    const elapsed = Math.max(0, now - Number(row.updated_at));
+    return { locked: false, level: Math.max(0, Number(row.level) - elapsed * drainPerMs(rule)) };
   }
 
   async clear(rawKey: string): Promise<void> {
     await this.#db.deleteFrom('attempt_buckets').where('key', '=', storageKey(rawKey)).execute();
+  }
+
+  async lockedUntil(rawKey: string, now: number): Promise<number> {
+    const row = await this.#db
+      .selectFrom('attempt_buckets')
+      .select('locked_until')
+      .where('key', '=', storageKey(rawKey))
+      .executeTakeFirst();
+    const until = Number(row?.locked_until ?? 0);
+    return until > now ? until : 0;
   }
 
   async close(): Promise<void> {}

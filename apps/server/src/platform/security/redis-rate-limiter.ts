@@ -80,7 +80,7 @@ if drained(tonumber(state[1]), tonumber(state[2]), now, rate) + 1 > full then
   if ttl < lock then redis.call('PEXPIRE', KEYS[1], lock) end
   return tostring(now + lock)
 end
-return '0'
+return 'level:' .. tostring(drained(tonumber(state[1]), tonumber(state[2]), now, rate))
 `;
 
 type Scripted = Redis & {
@@ -146,12 +146,21 @@ export class RedisRateLimiter implements RateLimiter {
       String(rule.limit + levelTolerance),
       String(rule.lockMs),
     );
+    // Not locked: the script answers the bucket's level (drained to now) as `level:<n>`.
+    if (String(lockedUntil).startsWith('level:')) {
+      return { locked: false, level: Number(String(lockedUntil).slice('level:'.length)) };
+    }
     const until = Number(lockedUntil);
     return until > now ? { locked: true, retryAfterMs: until - now } : { locked: false };
   }
 
   async clear(key: string): Promise<void> {
     await this.#redis.del(this.#key(key));
+  }
+
+  async lockedUntil(key: string, now: number): Promise<number> {
+    const until = Number((await this.#redis.hget(this.#key(key), 'locked_until')) ?? 0);
+    return until > now ? until : 0;
   }
 
   /** Readiness: Redis answers PING. */

@@ -1,5 +1,6 @@
 import { adminOperations } from '@keycard/contract/admin-paths';
-import { exportAudit, searchAudit } from '../../platform/audit/audit.service.ts';
+import { auditChoices, searchNamedAudit } from '../../features/admin/index.ts';
+import { exportAudit } from '../../platform/audit/audit.service.ts';
 import { scopeOf } from './admin-auth.ts';
 import { adminRoute } from './admin-route.ts';
 
@@ -10,8 +11,15 @@ export const auditRoutes = [
     errors: [],
     handler: async ({ caller, query }) => {
       const scope = scopeOf(caller.operator);
-      return searchAudit(caller.deps.db, { ...query, tenants: scope.only, exceptTenants: scope.except });
+      return searchNamedAudit(caller.deps.db, { ...query, tenants: scope.only, exceptTenants: scope.except });
     },
+  }),
+
+  adminRoute(adminOperations.auditChoices, {
+    access: { permission: 'audit.read' },
+    errors: [],
+    handler: async ({ caller, query }) =>
+      auditChoices(caller.deps.db, scopeOf(caller.operator), query.tenant),
   }),
 
   adminRoute(adminOperations.exportAudit, {

@@ -1,6 +1,11 @@
 import { adminErrors, type ErrorCode } from '@keycard/contract';
 import { adminOperations } from '@keycard/contract/admin-paths';
-import { createClient, rotateClientSecret, setClientDisabled } from '../../features/admin/index.ts';
+import {
+  createClient,
+  rotateClientSecret,
+  setClientDisabled,
+  updateClient,
+} from '../../features/admin/index.ts';
 import { adminRoute } from './admin-route.ts';
 
 const clientErrors: ErrorCode[] = [adminErrors.tenantNotFound, adminErrors.clientNotFound];
@@ -11,6 +16,13 @@ export const clientRoutes = [
     access: { permission: 'tenants.write', operatorTenantManaged: true },
     errors: [...clientErrors, adminErrors.clientExists, adminErrors.privateAddress],
     handler: async ({ caller: { deps }, params, body }) => createClient(deps, params.code, body),
+  }),
+
+  adminRoute(adminOperations.updateClient, {
+    access: { permission: 'tenants.write', operatorTenantManaged: true },
+    errors: clientErrors,
+    handler: async ({ caller: { deps }, params, body }) =>
+      updateClient(deps, params.code, params.clientId, body),
   }),
 
   adminRoute(adminOperations.rotateClientSecret, {

@@ -92,8 +92,13 @@ export const tenantRoutes = [
   adminRoute(adminOperations.updateTenant, {
     access: { permission: 'tenants.write', operatorTenantManaged: true },
     errors: changeErrors,
-    handler: async ({ caller: { deps }, params, body }) =>
-      changeTenant(deps, params.code, (tenant) => ({ ...tenant, ...body })),
+    handler: async ({ caller: { deps }, params, body: { defaultRedirectUri, ...rest } }) =>
+      changeTenant(deps, params.code, (tenant) => ({
+        ...tenant,
+        ...rest,
+        // null or '': none, the signed-in landing; left out: kept.
+        ...(defaultRedirectUri === undefined ? {} : { defaultRedirectUri: defaultRedirectUri || undefined }),
+      })),
   }),
 
   adminRoute(adminOperations.replaceTenantDomains, {
@@ -115,6 +120,13 @@ export const tenantRoutes = [
     errors: imageErrors,
     handler: async ({ caller: { deps }, request, params, body }) =>
       uploadImage(deps, params.code, 'logo', String(request.headers['content-type']), body),
+  }),
+
+  adminRoute(adminOperations.uploadThemeBackground, {
+    access: { permission: 'tenants.write' },
+    errors: imageErrors,
+    handler: async ({ caller: { deps }, request, params, body }) =>
+      uploadImage(deps, params.code, 'background', String(request.headers['content-type']), body),
   }),
 
   adminRoute(adminOperations.uploadThemeFavicon, {

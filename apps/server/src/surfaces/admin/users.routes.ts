@@ -1,10 +1,14 @@
 import { adminErrors, type ErrorCode, errorCodes, lifecycleErrors } from '@keycard/contract';
 import { adminOperations } from '@keycard/contract/admin-paths';
 import {
+  checkSecretAnswer,
   deleteUser,
   endUserSessions,
+  getSecretQuestion,
   getUser,
   inviteAccount,
+  listUserPasskeys,
+  removeUserPasskey,
   resendActivation,
   resetUserMfa,
   searchUsers,
@@ -15,14 +19,15 @@ import { adminRoute } from './admin-route.ts';
 
 const userErrors: ErrorCode[] = [adminErrors.tenantNotFound, adminErrors.userNotFound];
 
-/** A tenant's accounts: search, invitation, the help desk's actions, erasure. */
+/**
+ * A tenant's accounts: search, invitation, the help desk's actions (passkeys and the secret
+ * question among them), erasure.
+ */
 export const userRoutes = [
   adminRoute(adminOperations.searchUsers, {
     access: { permission: 'users.read' },
     errors: [adminErrors.tenantNotFound],
-    handler: async ({ caller: { deps }, params, query }) => ({
-      users: await searchUsers(deps, params.code, query.email, query.limit),
-    }),
+    handler: async ({ caller: { deps }, params, query }) => searchUsers(deps, params.code, query),
   }),
 
   adminRoute(adminOperations.inviteUser, {
@@ -79,6 +84,36 @@ export const userRoutes = [
     access: { permission: 'users.write' },
     errors: userErrors,
     handler: async ({ caller: { deps }, params }) => endUserSessions(deps, params.code, params.userId),
+  }),
+
+  adminRoute(adminOperations.listUserPasskeys, {
+    access: { permission: 'users.read' },
+    errors: userErrors,
+    handler: async ({ caller: { deps }, params }) => ({
+      passkeys: await listUserPasskeys(deps, params.code, params.userId),
+    }),
+  }),
+
+  // As an MFA reset: available to owners on the operator tenant too.
+  adminRoute(adminOperations.removeUserPasskey, {
+    access: { permission: 'users.write' },
+    errors: userErrors,
+    handler: async ({ caller: { deps }, params }) =>
+      removeUserPasskey(deps, params.code, params.userId, params.passkeyId),
+  }),
+
+  // Only those who may act on the account (help desk and up) check who is calling.
+  adminRoute(adminOperations.getSecretQuestion, {
+    access: { permission: 'users.write' },
+    errors: userErrors,
+    handler: async ({ caller: { deps }, params }) => getSecretQuestion(deps, params.code, params.userId),
+  }),
+
+  adminRoute(adminOperations.checkSecretAnswer, {
+    access: { permission: 'users.write' },
+    errors: userErrors,
+    handler: async ({ caller: { deps }, params, body }) =>
+      checkSecretAnswer(deps, params.code, params.userId, body.answer),
   }),
 
   adminRoute(adminOperations.deleteUser, {

@@ -1,6 +1,6 @@
 import { storageKeys } from '@keycard/contract';
 import { PartnerKeys } from '../../features/partners/index.ts';
-import { sessionToken } from '../../features/sessions/index.ts';
+import { noteSessionUse, sessionToken } from '../../features/sessions/index.ts';
 import { loadSignIn, type SignIn } from '../../features/sign-in/index.ts';
 import type { TenantContext } from '../../features/tenants/index.ts';
 import { publicOrigin } from '../../platform/config.ts';
@@ -29,8 +29,17 @@ export function apiSurface(services: Services): RouteSurface<ApiTypes> {
     config,
     deps: { ...services, partnerKeys: new PartnerKeys({ allowPrivate: config.allowPrivateOutbound }) },
     tenantOf: (request) => request.tenant,
-    sessionOf: async (request, tenant) =>
-      tenant ? loadSignIn(db, tenant, sessionToken(request), clock.now()) : null,
+    sessionOf: async (request, tenant) => {
+      if (!tenant) return null;
+      const signIn = await loadSignIn(db, tenant, sessionToken(request), clock.now());
+      // The account page's "last used" (at most one write per session every few minutes per
+      // instance, not awaited: the request does not wait for it).
+      if (signIn) {
+        const seen = { userAgent: request.headers['user-agent'], ip: request.ip };
+        void noteSessionUse(db, signIn.session, seen, clock.now());
+      }
+      return signIn;
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import type { Config } from '../../platform/config.ts';
 import { type JsonObject, openApiDocument } from '../../platform/http/openapi.ts';
 import { type RouteDefinition, registerRoutes } from '../../platform/http/route.ts';
 import type { Services } from '../context.ts';
+import { accountRoutes } from './account.routes.ts';
 import { analyticsRoutes } from './analytics.routes.ts';
 import { type ApiTypes, apiOpenApiOptions, apiSurface, defineRoute } from './api-route.ts';
 import { lifecycleRoutes } from './lifecycle.routes.ts';
@@ -11,6 +12,7 @@ import { loginRoutes } from './login.routes.ts';
 import { messengerRoutes } from './messenger.routes.ts';
 import { mfaCallStatusRoute, mfaRoutes } from './mfa.routes.ts';
 import { partnerRoutes } from './partner.routes.ts';
+import { passkeyRoutes } from './passkeys.routes.ts';
 import { signInRoutes } from './sign-in.routes.ts';
 import { tenantRoutes } from './tenant.routes.ts';
 
@@ -45,6 +47,8 @@ const jsonRoutes: RouteDefinition<ApiTypes>[] = [
   ...lifecycleRoutes,
   ...messengerRoutes,
   ...mfaRoutes,
+  ...passkeyRoutes,
+  ...accountRoutes,
   ...partnerRoutes,
   ...analyticsRoutes,
   openApiRoute,

@@ -16,6 +16,7 @@ import {
   resetRequestBody,
   resetRequestResponse,
   routePattern,
+  sendVerificationBody,
   userEmailParams,
   type ValidateTokenResponse,
   type VerifyEmailResponse,
@@ -222,7 +223,13 @@ export const lifecycleRoutes = [
         { request, reply, tenant, email: params.email, recaptchaToken: body.recaptchaToken },
         'PASSWORD_RESET',
         async (tenant, email) => {
-          const { state, messageId } = await requestPasswordReset(deps, tenant, email, deps.clock.now());
+          const { state, messageId } = await requestPasswordReset(
+            deps,
+            tenant,
+            email,
+            deps.clock.now(),
+            body.langCode,
+          );
           if (messageId) deliver(deps);
           return { state };
         },
@@ -247,7 +254,13 @@ export const lifecycleRoutes = [
         { request, reply, tenant, email: params.email, recaptchaToken: body.recaptchaToken },
         'SIGNUP',
         async (tenant, email) => {
-          const { messageId } = await requestActivationResend(deps, tenant, email, deps.clock.now());
+          const { messageId } = await requestActivationResend(
+            deps,
+            tenant,
+            email,
+            deps.clock.now(),
+            body.langCode,
+          );
           if (messageId) deliver(deps);
           return {};
         },
@@ -281,6 +294,7 @@ export const lifecycleRoutes = [
     origin: 'same-origin',
     tenant: 'required',
     params: userEmailParams,
+    body: sendVerificationBody,
     responses: { 200: emptyResponse },
     errors: [
       errorCodes.sessionRequired,
@@ -288,7 +302,7 @@ export const lifecycleRoutes = [
       errorCodes.rateLimited,
       ...idempotencyErrors,
     ],
-    handler: async ({ deps, request, reply, tenant, session, params }) => {
+    handler: async ({ deps, request, reply, tenant, session, params, body }) => {
       if (!session) throw new AppError(errorCodes.sessionRequired);
       if (session.user.email !== params.email) throw new AppError(lifecycleErrors.verifyNotSessionEmail);
       return idempotent(
@@ -297,7 +311,13 @@ export const lifecycleRoutes = [
         reply,
         { tenantCode: tenant.code, subject: session.session.id },
         async () => {
-          const { messageId } = await sendVerificationMail(deps, tenant, session.user, deps.clock.now());
+          const { messageId } = await sendVerificationMail(
+            deps,
+            tenant,
+            session.user,
+            deps.clock.now(),
+            body.langCode,
+          );
           if (messageId) deliver(deps);
           return {};
         },

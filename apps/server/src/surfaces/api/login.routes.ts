@@ -1,4 +1,11 @@
-import { apiPaths, errorCodes, type LoginLimitFields, loginRequest, loginResponse } from '@keycard/contract';
+import {
+  apiPaths,
+  errorCodes,
+  type LoginFailureFields,
+  type LoginLimitFields,
+  loginRequest,
+  loginResponse,
+} from '@keycard/contract';
 import { passwordLogin } from '../../features/login/index.ts';
 import { deviceToken, knownBrowserToken } from '../../features/sessions/index.ts';
 import { AppError, retryAfter } from '../../platform/shared/errors.ts';
@@ -19,22 +26,26 @@ export const loginRoutes = [
     handler: async ({ deps, request, tenant, body }) => {
       const { db, limiter, clock, config } = deps;
       const outcome = await passwordLogin(
-        { db, limiter, policy: config.login, clock },
+        { db, limiter, policy: config.login, clock, config },
         tenant,
         {
           ...body,
           userDeviceToken: deviceToken(request, body.userDeviceToken),
           ip: request.ip,
+          userAgent: request.headers['user-agent'],
           knownBrowserToken: knownBrowserToken(request),
         },
         clock.now(),
       );
       if (!outcome.ok) {
         // Which limit refused, so the portal can say "from your network" or "this account".
-        const fields: LoginLimitFields | undefined =
+        // Or, for a wrong password near the lockout, how many attempts are left before it.
+        const fields: LoginLimitFields | LoginFailureFields | undefined =
           outcome.code === errorCodes.tooManyAttempts
             ? { limit: outcome.limit, ...limitWait(outcome.retryAfterMs) }
-            : undefined;
+            : outcome.code === errorCodes.invalidCredentials && outcome.attemptsLeft !== undefined
+              ? { attemptsLeft: String(outcome.attemptsLeft) }
+              : undefined;
         throw new AppError(outcome.code, { fields });
       }
       return { code: outcome.code, state: body.state };

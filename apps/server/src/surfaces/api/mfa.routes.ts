@@ -27,6 +27,7 @@ import {
   routePattern,
   sendPhoneCodeRequest,
 } from '@keycard/contract';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { recordCallStatus } from '../../features/factors/index.ts';
 import { idempotent } from '../../features/idempotency/index.ts';
@@ -47,14 +48,21 @@ import { loadSignIn } from '../../features/sign-in/index.ts';
 import type { TenantContext } from '../../features/tenants/index.ts';
 import { resolveRedirect } from '../../features/tenants/index.ts';
 import { publicOrigin } from '../../platform/config.ts';
-import { ownOriginOf } from '../../platform/http/host.ts';
+import { hostnameOf, ownOriginOf } from '../../platform/http/host.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { Services } from '../context.ts';
 import { defineRoute } from './api-route.ts';
 
-export function mfaDepsOf(services: Services): MfaDeps {
+export function mfaDepsOf(services: Services, request: FastifyRequest): MfaDeps {
   const { config } = services;
+  const userAgent = request.headers['user-agent'];
   return {
+    config,
+    seen: {
+      host: hostnameOf(request.host),
+      userAgent: typeof userAgent === 'string' ? userAgent : undefined,
+      ip: request.ip,
+    },
     db: services.db,
     key: services.secrets.encryptionKey,
     limiter: services.limiter,
@@ -92,8 +100,8 @@ export const mfaRoutes = [
     tenant: 'required',
     responses: { 200: mfaStatusResponse },
     errors: mfaRouteErrors,
-    handler: async ({ deps, tenant, session }): Promise<MfaStatusResponse> =>
-      mfaStatus(mfaDepsOf(deps), tenant, session, deps.clock.now()),
+    handler: async ({ deps, request, tenant, session }): Promise<MfaStatusResponse> =>
+      mfaStatus(mfaDepsOf(deps, request), tenant, session, deps.clock.now()),
   }),
 
   defineRoute({
@@ -106,8 +114,8 @@ export const mfaRoutes = [
     body: registerTotpRequest,
     responses: { 200: registerTotpResponse },
     errors: mfaRouteErrors,
-    handler: async ({ deps, tenant, session }): Promise<RegisterTotpResponse> =>
-      registerTotp(mfaDepsOf(deps), tenant, session, deps.clock.now()),
+    handler: async ({ deps, request, tenant, session }): Promise<RegisterTotpResponse> =>
+      registerTotp(mfaDepsOf(deps, request), tenant, session, deps.clock.now()),
   }),
 
   defineRoute({
@@ -122,7 +130,7 @@ export const mfaRoutes = [
     errors: sendErrors,
     handler: async ({ deps, request, reply, tenant, session, body }): Promise<PhoneCodeSentResponse> =>
       idempotent(deps, request, reply, { tenantCode: tenant.code, subject: session.session.id }, () =>
-        registerPhone(mfaDepsOf(deps), tenant, session, body, deps.clock.now()),
+        registerPhone(mfaDepsOf(deps, request), tenant, session, body, deps.clock.now()),
       ),
   }),
 
@@ -138,7 +146,14 @@ export const mfaRoutes = [
     errors: sendErrors,
     handler: async ({ deps, request, reply, tenant, session, body }): Promise<PhoneCodeSentResponse> =>
       idempotent(deps, request, reply, { tenantCode: tenant.code, subject: session.session.id }, () =>
-        resendPhoneCode(mfaDepsOf(deps), tenant, session, body.deliveryType, deps.clock.now()),
+        resendPhoneCode(
+          mfaDepsOf(deps, request),
+          tenant,
+          session,
+          body.deliveryType,
+          deps.clock.now(),
+          body.langCode,
+        ),
       ),
   }),
 
@@ -151,8 +166,8 @@ export const mfaRoutes = [
     tenant: 'required',
     responses: { 200: phoneDeliveryResponse },
     errors: mfaRouteErrors,
-    handler: async ({ deps, tenant, session }): Promise<PhoneDeliveryResponse> =>
-      phoneDelivery(mfaDepsOf(deps), tenant, session),
+    handler: async ({ deps, request, tenant, session }): Promise<PhoneDeliveryResponse> =>
+      phoneDelivery(mfaDepsOf(deps, request), tenant, session),
   }),
 
   defineRoute({
@@ -167,7 +182,7 @@ export const mfaRoutes = [
     errors: mfaRouteErrors,
     handler: async ({ deps, request, tenant, session, body }): Promise<MfaVerifyResponse> => {
       const now = deps.clock.now();
-      const result = await verifyMfa(mfaDepsOf(deps), tenant, session, body, now);
+      const result = await verifyMfa(mfaDepsOf(deps, request), tenant, session, body, now);
       const after = await loadSignIn(deps.db, tenant, sessionToken(request), now);
       return { state: after?.identity.state ?? session.identity.state, ...result };
     },
@@ -183,8 +198,13 @@ export const mfaRoutes = [
     body: deviceTokenRequest,
     responses: { 200: deviceTokenResponse },
     errors: mfaRouteErrors,
-    handler: async ({ deps, reply, tenant, session }): Promise<DeviceTokenResponse> => {
-      const { token, trustedUntil } = await trustDevice(mfaDepsOf(deps), tenant, session, deps.clock.now());
+    handler: async ({ deps, request, reply, tenant, session }): Promise<DeviceTokenResponse> => {
+      const { token, trustedUntil } = await trustDevice(
+        mfaDepsOf(deps, request),
+        tenant,
+        session,
+        deps.clock.now(),
+      );
       setDeviceIdCookie(reply, deps.config, token);
       return { userDeviceToken: token, trustedUntil };
     },
@@ -199,8 +219,13 @@ export const mfaRoutes = [
     tenant: 'required',
     responses: { 200: recoveryCodesResponse },
     errors: mfaRouteErrors,
-    handler: async ({ deps, tenant, session }): Promise<RecoveryCodesResponse> => ({
-      recoveryCodes: await regenerateRecoveryCodes(mfaDepsOf(deps), tenant, session, deps.clock.now()),
+    handler: async ({ deps, request, tenant, session }): Promise<RecoveryCodesResponse> => ({
+      recoveryCodes: await regenerateRecoveryCodes(
+        mfaDepsOf(deps, request),
+        tenant,
+        session,
+        deps.clock.now(),
+      ),
     }),
   }),
 
@@ -216,7 +241,7 @@ export const mfaRoutes = [
     errors: mfaRouteErrors,
     handler: async ({ deps, request, tenant, session, body }): Promise<MfaResetResponse> => {
       const now = deps.clock.now();
-      await resetMfa(mfaDepsOf(deps), tenant, session, body.proof, now);
+      await resetMfa(mfaDepsOf(deps, request), tenant, session, body.proof, now);
       const after = await loadSignIn(deps.db, tenant, sessionToken(request), now);
       // Invariant 2: the mfaResetRedirectUri is answered back only when registered for the tenant.
       return {

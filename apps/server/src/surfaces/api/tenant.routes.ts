@@ -36,6 +36,7 @@ export const tenantRoutes = [
           aliasCode: tenant.aliasCode,
           loginDomain: tenant.loginDomain,
           loginClientId: tenant.loginClientId,
+          passkeys: tenant.settings.passkeys,
         },
         domain: hostnameOf(params.domain),
       };

@@ -221,6 +221,8 @@ describe.each(engines)('operator CLI on %s', (engine) => {
       emailVerificationRequired: false,
       captcha: { siteKey: null, secret: null, verifyUrl: null },
       mfa: { mode: 'off', mandatoryFrom: null, trustedDeviceDays: 60 },
+      passkeys: 'offered',
+      securityMail: { newBrowserSignIn: false },
       analyticsId: null,
     });
     try {
@@ -256,6 +258,42 @@ describe.each(engines)('operator CLI on %s', (engine) => {
       expect(tenant.settings).toMatchObject({
         passwordExpiryDays: 90,
         captcha: { siteKey: null, secret: 'very-secret' },
+      });
+    } finally {
+      await setTenantSettings(t, {}, 'seaside');
+    }
+  });
+
+  it('refuses a password warning longer than the expiry, set together or against the stored one', async () => {
+    try {
+      const both = await run(
+        'tenant-settings',
+        '--tenant',
+        'seaside',
+        '--set',
+        'passwordExpiryDays=7',
+        '--set',
+        'passwordWarningDays=10',
+      );
+      expect(both.code).toBe(1);
+      expect(both.err).toContain(
+        'passwordWarningDays: the warning period must not be longer than the password expiry (7 days)',
+      );
+      expect(
+        (await run('tenant-settings', '--tenant', 'seaside', '--set', 'passwordExpiryDays=7')).code,
+      ).toBe(0);
+      const alone = await run('tenant-settings', '--tenant', 'seaside', '--set', 'passwordWarningDays=8');
+      expect(alone.code, 'against the stored expiry').toBe(1);
+      expect(alone.err).toContain('must not be longer than the password expiry (7 days)');
+      expect(
+        (await run('tenant-settings', '--tenant', 'seaside', '--set', 'passwordWarningDays=7')).code,
+      ).toBe(0);
+      const shorter = await run('tenant-settings', '--tenant', 'seaside', '--set', 'passwordExpiryDays=5');
+      expect(shorter.code, 'an expiry shorter than the stored warning').toBe(1);
+      t.services.tenants.invalidate();
+      expect((await t.services.tenants.byCode('seaside'))!.settings).toMatchObject({
+        passwordExpiryDays: 7,
+        passwordWarningDays: 7,
       });
     } finally {
       await setTenantSettings(t, {}, 'seaside');

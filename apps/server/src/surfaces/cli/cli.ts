@@ -9,8 +9,10 @@ import { TenantDirectory } from '../../features/tenants/index.ts';
 import { type Config, ConfigError, loadConfig } from '../../platform/config.ts';
 import { type Db, openDatabase } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/shared/errors.ts';
+import { loadSecrets } from '../../platform/shared/secrets.ts';
 import { accountCommands, accountsUsage, changeAccount } from './accounts.cli.ts';
 import { AuditUsageError, auditUsage, runAuditCommand, runDbCommand } from './audit.cli.ts';
+import { backupCommands, backupUsage, runBackupCommand } from './backup.cli.ts';
 import { emailOf, localeOf, required, UsageError, userTypeOf } from './cli-args.ts';
 import {
   type ConfigurationCommand,
@@ -28,6 +30,7 @@ import {
   runOperatorsCommand,
 } from './operators.cli.ts';
 import { PartnerUsageError, parsePartnerArgs, partnersUsage, runPartnersCli } from './partner.cli.ts';
+import { rotateKeyUsage, runRotateEncryptionKey } from './rotate-key.cli.ts';
 import { runTenantSettingsCommand, settingsPatch, tenantSettingsUsage } from './tenant-settings.cli.ts';
 
 /**
@@ -45,6 +48,8 @@ ${partnersUsage}
 ${configurationUsage}
 ${operatorsUsage}
 ${auditUsage}
+${backupUsage}
+${rotateKeyUsage}
 The database is the server's: DATABASE_URL, or the SQLite file in DATA_DIR (default ./data).
 Queued mail is delivered by the running Keycard server (SMTP_URL, or the local outbox page).
 `;
@@ -131,6 +136,21 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return command === 'audit'
         ? await runAuditCommand(rest, config, auditIo)
         : await runDbCommand(rest, config, auditIo);
+    }
+    if ((backupCommands as readonly string[]).includes(command)) {
+      const config = io.config ?? loadConfig();
+      return await runBackupCommand(command as (typeof backupCommands)[number], rest, config, io);
+    }
+    if (command === 'rotate-encryption-key') {
+      const config = io.config ?? loadConfig();
+      const { kysely } = await open(config);
+      return await runRotateEncryptionKey(
+        kysely,
+        await loadSecrets(config),
+        rest,
+        io,
+        io.now?.() ?? Date.now(),
+      );
     }
     if (command === 'operators') {
       const parsed = parseOperatorsArgs(rest);

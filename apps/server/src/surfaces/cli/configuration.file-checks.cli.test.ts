@@ -22,8 +22,8 @@ describe.each(engines)('keycard apply and export refusals on %s', (engine) => {
     ],
     [
       'an unknown theme field',
-      bad((t) => Object.assign(t.theme as object, { font: 'Comic Sans' })),
-      'tenants[0].theme.font: unknown field',
+      bad((t) => Object.assign(t.theme as object, { fontSize: 'large' })),
+      'tenants[0].theme.fontSize: unknown field',
     ],
     [
       'a wrong type',

@@ -4,20 +4,24 @@ import type { Kysely } from 'kysely';
 import {
   adminResource,
   changeOperator,
+  chooseOperatorOrigin,
   createMachineClient,
   createOwner,
   listOperators,
+  readServerOrigin,
   removeOperator,
 } from '../../features/operators/index.ts';
 import { cliActor } from '../../platform/audit/audit.service.ts';
-import type { Config } from '../../platform/config.ts';
+import { type Config, publicOrigin } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 
 export const operatorsUsage = `  keycard operators create-owner --email <address>
       Creates the operator tenant on ADMIN_DOMAIN if it is missing (MFA required) and an owner
       account for the address, and prints a single-use activation link (24 hours valid). The
       owner sets a password there and an MFA factor at the first sign-in. Nothing else creates
-      operators: a server started without one has none.
+      operators: a server started without one has none. The console's addresses use the port of
+      the server last started on this DATA_DIR (PUBLIC_PORT, or PORT, must agree with it when
+      set); run again, it corrects addresses an earlier run wrote with another port.
 
   keycard operators create-client --client-id <id> --role <${adminRoles.join('|')}> [--tenant <code> …]
       Creates a machine operator: a client of the operator tenant that gets admin API access
@@ -103,14 +107,29 @@ export async function runOperatorsCommand(
     now: number;
     out: (line: string) => void;
     err: (line: string) => void;
+    /** The command's environment, to tell a port it was given from the default one. */
+    env?: NodeJS.ProcessEnv;
   },
 ): Promise<number> {
-  const deps = { db: io.db, config: io.config, actor: cliActor };
+  // The addresses written for the console are the ones the server answers on (issue 19).
+  const origin = chooseOperatorOrigin({
+    config: io.config,
+    env: io.env ?? process.env,
+    record: await readServerOrigin(io.config),
+  });
+  if (!origin.ok) {
+    io.err(origin.reason);
+    return 1;
+  }
+  if (origin.note) io.err(origin.note);
+  const config = origin.config;
+  const deps = { db: io.db, config, actor: cliActor };
   if (parsed.command === 'create-owner') {
     const { link, expiresAt, tenantCreated } = await createOwner(deps, parsed.email, io.now);
-    if (tenantCreated) io.err(`Created the operator tenant on ${io.config.adminDomain} (MFA required).`);
+    if (tenantCreated) io.err(`Created the operator tenant on ${config.adminDomain} (MFA required).`);
     io.out(link);
     io.err(`Single use, for ${parsed.email} (owner), valid until ${new Date(expiresAt).toISOString()}.`);
+    io.err(`The console: ${publicOrigin(config, config.adminDomain)}/console/ (after the activation).`);
     return 0;
   }
   if (parsed.command === 'create-client') {
@@ -118,13 +137,13 @@ export async function runOperatorsCommand(
     io.out(secret);
     io.err(
       `Created ${parsed.clientId} (${parsed.role}${parsed.tenants ? ` of ${parsed.tenants.join(', ')}` : ''}). ` +
-        `The secret above is shown once. Tokens: POST ${adminResource(io.config).replace(/\/admin\/api$/, '')}/oidc/token ` +
+        `The secret above is shown once. Tokens: POST ${adminResource(config).replace(/\/admin\/api$/, '')}/oidc/token ` +
         'with grant_type=client_credentials and HTTP Basic authentication.',
     );
     return 0;
   }
   // The owners are locked while the last one is looked for on PostgreSQL, as over the API.
-  const changeDeps = { ...deps, engine: io.config.databaseUrl ? ('postgres' as const) : ('sqlite' as const) };
+  const changeDeps = { ...deps, engine: config.databaseUrl ? ('postgres' as const) : ('sqlite' as const) };
   if (parsed.command === 'set-role') {
     const operator = await changeOperator(changeDeps, parsed.id, parsed, io.now);
     io.err(

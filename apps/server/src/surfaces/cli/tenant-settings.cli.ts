@@ -1,4 +1,4 @@
-import { mfaDeliveryTypes } from '@keycard/contract';
+import { mfaDeliveryTypes, warningExceedsExpiry, warningExceedsExpiryMessage } from '@keycard/contract';
 import { applyVerificationPolicy } from '../../features/accounts/index.ts';
 import type { TenantContext, TenantDirectory, TenantSettings } from '../../features/tenants/index.ts';
 import { updateTenantSettings } from '../../features/tenants/index.ts';
@@ -19,7 +19,9 @@ export const tenantSettingsUsage = `  keycard tenant-settings --tenant <code> [-
       (factors offered, such as totp,sms; all for every factor), analyticsId
       (text or null), messenger.provider (intercom, standin or null), messenger.appId (text or
       null), messenger.domains (host names separated by commas, or none), messenger.scriptUrl
-      (the stand-in's script, a URL or null). Running servers apply changes within 5 seconds.
+      (the stand-in's script, a URL or null), passkeys (off|offered|preferred),
+      securityMail.newBrowserSignIn (true|false: a mail on a sign-in from a browser never seen
+      before). Running servers apply changes within 5 seconds.
       Turning emailVerificationRequired on asks every account whose address is not verified
       yet to verify it at its next sign-in; turning it off asks nobody.
 `;
@@ -83,6 +85,11 @@ const settingRules: Record<
     expects: 'host names separated by commas (such as login.example.com), or none',
   },
   'messenger.scriptUrl': { check: isUrlOrNull, expects: 'a URL or null' },
+  passkeys: {
+    check: (v) => v === 'off' || v === 'offered' || v === 'preferred',
+    expects: 'off, offered or preferred',
+  },
+  'securityMail.newBrowserSignIn': { check: (v) => typeof v === 'boolean', expects: 'true or false' },
 };
 
 function settingValue(raw: string): unknown {
@@ -143,6 +150,8 @@ function printableSettings(settings: TenantSettings): string {
     mfa,
     analyticsId,
     messenger,
+    passkeys,
+    securityMail,
   } = settings;
   const secret = captcha.secret ? '(set)' : null;
   const mandatoryFrom =
@@ -154,6 +163,8 @@ function printableSettings(settings: TenantSettings): string {
       emailVerificationRequired,
       captcha: { ...captcha, secret },
       mfa: { ...mfa, mandatoryFrom },
+      passkeys,
+      securityMail,
       analyticsId,
       // Shown once a provider is chosen; a tenant without a widget reads as before.
       ...(messenger.provider ? { messenger } : {}),
@@ -185,6 +196,17 @@ export async function runTenantSettingsCommand(
   const refused = outboundRefusal(patch, deps.config.allowPrivateOutbound);
   if (refused) {
     deps.err(refused);
+    return 1;
+  }
+  // What the patch leaves out it keeps: the warning is checked against the expiry it will meet.
+  const expiry =
+    'passwordExpiryDays' in patch ? patch.passwordExpiryDays : tenant.settings.passwordExpiryDays;
+  const warning =
+    'passwordWarningDays' in patch ? patch.passwordWarningDays : tenant.settings.passwordWarningDays;
+  if (warningExceedsExpiry(expiry as number | null, warning as number | null)) {
+    deps.err(
+      `The settings were not saved:\n  passwordWarningDays: ${warningExceedsExpiryMessage} (${expiry} days)`,
+    );
     return 1;
   }
   if (Object.keys(patch).length > 0) {

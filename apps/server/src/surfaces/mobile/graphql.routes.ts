@@ -24,6 +24,7 @@ import { sessionToken } from '../../features/sessions/index.ts';
 import { loadSignIn, type SignIn } from '../../features/sign-in/index.ts';
 import { ownOriginOf } from '../../platform/http/host.ts';
 import { assertSameOrigin } from '../../platform/http/security.ts';
+import { serviceRestartCloseCode } from '../../platform/http/shutdown.ts';
 import { AppError } from '../../platform/shared/errors.ts';
 import type { Services } from '../context.ts';
 import { requireTenant } from '../tenant.ts';
@@ -65,6 +66,7 @@ export async function mobileRoutes(app: FastifyInstance, services: Services): Pr
   app.addHook('onClose', async () => events.close());
   const deps: MobileDeps = {
     db,
+    config,
     key: services.secrets.encryptionKey,
     clock,
     events,
@@ -102,6 +104,15 @@ export async function mobileRoutes(app: FastifyInstance, services: Services): Pr
 
   await app.register(fastifyWebsocket, {
     options: { maxPayload: 64 * 1024, handleProtocols },
+    // A shutdown closes each socket with 1012 (Service Restart), which the device app's
+    // graphql-ws client treats as passing and reconnects on — to another instance.
+    preClose(done) {
+      for (const client of this.websocketServer.clients) {
+        client.close(serviceRestartCloseCode, 'Service restart');
+      }
+      this.websocketServer.close();
+      done();
+    },
   });
 
   app.options(mobileGraphqlPath, async (request, reply) => {

@@ -1,7 +1,8 @@
 import { type Locale, storageKeys } from '@keycard/contract';
 import { en, loadTexts, type Texts } from '@keycard/texts';
+import { fillRedirectPortHint } from '@keycard/texts/provider-hints';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import type { ProviderPageRenderer } from '../../features/oidc/index.ts';
+import { type ProviderPageRenderer, portOnlyRedirectMismatch } from '../../features/oidc/index.ts';
 import type { TenantContext } from '../../features/tenants/index.ts';
 import { pagePolicy } from '../../platform/http/page-policy.ts';
 import { escapeHtml } from '../../platform/shared/html.ts';
@@ -26,7 +27,13 @@ import {
 /** The data block the portal's provider screen reads (its element id and shape). */
 export const providerPageElementId = 'kc-provider-page';
 export type ProviderPageData =
-  | { kind: 'error'; code: string; request: 'sign-in' | 'log-out' }
+  | {
+      kind: 'error';
+      code: string;
+      request: 'sign-in' | 'log-out';
+      /** A redirect that differs from the registered one only in its port (issue 19). */
+      portHint?: { requested: string; registered: string };
+    }
   | { kind: 'logout' };
 
 /**
@@ -80,7 +87,12 @@ export class ProviderPages implements ProviderPageRenderer {
     tenant: TenantContext,
     out: { error?: string; error_description?: string },
   ): Promise<void> {
-    const page = await this.#errorPage(localeOf(ctx), tenant, out.error, ctx.path);
+    const redirect = (ctx.oidc?.params as Record<string, unknown> | undefined)?.redirect_uri;
+    const portHint =
+      out.error === 'invalid_redirect_uri'
+        ? portOnlyRedirectMismatch(redirect, ctx.oidc?.client?.redirectUris ?? [])
+        : undefined;
+    const page = await this.#errorPage(localeOf(ctx), tenant, out.error, ctx.path, portHint);
     this.#send(ctx, page);
   }
 
@@ -117,6 +129,7 @@ export class ProviderPages implements ProviderPageRenderer {
     tenant: TenantContext | null,
     error: unknown,
     path: string,
+    portHint?: { requested: string; registered: string },
   ): Promise<RenderedPage> {
     const texts = locale === 'en' ? en : await loadTexts(locale);
     // The code is stable and safe to show. The description is not shown: it is English, and
@@ -127,12 +140,13 @@ export class ProviderPages implements ProviderPageRenderer {
     const support = tenant?.theme.links.contactSupportUrl;
     const body =
       `<p>${escapeHtml(reasonFor(texts, code))}</p>` +
+      (portHint ? `<p>${escapeHtml(fillRedirectPortHint(locale, portHint))}</p>` : '') +
       `<p>${escapeHtml(texts.errors.provider.next)}</p>` +
       `<p>${escapeHtml(texts.errors.provider.codeLabel)}: <code>${escapeHtml(code)}</code></p>` +
       (support
         ? `<div class="kc-links"><a class="kc-link" href="${escapeHtml(support)}" target="_blank" rel="noopener noreferrer">${escapeHtml(texts.common.contactSupport)}</a></div>`
         : '');
-    const data: ProviderPageData = { kind: 'error', code, request };
+    const data: ProviderPageData = { kind: 'error', code, request, ...(portHint ? { portHint } : {}) };
     return {
       locale,
       tenant,

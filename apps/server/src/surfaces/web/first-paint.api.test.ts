@@ -44,6 +44,13 @@ describe('choosing the page language', () => {
     expect(choose(null, undefined, 'ja, es-MX;q=0.8')).toBe('es');
     expect(choose(null, undefined, 'ja')).toBe('en');
   });
+
+  it("puts the language menu's choice before a link's langCode (issue 19 item 14)", () => {
+    const base = { uiLocales: undefined, acceptLanguage: 'de' };
+    expect(choosePageLocale({ ...base, menu: 'it', langCode: 'fr', chosen: 'fr' })).toBe('it');
+    expect(choosePageLocale({ ...base, menu: undefined, langCode: 'fr', chosen: 'th' })).toBe('fr');
+    expect(choosePageLocale({ ...base, menu: 'xx', langCode: null })).toBe('de');
+  });
 });
 
 describe.each(engines)('the branded first paint on %s', (engine) => {
@@ -165,6 +172,16 @@ describe.each(engines)('the branded first paint on %s', (engine) => {
     ).text();
     expect(bogus).toContain('<html lang="es"');
     expect((await page('grand-hotel', '/login')).headers.get('set-cookie')).toBeNull();
+  });
+
+  it("keeps a language picked in the menu over a mail link's langCode, and leaves its cookie be", async () => {
+    const headers = { 'accept-language': 'de', cookie: 'AUTH_X_LANG_MENU=it; AUTH_X_LANG=it' };
+    const link = await page('grand-hotel', '/reset-password/update?token=x&langCode=fr', headers);
+    expect(await link.text()).toContain('<html lang="it"');
+    expect(link.headers.get('set-cookie')).toBeNull();
+    // Without a menu choice the link's langCode still beats Accept-Language.
+    const plain = await page('grand-hotel', '/login?langCode=fr', { 'accept-language': 'de' });
+    expect(await plain.text()).toContain('<html lang="fr"');
   });
 
   it("honours the app's ui_locales for the sign-in it asked for", async () => {

@@ -4,13 +4,17 @@ import {
   localeNames,
   locales,
   type OverridableTextKey,
+  paths,
   type Theme,
-  themeVariables,
+  themeCssVariables,
+  themeRootAttributes,
+  themeStyle,
   toLocale,
 } from '@keycard/contract';
 import { en, loadTexts, type Texts } from '@keycard/texts';
 import type { TenantContext } from '../../features/tenants/index.ts';
 import { escapeHtml } from '../../platform/shared/html.ts';
+import { fontFaceCss } from './served-fonts.ts';
 
 /**
  * The portal's first response, rendered per host (issue 11): the tenant's colours, title,
@@ -24,6 +28,8 @@ export interface FirstPaintContext {
   locale: Locale;
   pathname: string;
   search: URLSearchParams;
+  /** The e-mail step's live session: who is signed in on this browser (portal.ts asks). */
+  signedIn?: string | null;
 }
 
 /** What the portal script reads instead of asking again (apps/portal/src/app/bootstrap.ts). */
@@ -61,18 +67,22 @@ export function acceptedLanguages(header: string | undefined): string[] {
 }
 
 /**
- * The page's language (issue 11): the langCode query value, then the language this browser
- * chose before (the AUTH_X_LANG cookie: the language menu, or a langCode it arrived with), then
- * the app's OIDC `ui_locales` (space-separated, best first), then the browser's
- * Accept-Language, then English. Only the part before the dash counts (SPEC §1).
+ * The page's language (issue 11): a choice made in this browser's language menu (the
+ * AUTH_X_LANG_MENU cookie: a mail link's langCode never overrides it, issue 19 item 14), then
+ * the langCode query value, then the language this browser had before (the AUTH_X_LANG cookie:
+ * the menu, or a langCode it arrived with), then the app's OIDC `ui_locales` (space-separated,
+ * best first), then the browser's Accept-Language, then English. Only the part before the dash
+ * counts (SPEC §1).
  */
 export function choosePageLocale(input: {
+  menu?: string | undefined;
   langCode: string | null;
   chosen?: string | undefined;
   uiLocales: string | undefined;
   acceptLanguage: string | undefined;
 }): Locale {
   const candidates = [
+    input.menu,
     input.langCode,
     input.chosen,
     ...(input.uiLocales ?? '').split(' '),
@@ -92,12 +102,27 @@ const jsonForScript = (value: unknown) =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
-/** The theme's colours as CSS variables, with the contrast guarantee the portal applies too. */
+/**
+ * The theme as CSS variables (colours with the contrast guarantee, font, corners, logo size,
+ * background, the dark scheme's colours), exactly those the portal's script sets (theme.tsx).
+ * Every value is the contract's own: a hex colour, a px length, a listed font stack, or a
+ * url() that escapes whatever could end it (theme-style.ts cssUrl).
+ */
 function themeCss(theme: Theme): string {
-  const declarations = Object.entries(themeVariables(theme.colours))
-    .filter(([, value]) => /^#[0-9a-f]{6}$/.test(value))
-    .map(([name, value]) => `${name}:${value}`);
-  return `:root{${declarations.join(';')}}`;
+  const declarations = Object.entries(themeCssVariables(theme)).map(([name, value]) => `${name}:${value}`);
+  // The picked font's @font-face rules, and only its (served-fonts.ts): nothing for `system`.
+  // Not preloaded: found as early in this inline style, a preload would only take bandwidth
+  // from the page's script on a slow line, while swap paints the text at once anyway.
+  return `${fontFaceCss(themeStyle(theme).font)}:root{${declarations.join(';')}}`;
+}
+
+/** The <html> attributes that switch on the stylesheet's dark scheme and background rules. */
+function rootAttributes(theme: Theme | null): string {
+  if (!theme) return '';
+  return Object.entries(themeRootAttributes(theme))
+    .filter(([, on]) => on)
+    .map(([name]) => ` ${name}`)
+    .join('');
 }
 
 /** The title key of the routes whose title the server knows (the portal sets it again). */
@@ -177,7 +202,23 @@ function emailStep(texts: Texts, intro: string, search: URLSearchParams): string
   );
 }
 
-function isEmailStep(pathname: string): boolean {
+/**
+ * The e-mail step's word on a live session, as the portal's LiveSession draws it: who is signed
+ * in, the way on and the way out. Not when an app is asking (its request goes on by itself;
+ * a fresh sign-in an app asks for comes with its iid too), nor after a log-out.
+ */
+function liveSession(texts: Texts, email: string | null): string {
+  if (!email) return '';
+  const notice = escapeHtml(texts.login.signedIn.notice.replace('{{email}}', email));
+  return (
+    `<div class="kc-live-session"><div class="kc-notice kc-notice-info" role="status">${notice}</div>` +
+    `<div class="kc-actions"><a class="kc-button" href="${paths.authenticated}">${escapeHtml(texts.login.signedIn.continue)}</a>` +
+    `<a class="kc-button kc-button-secondary" href="${paths.logout}">${escapeHtml(texts.login.signedIn.logOut)}</a></div>` +
+    `<p>${escapeHtml(texts.login.signedIn.other)}</p></div>`
+  );
+}
+
+export function isEmailStep(pathname: string): boolean {
   const path = pathname.replace(/\/+$/, '') || '/';
   return path === '/login';
 }
@@ -244,7 +285,7 @@ export function composePage(template: string, page: RenderedPage, nonce: string)
       .join('');
   return template
     .replaceAll(inlineStyleNonce, nonce)
-    .replace(/<html lang="[^"]*"/, `<html lang="${locale}"`)
+    .replace(/<html lang="[^"]*"/, `<html lang="${locale}"${rootAttributes(theme)}`)
     .replace(/<title>[^<]*<\/title>/, '')
     .replace(/<link rel="icon"[^>]*>/, '')
     .replace('</head>', `${head}</head>`)
@@ -258,9 +299,16 @@ export async function renderFirstPaint(
   nonce: string,
 ): Promise<string> {
   const { tenant, locale, pathname, search } = context;
+  const signedIn = search.has('iid') || search.has('loggedOut') ? null : (context.signedIn ?? null);
   const texts = locale === 'en' ? en : await loadTexts(locale);
   const theme = tenant?.theme ?? null;
   const key = titleKey(pathname, search);
+  // The account page's title is in its own catalogue (texts.account), not the core titles.
+  const heading = key
+    ? texts.titles[key]
+    : /^\/account\/?$/.test(pathname)
+      ? texts.account.titles.account
+      : null;
   const suffix = theme?.name ?? texts.common.appName;
   const root =
     tenant && isEmailStep(pathname)
@@ -271,12 +319,20 @@ export async function renderFirstPaint(
           search.has('activateSuccess')
             ? texts.titles.accountCreated
             : tenantText(theme, locale, 'login.email.heading', texts.login.email.heading),
-          emailStep(texts, tenantText(theme, locale, 'login.email.intro', texts.login.email.intro), search),
+          liveSession(texts, signedIn) +
+            emailStep(texts, tenantText(theme, locale, 'login.email.intro', texts.login.email.intro), search),
         )
       : '';
   return composePage(
     template,
-    { locale, tenant, title: key ? `${texts.titles[key]} | ${suffix}` : suffix, root },
+    {
+      locale,
+      tenant,
+      title: heading ? `${heading} | ${suffix}` : suffix,
+      root,
+      // Read by the portal's e-mail step (apps/portal/src/lib/signed-in.ts).
+      ...(signedIn ? { data: { 'kc-signed-in': { email: signedIn } } } : {}),
+    },
     nonce,
   );
 }

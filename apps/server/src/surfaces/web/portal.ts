@@ -8,7 +8,13 @@ import type { BrowserExchange } from '../../features/oidc/index.ts';
 import type { TenantContext } from '../../features/tenants/index.ts';
 import { hostnameOf } from '../../platform/http/host.ts';
 import { allowPageStyle } from '../../platform/http/security.ts';
-import { choosePageLocale, createNonce, inlineStylesheets, renderFirstPaint } from './first-paint.ts';
+import {
+  choosePageLocale,
+  createNonce,
+  inlineStylesheets,
+  isEmailStep,
+  renderFirstPaint,
+} from './first-paint.ts';
 
 /** Route patterns of the portal, from the one paths object; anything else is a 404 page. */
 const routePatterns = Object.values(paths).map((route) => {
@@ -72,6 +78,11 @@ export interface FirstPaintSource {
    * that holds the interaction's cookie.
    */
   uiLocales(tenant: TenantContext, iid: string, browser: BrowserExchange): Promise<string | undefined>;
+  /**
+   * The e-mail address of this browser's complete session on the tenant, if it has one: the
+   * login page says who is signed in (issue 19, item 13). Asked only for the e-mail step.
+   */
+  signedInAs?(tenant: TenantContext, request: FastifyRequest): Promise<string | null>;
   /** The public URLs are https: cookies set here are Secure. */
   secureCookies: boolean;
 }
@@ -112,7 +123,7 @@ export async function portalRoutes(
 
   async function pageFor(request: FastifyRequest, reply: FastifyReply, template: string, pathname: string) {
     const source = opts.firstPaint;
-    if (!source) return { html: template, nonce: null };
+    if (!source) return { html: template, nonce: null, personal: false };
     const search = new URLSearchParams(request.url.split('?')[1] ?? '');
     const tenant = await source.resolveTenant(request.host);
     const iid = search.get('iid');
@@ -120,7 +131,9 @@ export async function portalRoutes(
       tenant && iid && iid.length <= 128
         ? await source.uiLocales(tenant, iid, { req: request.raw, res: reply.raw }).catch(() => undefined)
         : undefined;
+    const menu = toLocale(request.cookies?.[storageKeys.languageMenuCookie]);
     const locale = choosePageLocale({
+      menu,
       langCode: search.get('langCode'),
       chosen: request.cookies?.[storageKeys.languageCookie],
       uiLocales,
@@ -128,9 +141,9 @@ export async function portalRoutes(
     });
     // A langCode the browser arrived with (a mail link, an app) stays for its later pages:
     // the flow, its redirects and the next visit keep the language. Not HttpOnly: the
-    // portal's language menu changes it.
+    // portal's language menu changes it. A choice made in the menu stays (issue 19 item 14).
     const arrivedWith = toLocale(search.get('langCode'));
-    if (arrivedWith) {
+    if (arrivedWith && !menu) {
       reply.setCookie(storageKeys.languageCookie, arrivedWith, {
         path: '/',
         sameSite: 'lax',
@@ -138,9 +151,13 @@ export async function portalRoutes(
         maxAge: oneYearSeconds,
       });
     }
+    const signedIn =
+      tenant && source.signedInAs && isEmailStep(pathname)
+        ? await source.signedInAs(tenant, request).catch(() => null)
+        : null;
     const nonce = createNonce();
-    const html = await renderFirstPaint(template, { tenant, locale, pathname, search }, nonce);
-    return { html, nonce };
+    const html = await renderFirstPaint(template, { tenant, locale, pathname, search, signedIn }, nonce);
+    return { html, nonce, personal: signedIn !== null };
   }
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -156,7 +173,7 @@ export async function portalRoutes(
       // parameter has dots in it is a page: a partner link ends in a JWT (header.payload.sig).
       (!path.extname(pathname) || isPortalRoute(pathname));
     if (wantsPage && indexHtml) {
-      const { html, nonce } = await pageFor(request, reply, indexHtml, pathname);
+      const { html, nonce, personal } = await pageFor(request, reply, indexHtml, pathname);
       const encoding = pageEncoding(request.headers['accept-encoding']);
       if (encoding) reply.header('content-encoding', encoding);
       if (nonce) allowPageStyle(request, reply, nonce);
@@ -165,7 +182,8 @@ export async function portalRoutes(
           .status(isPortalRoute(pathname) ? 200 : 404)
           .type('text/html; charset=utf-8')
           // Rendered per host and language: never shared between them by a cache.
-          .header('cache-control', 'no-cache')
+          // A page naming who is signed in is kept by no cache at all.
+          .header('cache-control', personal ? 'private, no-store' : 'no-cache')
           .header('vary', 'Host, Accept-Language, Accept-Encoding')
           .send(compressPage(html, encoding))
       );

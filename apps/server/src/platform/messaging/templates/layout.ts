@@ -28,16 +28,42 @@ export interface MailLayoutInput {
 const fontStack =
   "system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans','Noto Sans Thai',Helvetica,Arial,sans-serif";
 
+/** What a mail's frame needs: its language, the tenant's theme and origin, its title and footer. */
+export interface MailFrameInput {
+  locale: Locale;
+  theme: Theme;
+  origin: string;
+  subject: string;
+  footer: string;
+}
+
+/** A paragraph of a mail's body, escaped. */
+export function mailParagraph(text: string, style = ''): string {
+  return `<p style="margin:0 0 16px;font-size:16px;line-height:24px;${style}">${escapeHtml(text)}</p>`;
+}
+
+/** A button in the tenant's colours (a table cell: what mail clients render as a button). */
+export function mailButton(theme: Theme, action: { label: string; href: string }): string {
+  const { colours } = theme;
+  return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 24px;"><tr>
+<td style="border-radius:6px;background:${escapeHtml(colours.primaryBackground)};">
+<a href="${escapeHtml(action.href)}" style="display:inline-block;padding:12px 24px;font-size:16px;font-weight:600;color:${escapeHtml(colours.primaryForeground)};text-decoration:none;border-radius:6px;">${escapeHtml(action.label)}</a>
+</td></tr></table>`;
+}
+
+/** A link spelled out, for clients that block buttons. */
+export function mailLink(href: string): string {
+  return `<a href="${escapeHtml(href)}" style="color:#0b4f8a;word-break:break-all;">${escapeHtml(href)}</a>`;
+}
+
 /**
- * The HTML of every account mail: table layout and inline styles (what mail clients render),
- * the tenant's logo on its primary colour, one button in the tenant's colours, and the link
- * spelled out for clients that block buttons. Every value is escaped.
+ * The frame of every mail Keycard sends: table layout and inline styles (what mail clients
+ * render), the tenant's logo on its primary colour (its name where it has no logo, in a colour
+ * that reads), the body given (already escaped HTML) and the footer. Every value is escaped.
  */
-export function renderMailHtml(input: MailLayoutInput): string {
+export function renderMailFrame(input: MailFrameInput, bodyHtml: string): string {
   const { colours, name, images } = input.theme;
   const logo = absoluteUrl(input.origin, images.logo);
-  const p = (text: string, style = '') =>
-    `<p style="margin:0 0 16px;font-size:16px;line-height:24px;${style}">${escapeHtml(text)}</p>`;
   return `<!doctype html>
 <html lang="${escapeHtml(input.locale)}">
 <head>
@@ -58,15 +84,7 @@ ${
 }
 </td></tr>
 <tr><td style="padding:32px 24px 8px;">
-<h1 style="margin:0 0 16px;font-size:22px;line-height:30px;">${escapeHtml(input.heading)}</h1>
-${input.paragraphs.map((text) => p(text)).join('\n')}
-<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 24px;"><tr>
-<td style="border-radius:6px;background:${escapeHtml(colours.primaryBackground)};">
-<a href="${escapeHtml(input.action.href)}" style="display:inline-block;padding:12px 24px;font-size:16px;font-weight:600;color:${escapeHtml(colours.primaryForeground)};text-decoration:none;border-radius:6px;">${escapeHtml(input.action.label)}</a>
-</td></tr></table>
-${input.notes.map((text) => p(text, 'color:#4d4d4d;')).join('\n')}
-<p style="margin:0 0 16px;font-size:13px;line-height:20px;color:#4d4d4d;">${escapeHtml(input.linkHint)}<br>
-<a href="${escapeHtml(input.action.href)}" style="color:#0b4f8a;word-break:break-all;">${escapeHtml(input.action.href)}</a></p>
+${bodyHtml}
 </td></tr>
 <tr><td style="padding:16px 24px;border-top:1px solid #e5e5e5;font-size:12px;line-height:18px;color:#4d4d4d;">${escapeHtml(input.footer)}</td></tr>
 </table>
@@ -74,6 +92,22 @@ ${input.notes.map((text) => p(text, 'color:#4d4d4d;')).join('\n')}
 </table>
 </body>
 </html>`;
+}
+
+/**
+ * The HTML of every account mail: the frame, one button in the tenant's colours, and the link
+ * spelled out for clients that block buttons.
+ */
+export function renderMailHtml(input: MailLayoutInput): string {
+  return renderMailFrame(
+    input,
+    `<h1 style="margin:0 0 16px;font-size:22px;line-height:30px;">${escapeHtml(input.heading)}</h1>
+${input.paragraphs.map((text) => mailParagraph(text)).join('\n')}
+${mailButton(input.theme, input.action)}
+${input.notes.map((text) => mailParagraph(text, 'color:#4d4d4d;')).join('\n')}
+<p style="margin:0 0 16px;font-size:13px;line-height:20px;color:#4d4d4d;">${escapeHtml(input.linkHint)}<br>
+${mailLink(input.action.href)}</p>`,
+  );
 }
 
 /** The plain-text part: the same words, the link on a line of its own. */
