@@ -6,7 +6,6 @@ import { RouterProvider } from '@keycard/web/router';
 import { readBootstrap } from './app/bootstrap.ts';
 import { chooseLocale, initI18n } from './app/i18n.ts';
 import { createRouter } from './app/router.tsx';
-import { applyBranding, loadBranding } from './app/theme.tsx';
 import { type Branding, BrandingProvider } from './lib/branding.tsx';
 import { firstPaintFormSettled, keepFirstPaintInput } from './lib/first-paint-input.ts';
 import { applyTextOverrides, I18nProvider } from './lib/i18n.tsx';
@@ -24,15 +23,10 @@ async function start(): Promise<void> {
     ]);
   const [translator, branding] = await Promise.all([
     initI18n(locale),
-    bootstrap
-      ? Promise.resolve(bootstrap.branding)
-      : loadBranding(window.location.hostname).catch((): Branding | null => null),
+    bootstrap ? Promise.resolve(bootstrap.branding) : fetchBranding(),
   ]);
-  if (branding) {
-    applyBranding(branding.theme);
-    // Before the first render: the tenant's wording replaces the server's first paint as it is.
-    applyTextOverrides(translator, branding.theme.texts);
-  }
+  // Before the first render: the tenant's wording replaces the server's first paint as it is.
+  if (branding) applyTextOverrides(translator, branding.theme.texts);
   const router = createRouter();
   // SPEC §8: a theme that cannot be loaded leads to the unknown error page.
   if (!branding && !window.location.pathname.startsWith('/error'))
@@ -52,6 +46,23 @@ async function start(): Promise<void> {
       </I18nProvider>
     </StrictMode>,
   );
+}
+
+/**
+ * The host's branding where no server rendered the page (a static host, the dev server): asked
+ * for and applied here. A rendered page carries it already, drawn (first-paint.ts sets the same
+ * colours, <html> attributes and favicon as applyBranding), so the theme's colour work is a
+ * chunk of its own that the login route does not carry.
+ */
+async function fetchBranding(): Promise<Branding | null> {
+  try {
+    const theme = await import('./app/theme.tsx');
+    const branding = await theme.loadBranding(window.location.hostname);
+    theme.applyBranding(branding.theme);
+    return branding;
+  } catch {
+    return null;
+  }
 }
 
 void start();

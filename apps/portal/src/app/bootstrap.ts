@@ -1,4 +1,5 @@
 import type { Theme } from '@keycard/contract/api';
+import type { PasskeyMode } from '@keycard/contract/passkeys';
 import { type Locale, toLocale } from '@keycard/contract/user-state';
 
 /**
@@ -8,7 +9,7 @@ import { type Locale, toLocale } from '@keycard/contract/user-state';
  */
 export interface PortalBootstrap {
   locale: Locale;
-  branding: { theme: Theme; tenantCode: string } | null;
+  branding: { theme: Theme; tenantCode: string; passkeys?: PasskeyMode } | null;
 }
 
 export function readBootstrap(): PortalBootstrap | null {

@@ -1,9 +1,18 @@
 import { type Locale, toLocale } from '@keycard/contract/user-state';
 import { loadTexts } from '@keycard/texts/catalogues';
 import { createTranslator, type Translator } from '../lib/i18n.tsx';
+import { menuLanguage } from '../lib/language.ts';
 
-/** SPEC §1: the langCode query value, else the browser's languages, else English. */
-export function chooseLocale(search: string, browserLanguages: readonly string[]): Locale {
+/**
+ * SPEC §1: the language menu's choice in this browser (a link's langCode never overrides it,
+ * issue 19 item 14), else the langCode query value, else the browser's languages, else English.
+ */
+export function chooseLocale(
+  search: string,
+  browserLanguages: readonly string[],
+  menu: Locale | undefined = menuLanguage(),
+): Locale {
+  if (menu) return menu;
   const fromQuery = toLocale(new URLSearchParams(search).get('langCode'));
   if (fromQuery) return fromQuery;
   for (const language of browserLanguages) {

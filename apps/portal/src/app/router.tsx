@@ -7,13 +7,8 @@ import {
   useLocation,
 } from '@keycard/web/router';
 import { accountRoutes } from '../features/account/routes.tsx';
-import {
-  AccountDisabledPage,
-  NotFoundPage,
-  RouteErrorPage,
-  UnknownErrorPage,
-} from '../features/errors/error-pages.tsx';
-import { LoginPage, LoginPasswordPage } from '../features/login/login-page.tsx';
+import { NotFoundPage, RouteErrorPage, UnknownErrorPage } from '../features/errors/error-pages.tsx';
+import { LoginPage, loadPasswordStep } from '../features/login/login-page.tsx';
 import { MessengerLauncher } from '../features/messenger/messenger-launcher.tsx';
 import { mfaRoutes } from '../features/mfa/routes.tsx';
 import { lazyPage } from '../lib/lazy-page.ts';
@@ -37,14 +32,16 @@ export const routes: RouteObject[] = [
           import('../features/mfa/verify-screen.tsx'),
           import('../features/mfa/mfa.css'),
           import('./theme.tsx'),
+          loadPasswordStep(),
+          import('../features/errors/account-disabled-page.tsx'),
         ]),
-      ([preview, reset, mfa, , theme]) => {
+      ([preview, reset, mfa, , theme, password, disabled]) => {
         preview.installPreview({
           LoginPage,
-          LoginPasswordPage,
+          LoginPasswordPage: password.LoginPasswordPage,
           ResetRequestPage: reset.ResetRequestPage,
           VerifyScreen: mfa.VerifyScreen,
-          AccountDisabledPage,
+          AccountDisabledPage: disabled.AccountDisabledPage,
           NotFoundPage,
           applyBranding: theme.applyBranding,
         });
@@ -63,7 +60,10 @@ export const routes: RouteObject[] = [
     children: [
       { path: paths.root, element: <RootRedirect /> },
       { path: paths.login, element: <LoginPage /> },
-      { path: paths.loginPassword, element: <LoginPasswordPage /> },
+      {
+        path: paths.loginPassword,
+        lazy: lazyPage(loadPasswordStep, (m) => m.LoginPasswordPage, { coreTexts: true }),
+      },
       {
         path: paths.authenticate,
         lazy: lazyPage(
@@ -106,8 +106,29 @@ export const routes: RouteObject[] = [
           (m) => m.ProviderPage,
         ),
       },
+      {
+        path: paths.account,
+        lazy: lazyPage(
+          () => import('../features/account-page/account-page.tsx'),
+          (m) => m.AccountPage,
+        ),
+      },
+      {
+        path: paths.signedIn,
+        lazy: lazyPage(
+          () => import('../features/authenticated/signed-in-page.tsx'),
+          (m) => m.SignedInPage,
+        ),
+      },
       { path: paths.error, element: <UnknownErrorPage /> },
-      { path: paths.accountDisabled, element: <AccountDisabledPage /> },
+      {
+        path: paths.accountDisabled,
+        lazy: lazyPage(
+          () => import('../features/errors/account-disabled-page.tsx'),
+          (m) => m.AccountDisabledPage,
+          { coreTexts: true },
+        ),
+      },
       ...accountRoutes,
       ...mfaRoutes,
       { path: '*', element: <NotFoundPage /> },

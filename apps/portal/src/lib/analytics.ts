@@ -1,5 +1,5 @@
-import { apiPaths } from '@keycard/contract/api-paths';
 import type { AnalyticsEventName, MfaDeliveryType } from '@keycard/contract/mfa';
+import { signInApi } from '@keycard/contract/sign-in-api';
 import type { UserType } from '@keycard/contract/user-state';
 
 export interface AnalyticsProperties {
@@ -13,7 +13,7 @@ export interface AnalyticsProperties {
  * send is dropped. keepalive lets an event sent just before a navigation still arrive.
  */
 export function trackEvent(event: AnalyticsEventName, properties: AnalyticsProperties = {}): Promise<void> {
-  return fetch(apiPaths.analyticsEvents, {
+  return fetch(signInApi.analyticsEvents, {
     method: 'POST',
     credentials: 'same-origin',
     keepalive: true,

@@ -2,12 +2,14 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  accountErrors,
   adminErrors,
   errorCodes,
   lifecycleErrors,
   mfaErrors,
   mobileErrors,
   partnerErrors,
+  passkeyErrors,
 } from '@keycard/contract/errors';
 import { idempotencyKeyHeader } from '@keycard/contract/idempotency';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +21,7 @@ import {
   fallbackErrorCode,
   isNetworkError,
   lookupError,
+  trustErrorCodes,
 } from './api.ts';
 
 /** A real HTTP server whose answers the tests choose per path. */
@@ -126,7 +129,17 @@ describe('apiRequest', () => {
 });
 
 describe('error codes', () => {
-  it("accepts every family of the portal's APIs and nothing else", () => {
+  // This file loads no flow's error table: only the login route's families are trusted.
+  it("trusts only the login route's families until a flow's table trusts its own", () => {
+    expect(errorCodeOf(errorCodes.tooManyAttempts)).toBe(errorCodes.tooManyAttempts);
+    expect(errorCodeOf(passkeyErrors.verificationFailed)).toBe(passkeyErrors.verificationFailed);
+    expect(errorCodeOf(mfaErrors.codeInvalid)).toBe(fallbackErrorCode);
+    expect(new ApiRequestError('answer', { code: accountErrors.notFound }).code).toBe(fallbackErrorCode);
+  });
+
+  it("accepts every family of the portal's APIs once trusted, and nothing else", () => {
+    trustErrorCodes(mfaErrors, lifecycleErrors, partnerErrors, mobileErrors, accountErrors);
+    expect(errorCodeOf(accountErrors.notFound)).toBe(accountErrors.notFound);
     expect(errorCodeOf(mfaErrors.codeInvalid)).toBe(mfaErrors.codeInvalid);
     expect(errorCodeOf(lifecycleErrors.resetTokenExpired)).toBe(lifecycleErrors.resetTokenExpired);
     expect(errorCodeOf(partnerErrors.tokenReplayed)).toBe(partnerErrors.tokenReplayed);

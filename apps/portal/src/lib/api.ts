@@ -1,25 +1,23 @@
-import {
-  type ErrorCode,
-  errorCodes,
-  lifecycleErrors,
-  mfaErrors,
-  mobileErrors,
-  partnerErrors,
-} from '@keycard/contract/errors';
+import { type AdminErrorCode, type ErrorCode, errorCodes, passkeyErrors } from '@keycard/contract/errors';
 import { idempotencyKeyHeader } from '@keycard/contract/idempotency';
 
 /**
  * The contract's codes the portal's APIs (/api and the mobile GraphQL endpoint) answer: an
- * answer's code is one of these or it is not trusted. The admin API's codes are left out: the
- * portal never calls it, and the login route carries this list.
+ * answer's code is one of these or it is not trusted. The login route carries only the families
+ * its own answers use (the common, login and session codes and the passkey sign-in's); each
+ * other flow's error table adds the families it reads (`trustErrorCodes`) when its chunk loads,
+ * before any call of that flow. Only tables read codes (`lookupError`), so a family no loaded
+ * table reads could only ever reach the `otherwise` row, as an unexpected code does. The admin
+ * API's codes are never added: the portal does not call it.
  */
-const knownCodes: ReadonlySet<string> = new Set<string>([
-  ...Object.values(errorCodes),
-  ...Object.values(mfaErrors),
-  ...Object.values(lifecycleErrors),
-  ...Object.values(partnerErrors),
-  ...Object.values(mobileErrors),
-]);
+const knownCodes = new Set<string>([...Object.values(errorCodes), ...Object.values(passkeyErrors)]);
+
+/** Trusts the codes of these contract families: called by the error table that reads them. */
+export function trustErrorCodes(
+  ...families: ReadonlyArray<Readonly<Record<string, Exclude<ErrorCode, AdminErrorCode>>>>
+): void {
+  for (const family of families) for (const code of Object.values(family)) knownCodes.add(code);
+}
 
 /**
  * The code an answer is handled by. A code the contract does not know (a newer server, a

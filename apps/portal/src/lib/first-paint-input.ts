@@ -1,25 +1,22 @@
 /**
- * What the visitor typed into the server-rendered login form (apps/server/src/http/first-paint.ts)
- * before the script replaced it, for the script's e-mail step. The form's field is followed
- * until the e-mail step reads it, right after it replaced the form (a layout effect, before the
- * browser handles any further input): a character typed while the script was starting up is
- * not lost, however long the start-up took.
+ * What the visitor typed into the server-rendered login form (apps/server/src/surfaces/web/first-paint.ts)
+ * before the script replaced it, for the script's e-mail step. The e-mail step reads it right
+ * after it replaced the form (a layout effect, in the same task, before the browser handles any
+ * further input): a character typed while the script was starting up is not lost, however long
+ * the start-up took, and a field that had the focus hands it on without a moment in between.
  */
 let field: HTMLInputElement | null = null;
 let focused = false;
 
-/** Starts following the server-rendered e-mail field (called before the script renders). */
+/**
+ * Notes the server-rendered e-mail field and whether it has the focus, in the task that
+ * renders the script's form. Whether it had the focus is read here, not followed: replacing the
+ * form takes the focus off the field (Chromium fires its blur), and that blur is not the
+ * visitor's.
+ */
 export function keepFirstPaintInput(): void {
   field = document.querySelector<HTMLInputElement>('[data-kc-first-paint] input[name="email"]');
-  if (!field) return;
-  focused = document.activeElement === field;
-  // A field removed while focused fires no blur: it stays "focused", as the visitor left it.
-  field.addEventListener('focus', () => {
-    focused = true;
-  });
-  field.addEventListener('blur', () => {
-    focused = false;
-  });
+  focused = field !== null && document.activeElement === field;
 }
 
 /** The address in the server-rendered field (as it is now), and whether it had focus. */

@@ -22,8 +22,16 @@ export function isLoadFailed(error: unknown): error is LoadFailedError {
   return error instanceof LoadFailedError;
 }
 
-/** A route's component from a lazily loaded chunk, failing as LoadFailedError. */
-export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): RouteObject['lazy'] {
+/**
+ * A route's component from a lazily loaded chunk, failing as LoadFailedError. `coreTexts`: the
+ * screen's texts are all in the core catalogue the entry carries (the login's password step),
+ * so it does not wait for the rest of its language's catalogue.
+ */
+export function lazyPage<M>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType,
+  { coreTexts = false }: { coreTexts?: boolean } = {},
+): RouteObject['lazy'] {
   return async () => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -31,7 +39,10 @@ export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => Compone
     });
     try {
       // The screen and its language's whole catalogue (English's flows' texts are not in the entry).
-      const [module] = await Promise.race([Promise.all([load(), ensureTexts()]), timeout]);
+      const [module] = await Promise.race([
+        Promise.all([load(), coreTexts ? undefined : ensureTexts()]),
+        timeout,
+      ]);
       return { Component: pick(module) };
     } catch (error) {
       throw isLoadFailed(error) ? error : new LoadFailedError(error);

@@ -39,7 +39,8 @@ export function EmailField({
 }: {
   field: EmailFieldState;
   label: string;
-  autoComplete?: 'username' | 'email';
+  /** `username webauthn`: the browser's autofill offers passkeys too (conditional UI). */
+  autoComplete?: 'username' | 'username webauthn' | 'email';
 }) {
   const { t } = useTranslation();
   return (

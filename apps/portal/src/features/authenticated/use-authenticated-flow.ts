@@ -2,23 +2,68 @@ import { paths } from '@keycard/contract/paths';
 import { storageKeys } from '@keycard/contract/user-state';
 import { useNavigate } from '@keycard/web/router';
 import { useEffect, useRef, useState } from 'react';
+import { useBranding } from '../../lib/branding.tsx';
 import { flowStorage, partnerIdentity } from '../../lib/storage.ts';
+import { offerPasskeyNow } from '../passkeys/offer-decision.ts';
 import { authenticatedApi } from './api.ts';
 import { type HandOffFacts, routeForHandOffError } from './authenticated-errors.ts';
 
+/** What /authenticated shows while the hand-off runs. */
+export type HandOffView =
+  | { kind: 'working' }
+  | { kind: 'verifyEmail'; email: string }
+  /** "Sign in faster next time with a passkey" (features/passkeys); `next` goes on to the app. */
+  | { kind: 'passkeyOffer'; next: () => void }
+  /** The app asks for a passkey (acr_values phr, phrh); `next` authorizes again once confirmed. */
+  | { kind: 'passkeyStepUp'; iid: string; next: () => void };
+
 /**
  * SPEC §4 'Authenticated page', evaluated in order; a refused step is routed by its code
- * (authenticated-errors.ts). Answers the e-mail to verify when the prompt is to be shown.
+ * (authenticated-errors.ts). After a password sign-in, before the hand-off, the passkey offer
+ * may come (features/passkeys/offer-decision.ts); an app asking for a phishing-resistant
+ * sign-in gets the passkey step-up, then the same request is finished.
  */
-export function useAuthenticatedFlow(): { verifyEmail: string | null } {
+export function useAuthenticatedFlow(): HandOffView {
   const navigate = useNavigate();
+  const branding = useBranding();
   const started = useRef(false);
-  const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
+  const [view, setView] = useState<HandOffView>({ kind: 'working' });
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const facts: HandOffFacts = { email: null, iid: flowStorage.get(storageKeys.iid) };
+    const facts: HandOffFacts = {
+      email: null,
+      iid: flowStorage.get(storageKeys.iid),
+      redirectUri: flowStorage.get(storageKeys.redirectUri),
+    };
+    let redirectUri = '';
+
+    const fail = (caught: unknown) => {
+      const outcome = routeForHandOffError(caught, facts);
+      if ('stepUp' in outcome) {
+        setView({ kind: 'passkeyStepUp', iid: outcome.stepUp, next: goOn });
+        return;
+      }
+      navigate(outcome.to, { replace: true, state: outcome.state });
+    };
+    const authorize = async () => {
+      // No app asked and the tenant names no default one: the signed-in landing, not an error.
+      if (!facts.iid && !redirectUri) {
+        navigate(paths.signedIn, { replace: true });
+        return;
+      }
+      const answer = await authenticatedApi.authorize(facts.iid ? { iid: facts.iid } : { redirectUri });
+      flowStorage.remove(storageKeys.iid);
+      flowStorage.remove(storageKeys.redirectUri);
+      window.location.assign(ownPageWithoutDeviceToken(answer.location, window.location.origin));
+    };
+    // After the offer or the step-up: the loader again while the app is handed the session.
+    function goOn() {
+      setView({ kind: 'working' });
+      authorize().catch(fail);
+    }
+
     (async () => {
       const session = await authenticatedApi.session();
       if (!session.exists) {
@@ -28,10 +73,10 @@ export function useAuthenticatedFlow(): { verifyEmail: string | null } {
       const { identity } = session;
       facts.email = identity.email;
       if (identity.emailVerificationRequired) {
-        setVerifyEmail(identity.email);
+        setView({ kind: 'verifyEmail', email: identity.email });
         return;
       }
-      const redirectUri = flowStorage.get(storageKeys.redirectUri) ?? identity.defaultRedirectUri;
+      redirectUri = flowStorage.get(storageKeys.redirectUri) ?? identity.defaultRedirectUri;
       if (
         identity.passwordExpiryInDays !== null &&
         identity.passwordChangeWarningInDays !== null &&
@@ -49,17 +94,15 @@ export function useAuthenticatedFlow(): { verifyEmail: string | null } {
         await handOffToPartner(session.partnerCode);
         return;
       }
-      const answer = await authenticatedApi.authorize(facts.iid ? { iid: facts.iid } : { redirectUri });
-      flowStorage.remove(storageKeys.iid);
-      flowStorage.remove(storageKeys.redirectUri);
-      window.location.assign(answer.location);
-    })().catch((caught: unknown) => {
-      const { to, state } = routeForHandOffError(caught, facts);
-      navigate(to, { replace: true, state });
-    });
-  }, [navigate]);
+      if (await offerPasskeyNow(branding, session.provider)) {
+        setView({ kind: 'passkeyOffer', next: goOn });
+        return;
+      }
+      await authorize();
+    })().catch(fail);
+  }, [navigate, branding]);
 
-  return { verifyEmail };
+  return view;
 }
 
 /**
@@ -83,4 +126,21 @@ async function handOffToPartner(partnerCode: string | null): Promise<void> {
   target.searchParams.set('tenantCode', answer.tenantCode);
   target.searchParams.set('code', answer.token);
   window.location.assign(target.href);
+}
+
+/**
+ * SPEC §4's user-device-token is for apps: a redirect to one of the portal's own pages (the
+ * account page, the signed-in page) leaves it out, so it never sits in this address bar, its
+ * history or a shared link. An app's redirect keeps it.
+ */
+export function ownPageWithoutDeviceToken(location: string, ownOrigin: string): string {
+  let url: URL;
+  try {
+    url = new URL(location, ownOrigin);
+  } catch {
+    return location;
+  }
+  if (url.origin !== ownOrigin || !url.searchParams.has('user-device-token')) return location;
+  url.searchParams.delete('user-device-token');
+  return url.href;
 }

@@ -1,13 +1,9 @@
 import { paths } from '@keycard/contract/paths';
-import { Link, useLocation, useRouteError } from '@keycard/web/router';
+import { Link, useRouteError } from '@keycard/web/router';
 import { useBranding } from '../../lib/branding.tsx';
-import { useSecondsLeft } from '../../lib/duration.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { isLoadFailed } from '../../lib/lazy-page.ts';
-import type { AccountDisabledState } from '../../lib/storage.ts';
-import { Notice } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
-import { WaitSentence } from '../../ui/wait-sentence.tsx';
 
 /** The tenant's support link, when its theme has one. */
 export function SupportLink() {
@@ -72,40 +68,4 @@ export function LoadFailedPage() {
 /** What a route shows when it fails: the load-failed screen for a chunk, else the unknown error. */
 export function RouteErrorPage() {
   return isLoadFailed(useRouteError()) ? <LoadFailedPage /> : <UnknownErrorPage />;
-}
-
-/**
- * SPEC §8: too many attempts on the account, and a leaked password, come here. A lockout
- * arrives with when it ends (history state): the page says so in words, counts down, and
- * then says the password may be tried again.
- */
-export function AccountDisabledPage() {
-  const { t } = useTranslation();
-  const { lockedUntil, email } = (useLocation().state as AccountDisabledState | null) ?? {};
-  const seconds = useSecondsLeft(lockedUntil ?? 0);
-  return (
-    <Page titleKey="titles.accountDisabled" heading={t('errors.accountDisabled.heading')}>
-      {lockedUntil === undefined ? (
-        <p>{t('errors.accountDisabled.body')}</p>
-      ) : seconds > 0 ? (
-        <Notice tone="error">
-          <WaitSentence textKey="login.limits.account" seconds={seconds} />
-        </Notice>
-      ) : (
-        <Notice tone="info">{t('login.limits.ready')}</Notice>
-      )}
-      <Link
-        className="kc-button"
-        to={email ? `${paths.resetPassword}?${new URLSearchParams({ email })}` : paths.resetPassword}
-      >
-        {t('errors.accountDisabled.reset')}
-      </Link>
-      <div className="kc-links">
-        <SupportLink />
-        <Link className="kc-link" to={paths.login}>
-          {t('common.backToLogin')}
-        </Link>
-      </div>
-    </Page>
-  );
 }

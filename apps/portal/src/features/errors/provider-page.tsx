@@ -1,4 +1,5 @@
 import { enCore } from '@keycard/texts/en-core';
+import { fillRedirectPortHint } from '@keycard/texts/provider-hints';
 import { keyIn } from '@keycard/texts/translator';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n.tsx';
@@ -11,16 +12,39 @@ import { SupportLink, UnknownErrorPage } from './error-pages.tsx';
  * and a data block saying which one this is; this screen takes over the same content, with
  * the language menu.
  */
-type ProviderPageData = { kind: 'error'; code: string; request: 'sign-in' | 'log-out' } | { kind: 'logout' };
+type PortHint = { requested: string; registered: string };
+type ProviderPageData =
+  | { kind: 'error'; code: string; request: 'sign-in' | 'log-out'; portHint?: PortHint }
+  | { kind: 'logout' };
+
+/** The server's port hint (a redirect that differs from the registered one only in its port). */
+function portHintOf(value: unknown): PortHint | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { requested, registered } = value as Partial<Record<string, unknown>>;
+  return typeof requested === 'string' && typeof registered === 'string'
+    ? { requested, registered }
+    : undefined;
+}
 
 function readProviderPage(): ProviderPageData | null {
   const text = document.getElementById('kc-provider-page')?.textContent;
   if (!text) return null;
   try {
-    const data = JSON.parse(text) as Partial<{ kind: string; code: unknown; request: unknown }>;
+    const data = JSON.parse(text) as Partial<{
+      kind: string;
+      code: unknown;
+      request: unknown;
+      portHint: unknown;
+    }>;
     if (data.kind === 'logout') return { kind: 'logout' };
     if (data.kind === 'error' && typeof data.code === 'string' && /^[a-z_]{1,64}$/.test(data.code)) {
-      return { kind: 'error', code: data.code, request: data.request === 'log-out' ? 'log-out' : 'sign-in' };
+      const portHint = portHintOf(data.portHint);
+      return {
+        kind: 'error',
+        code: data.code,
+        request: data.request === 'log-out' ? 'log-out' : 'sign-in',
+        ...(portHint ? { portHint } : {}),
+      };
     }
   } catch {
     // A broken block is no provider page.
@@ -29,13 +53,22 @@ function readProviderPage(): ProviderPageData | null {
 }
 
 /** The refused request: the stable code, its explanation, and what to do next. */
-function ProviderErrorScreen({ code, request }: { code: string; request: 'sign-in' | 'log-out' }) {
-  const { t } = useTranslation();
+function ProviderErrorScreen({
+  code,
+  request,
+  portHint,
+}: {
+  code: string;
+  request: 'sign-in' | 'log-out';
+  portHint?: PortHint | undefined;
+}) {
+  const { t, i18n } = useTranslation();
   const titleKey = request === 'log-out' ? 'titles.logoutRefused' : 'titles.requestRefused';
   const reason = keyIn(enCore, 'errors.provider.reasons', code) ?? 'errors.provider.reasons.other';
   return (
     <Page titleKey={titleKey} heading={t(titleKey)}>
       <p>{t(reason)}</p>
+      {portHint && <p>{fillRedirectPortHint(i18n.language, portHint)}</p>}
       <p>{t('errors.provider.next')}</p>
       <p>
         {t('errors.provider.codeLabel')}: <code>{code}</code>
@@ -66,7 +99,9 @@ function ProviderLogoutScreen() {
 
 export function ProviderPage() {
   const [data] = useState(readProviderPage);
-  if (data?.kind === 'error') return <ProviderErrorScreen code={data.code} request={data.request} />;
+  if (data?.kind === 'error') {
+    return <ProviderErrorScreen code={data.code} request={data.request} portHint={data.portHint} />;
+  }
   if (data?.kind === 'logout') return <ProviderLogoutScreen />;
   return <UnknownErrorPage />;
 }

@@ -28,6 +28,22 @@ describe('login errors', () => {
     });
   });
 
+  it('carries the attempts left before the lockout on a wrong password, and ignores a malformed count', () => {
+    expect(
+      loginFailure(refused(errorCodes.invalidCredentials, { attemptsLeft: '2' }), 'a@b.co', now),
+    ).toEqual({
+      kind: 'notice',
+      error: 'invalid',
+      attemptsLeft: 2,
+    });
+    for (const attemptsLeft of ['0', 'x', '1.5']) {
+      expect(loginFailure(refused(errorCodes.invalidCredentials, { attemptsLeft }), 'a@b.co', now)).toEqual({
+        kind: 'notice',
+        error: 'invalid',
+      });
+    }
+  });
+
   it('sends a limit that names no wait, and a leaked password, to the account-disabled page', () => {
     expect(loginFailure(refused(errorCodes.tooManyAttempts), 'a@b.co', now)).toEqual({
       kind: 'leave',

@@ -1,4 +1,4 @@
-import type { LoginLimit, LoginLimitFields } from '@keycard/contract/api';
+import type { LoginFailureFields, LoginLimit, LoginLimitFields } from '@keycard/contract/api';
 import { errorCodes } from '@keycard/contract/errors';
 import { paths } from '@keycard/contract/paths';
 import { ApiRequestError, type ErrorTable, lookupError } from '../../lib/api.ts';
@@ -9,7 +9,8 @@ export type LoginError = 'invalid' | 'network' | 'busy';
 
 /** What a refused password step does. */
 export type LoginFailure =
-  | { kind: 'notice'; error: LoginError }
+  /** attemptsLeft: a wrong password near the lockout, the failures left before it. */
+  | { kind: 'notice'; error: LoginError; attemptsLeft?: number }
   /** A limit refused it: the step counts down to when a retry may pass. */
   | { kind: 'limited'; limit: LoginLimit; until: number }
   | { kind: 'leave'; to: string; state?: AccountDisabledState };
@@ -65,5 +66,10 @@ export function loginFailure(caught: unknown, email: string, now: number): Login
   const row = lookupError(loginErrors, caught);
   if (row === 'limit') return limitFailure(caught, email, now);
   if (row === 'disabled') return { kind: 'leave', to: paths.accountDisabled };
+  if (row === 'invalid' && caught instanceof ApiRequestError) {
+    // Read by hand (the contract's schema would bring zod into the entry chunk).
+    const left = Number((caught.fields as Partial<LoginFailureFields> | undefined)?.attemptsLeft);
+    if (Number.isInteger(left) && left > 0) return { kind: 'notice', error: row, attemptsLeft: left };
+  }
   return { kind: 'notice', error: row };
 }

@@ -1,21 +1,20 @@
 import { paths } from '@keycard/contract/paths';
-import { isValidEmail } from '@keycard/contract/rules';
 import { Link, useLocation, useNavigate, useSearchParams } from '@keycard/web/router';
-import { type FormEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useBranding } from '../../lib/branding.tsx';
+import { type FormEvent, useEffect, useLayoutEffect, useState } from 'react';
 import { clearFirstPaintInput, firstPaintInput } from '../../lib/first-paint-input.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { isReauthentication } from '../../lib/reauthentication.ts';
+import { signedInEmail } from '../../lib/signed-in.ts';
 import { lastUser } from '../../lib/storage.ts';
 import { EmailField, useEmailField } from '../../ui/email-field.tsx';
-import { Checkbox, Notice, PasswordField } from '../../ui/fields.tsx';
-import { Page, PendingLabel } from '../../ui/page.tsx';
-import { WaitSentence } from '../../ui/wait-sentence.tsx';
-import { loginErrorTexts } from './login-errors.ts';
-import { useBackToApp } from './use-back-to-app.ts';
+import { TextWithEmail } from '../../ui/email-text.tsx';
+import { Checkbox, Notice } from '../../ui/fields.tsx';
+import { Page } from '../../ui/page.tsx';
+import './login.css';
+import { BackToApp, Or, PasskeyButton, ReauthenticationNotice } from './login-parts.tsx';
+import { passkeyLoginErrorTexts } from './passkey-login-texts.ts';
 import { useFlowParams } from './use-flow-params.ts';
-import { useHelpLink } from './use-help-link.ts';
-import { type LoginWait, usePasswordLogin } from './use-password-login.ts';
+import { usePasskeyLogin } from './use-passkey-login.ts';
 
 /** /login: the e-mail step. */
 export function LoginPage() {
@@ -23,32 +22,8 @@ export function LoginPage() {
   return <EmailStep />;
 }
 
-/** /login/password: the password step (other /login/… addresses are the not-found page). */
-export function LoginPasswordPage() {
-  useFlowParams();
-  return <PasswordStep />;
-}
-
-/** An app asked for a fresh sign-in (prompt=login, max_age): say why the password is asked again. */
-function ReauthenticationNotice() {
-  const { t } = useTranslation();
-  const params = useSearchParams();
-  return isReauthentication(params) ? <Notice tone="info">{t('login.notices.reauthenticate')}</Notice> : null;
-}
-
-/** Part of an app's sign-in request: "Back to <app>" ends it, and the app learns the user declined. */
-function BackToApp() {
-  const { t } = useTranslation();
-  const back = useBackToApp();
-  if (!back) return null;
-  return (
-    <div className="kc-links">
-      <button type="button" className="kc-back" onClick={back.goBack} disabled={back.pending}>
-        {t('login.app.back', { app: back.appName })}
-      </button>
-    </div>
-  );
-}
+/** The password step's chunk (password-step.tsx): the route loads it, the e-mail step fetches it early. */
+export const loadPasswordStep = () => import('./password-step.tsx');
 
 function LoginNotices() {
   const { t } = useTranslation();
@@ -79,7 +54,14 @@ function EmailStep() {
     if (typed.email) setValue(typed.email);
     if (typed.focused) inputRef.current?.focus();
   }, [inputRef, setValue]);
+  // The password step's chunk is fetched now, while the address is typed: its Next never waits.
+  useEffect(() => {
+    loadPasswordStep().catch(() => undefined);
+  }, []);
   const titleKey = params.has('activateSuccess') ? 'titles.accountCreated' : 'titles.login';
+  const passkey = usePasskeyLogin();
+  // 'preferred': the passkey first, the e-mail below it as the other way in.
+  const preferred = passkey.offered && passkey.mode === 'preferred';
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -93,133 +75,66 @@ function EmailStep() {
   return (
     <Page titleKey={titleKey} heading={t('login.email.heading')}>
       <LoginNotices />
+      {passkey.error ? <Notice tone="error">{t(passkeyLoginErrorTexts[passkey.error])}</Notice> : null}
+      {preferred ? (
+        <>
+          <PasskeyButton passkey={passkey} primary />
+          <Or />
+        </>
+      ) : null}
+      <LiveSession />
       <p>{t('login.email.intro')}</p>
       <form onSubmit={submit} noValidate>
-        <EmailField field={emailField} label={t('login.email.label')} />
+        <EmailField
+          field={emailField}
+          label={t('login.email.label')}
+          // The autofill offers this browser's passkeys for the site too (conditional UI).
+          autoComplete={passkey.offered ? 'username webauthn' : 'username'}
+        />
         <Checkbox
           label={t('login.email.remember')}
           name="remember"
           checked={remember}
           onChange={(event) => setRemember(event.target.checked)}
         />
-        <button className="kc-button" type="submit">
+        <button className={preferred ? 'kc-button kc-button-secondary' : 'kc-button'} type="submit">
           {t('login.email.submit')}
         </button>
       </form>
-      <BackToApp />
-    </Page>
-  );
-}
-
-/**
- * The address sent by the server-rendered e-mail form (a GET to the password step before the
- * script ran), when it is one; the e-mail step's checks apply to it as to a typed one.
- */
-function addressFromFirstPaint(params: URLSearchParams): string | undefined {
-  const value = params.get('email')?.trim();
-  return value && isValidEmail(value) ? value : undefined;
-}
-
-function PasswordStep() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const location = useLocation();
-  const branding = useBranding();
-  const params = useSearchParams();
-  const email = (location.state as { email?: string } | null)?.email ?? addressFromFirstPaint(params);
-  const [password, setPassword] = useState('');
-  const [fieldError, setFieldError] = useState<string | undefined>();
-  const { login, error, pending, wait, ready } = usePasswordLogin();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const helpUrl = useHelpLink(email, params.get('partnerCode'), branding?.theme.links.loginHelpUrl ?? null);
-
-  useEffect(() => {
-    if (!email) navigate(`${paths.login}${location.search}`, { replace: true });
-  }, [email, navigate, location.search]);
-  // The server-rendered e-mail form (sent before the script ran) asks to remember the address.
-  useEffect(() => {
-    if (email && params.get('remember') === '1') lastUser.set(email);
-  }, [email, params]);
-  const refused = wait !== null;
-  useEffect(() => {
-    if (error || refused) inputRef.current?.focus();
-  }, [error, refused]);
-  if (!email) return null;
-
-  const backTo = `${paths.login}${location.search}`;
-  const resetQuery = new URLSearchParams({ email });
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!password) {
-      setFieldError(t('common.required'));
-      inputRef.current?.focus();
-      return;
-    }
-    setFieldError(undefined);
-    void login(email as string, password);
-  }
-
-  return (
-    <Page titleKey="titles.loginPassword" heading={t('login.password.heading')}>
-      <button type="button" className="kc-back" onClick={() => navigate(backTo, { state: { email } })}>
-        <span aria-hidden="true">←</span> {t('login.password.back')}
-      </button>
-      <div className="kc-identity">
-        <span>{t('login.password.signedInAs', { email })}</span>
-        <Link className="kc-link" to={backTo} state={{ email }}>
-          {t('login.password.change')}
-        </Link>
-      </div>
-      <ReauthenticationNotice />
-      {wait ? (
-        <LimitNotice wait={wait} />
-      ) : ready ? (
-        <Notice tone="info">{t('login.limits.ready')}</Notice>
-      ) : error ? (
-        <Notice tone="error">{t(loginErrorTexts[error])}</Notice>
+      {passkey.offered && !preferred ? (
+        <>
+          <Or />
+          <PasskeyButton passkey={passkey} primary={false} />
+        </>
       ) : null}
-      <form onSubmit={submit} noValidate>
-        <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <PasswordField
-          label={t('login.password.label')}
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          inputRef={inputRef}
-          onChange={(event) => setPassword(event.target.value)}
-          onBlur={() => setFieldError(password ? undefined : fieldError)}
-          error={fieldError}
-        />
-        {/* No "Log in" while a limit refuses it: it comes back when the wait ends. */}
-        <button className="kc-button" type="submit" disabled={pending || refused} aria-busy={pending}>
-          <PendingLabel pending={pending}>{t('login.password.submit')}</PendingLabel>
-        </button>
-      </form>
-      <div className="kc-links">
-        <Link className="kc-link" to={`${paths.resetPassword}?${resetQuery}`}>
-          {t('login.password.forgot')}
-        </Link>
-        {helpUrl ? (
-          <a className="kc-link" href={helpUrl} target="_blank" rel="noopener noreferrer">
-            {t('login.password.trouble')}
-          </a>
-        ) : null}
-      </div>
       <BackToApp />
     </Page>
   );
 }
 
 /**
- * Too many attempts from this network (the address limit; an account's lockout goes to the
- * account-disabled page): when a retry may pass, in words ("in 14 minutes").
+ * This browser is signed in already and no app is asking (an app's request goes on by itself,
+ * useFlowParams): say who, with the way on (the signed-in hand-off) and the way out.
  */
-function LimitNotice({ wait }: { wait: LoginWait }) {
+function LiveSession() {
+  const { t } = useTranslation();
+  const params = useSearchParams();
+  const email = signedInEmail();
+  if (!email || params.has('iid') || params.has('loggedOut') || isReauthentication(params)) return null;
   return (
-    <Notice tone="error">
-      <WaitSentence textKey="login.limits.address" seconds={wait.seconds} />
-    </Notice>
+    <div className="kc-live-session">
+      <Notice tone="info">
+        <TextWithEmail text={t('login.signedIn.notice', { email })} email={email} />
+      </Notice>
+      <div className="kc-actions">
+        <Link className="kc-button" to={paths.authenticated}>
+          {t('login.signedIn.continue')}
+        </Link>
+        <Link className="kc-button kc-button-secondary" to={paths.logout}>
+          {t('login.signedIn.logOut')}
+        </Link>
+      </div>
+      <p>{t('login.signedIn.other')}</p>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { loginApi } from './api.ts';
+import { passwordApi } from './password-api.ts';
 
 /**
  * SPEC §2 login query partnerCode: the trouble-logging-in link of the partner the user came
@@ -14,7 +14,7 @@ export function useHelpLink(email: string | undefined, partnerCode: string | nul
     if (!partnerCode || !email) return;
     let cancelled = false;
     const asked = `${partnerCode}\n${email}`;
-    loginApi
+    passwordApi
       .partnerHelpLink(partnerCode, email)
       // Only a web address becomes a link: a javascript: URL would run in the portal's origin.
       .then((answer) => ({

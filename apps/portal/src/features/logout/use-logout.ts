@@ -5,6 +5,7 @@ import { useNavigate, useSearchParams } from '@keycard/web/router';
 import { useEffect, useRef } from 'react';
 import { apiRequest } from '../../lib/api.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
+import { forgetSignedIn } from '../../lib/signed-in.ts';
 import { flowStorage } from '../../lib/storage.ts';
 
 /**
@@ -37,6 +38,7 @@ export function useLogout(): void {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
+    forgetSignedIn();
     const redirectUri = query.get('redirectUri') ?? undefined;
     apiRequest<{ location: string }>('POST', apiPaths.logout, { redirectUri, langCode: i18n.language })
       .then(({ location }) => {

@@ -1,6 +1,6 @@
-import { apiPaths } from '@keycard/contract/api-paths';
 import type { MessengerConfig } from '@keycard/contract/messenger';
 import { paths } from '@keycard/contract/paths';
+import { signInApi } from '@keycard/contract/sign-in-api';
 import { apiRequest } from '../../lib/api.ts';
 import { createIntercomWidget } from './intercom-widget.ts';
 import type { MessengerWidget } from './messenger-widget.ts';
@@ -39,7 +39,7 @@ let booted = false;
 let latest = '';
 
 function loadConfig(): Promise<MessengerConfig | null> {
-  config ??= apiRequest<MessengerConfig>('GET', apiPaths.messenger).catch(() => {
+  config ??= apiRequest<MessengerConfig>('GET', signInApi.messenger).catch(() => {
     // A failed look-up only means no widget this time; the next navigation asks again.
     config = undefined;
     return null;

@@ -4,7 +4,7 @@ import { Link } from '@keycard/web/router';
 import { type PortalTextKey, useTranslation } from '../../lib/i18n.tsx';
 import { Notice } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
-import { Benefits } from './components.tsx';
+import { Benefits, offeredMethods } from './components.tsx';
 import { DaysLeft, usePostpone } from './reminder-screen.tsx';
 
 type Choice = 'mobile' | 'totp' | 'phone';
@@ -25,6 +25,15 @@ const choiceTexts: Record<Choice, { title: PortalTextKey; hint: PortalTextKey }>
   totp: { title: 'mfa.choose.app', hint: 'mfa.choose.appHint' },
   phone: { title: 'mfa.choose.phone', hint: 'mfa.choose.phoneHint' },
 };
+
+/** The phone choice promises only the channels the tenant offers (no landline without voice). */
+function phoneTexts(status: MfaStatusResponse): { title: PortalTextKey; hint: PortalTextKey } {
+  const sms = status.methods.includes('sms');
+  const voice = status.methods.includes('voice');
+  if (sms && !voice) return { title: 'mfa.choose.phoneSms', hint: 'mfa.choose.phoneSmsHint' };
+  if (voice && !sms) return { title: 'mfa.choose.phoneVoice', hint: 'mfa.choose.phoneVoiceHint' };
+  return choiceTexts.phone;
+}
 
 /**
  * Choose a method among those the tenant offers (partner app, authenticator app, phone); skip
@@ -48,16 +57,19 @@ export function ChooseScreen({
       {status.canSkip ? <DaysLeft days={days} /> : null}
       <p>{t('mfa.choose.intro')}</p>
       <ul className="kc-mfa-options">
-        {choices(status).map((choice) => (
-          <li key={choice}>
-            <button type="button" className="kc-mfa-option" onClick={() => onChoose(choice)}>
-              <span className="kc-mfa-option-title">{t(choiceTexts[choice].title)}</span>
-              <span className="kc-mfa-option-hint">{t(choiceTexts[choice].hint)}</span>
-            </button>
-          </li>
-        ))}
+        {choices(status).map((choice) => {
+          const texts = choice === 'phone' ? phoneTexts(status) : choiceTexts[choice];
+          return (
+            <li key={choice}>
+              <button type="button" className="kc-mfa-option" onClick={() => onChoose(choice)}>
+                <span className="kc-mfa-option-title">{t(texts.title)}</span>
+                <span className="kc-mfa-option-hint">{t(texts.hint)}</span>
+              </button>
+            </li>
+          );
+        })}
       </ul>
-      <Benefits days={status.trustedDeviceDays} />
+      <Benefits days={status.trustedDeviceDays} methods={offeredMethods(status)} />
       <div className="kc-links">
         {status.canSkip ? (
           <button type="button" className="kc-back" onClick={postpone.ask}>

@@ -1,3 +1,4 @@
+import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import type { Locale } from '@keycard/contract/user-state';
 import {
   type InputHTMLAttributes,
@@ -10,10 +11,48 @@ import {
 } from 'react';
 import { splitAtWait, waitValues } from '../../lib/duration.ts';
 import { type Translate, useTranslation } from '../../lib/i18n.tsx';
-import { Notice } from '../../ui/fields.tsx';
+import { Checkbox, Notice } from '../../ui/fields.tsx';
 import { codeDigits } from './code-format.ts';
 import type { MfaProblem } from './mfa-errors.ts';
 import { useRecoveryCodesExport } from './use-recovery-codes-export.ts';
+
+/**
+ * "Trust this device", the same in every flow (verify, set-up, recovery, the mobile app):
+ * unticked until the person ticks it, and always just before the row holding the submit
+ * button (`.kc-mfa-actions`).
+ */
+export function TrustDevice({
+  days,
+  checked,
+  onChange,
+}: {
+  days: number;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Checkbox
+      label={t('mfa.common.trustDevice', { count: days })}
+      checked={checked}
+      onChange={(event) => onChange(event.target.checked)}
+      data-kc="trust-device"
+    />
+  );
+}
+
+/**
+ * "Use a recovery code instead", the same on every screen: a link-styled button, first in the
+ * screen's links (`.kc-links`) under the form.
+ */
+export function UseRecoveryCode({ onClick }: { onClick: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <button type="button" className="kc-back" data-kc="use-recovery" onClick={onClick}>
+      {t('mfa.verify.useRecovery')}
+    </button>
+  );
+}
 
 export function StepIndicator({ step, total }: { step: number; total: number }) {
   const { t } = useTranslation();
@@ -214,7 +253,12 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
 }
 
 /** SPEC §2 benefits panel: minutes to set up, only every N days on a trusted device, landline works. */
-export function Benefits({ days }: { days: number }) {
+/** The factors the tenant offers that can work now: SMS and voice only with a way to deliver them. */
+export function offeredMethods(status: MfaStatusResponse): MfaStatusResponse['methods'] {
+  return status.methods.filter((method) => status.phoneAvailable || (method !== 'sms' && method !== 'voice'));
+}
+
+export function Benefits({ days, methods }: { days: number; methods: readonly string[] }) {
   const { t } = useTranslation();
   const id = useId();
   return (
@@ -223,7 +267,8 @@ export function Benefits({ days }: { days: number }) {
       <ul>
         <li>{t('mfa.benefits.minutes')}</li>
         <li>{t('mfa.benefits.trusted', { count: days })}</li>
-        <li>{t('mfa.benefits.landline')}</li>
+        {/* A landline works only by voice call: promised only where the tenant offers voice. */}
+        {methods.includes('voice') ? <li>{t('mfa.benefits.landline')}</li> : null}
       </ul>
     </section>
   );

@@ -55,6 +55,9 @@ export function ManageScreen({ status, onReplace }: { status: MfaStatusResponse;
         <Link className="kc-link" to={paths.mfaReset}>
           {t('mfa.manage.reset')}
         </Link>
+        <Link className="kc-link" to={paths.account}>
+          {t('account.landing.manage')}
+        </Link>
       </div>
     </Page>
   );

@@ -1,15 +1,20 @@
-import { errorCodes, mfaErrors, mobileErrors } from '@keycard/contract/errors';
+import { errorCodes, mfaErrors, mobileErrors, passkeyErrors } from '@keycard/contract/errors';
 import { describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../../lib/api.ts';
 import { isEnglishText } from '../../lib/texts.test-support.ts';
-import { describeMfaError, mfaErrorTable } from './mfa-errors.ts';
+import { PasskeyCeremonyError } from '../../lib/webauthn.ts';
+import { describeMfaError, describePasskeyFailure, mfaErrorTable } from './mfa-errors.ts';
 
 const refused = (code: string, fields?: Record<string, string>) =>
   new ApiRequestError('answer', { code, fields });
 
 describe('MFA error table', () => {
-  it('has a row for every MFA and mobile-app code, each with an English text', () => {
-    for (const code of [...Object.values(mfaErrors), ...Object.values(mobileErrors)]) {
+  it('has a row for every MFA, mobile-app and passkey code, each with an English text', () => {
+    for (const code of [
+      ...Object.values(mfaErrors),
+      ...Object.values(mobileErrors),
+      ...Object.values(passkeyErrors),
+    ]) {
       expect(mfaErrorTable.codes[code], code).toBeDefined();
     }
     const rows = [mfaErrorTable.network, mfaErrorTable.otherwise, ...Object.values(mfaErrorTable.codes)];
@@ -74,5 +79,20 @@ describe('MFA error table', () => {
     expect(describeMfaError(new ApiRequestError('network'))).toEqual({ key: 'common.networkError' });
     expect(describeMfaError(refused(errorCodes.internal))).toEqual({ key: 'mfa.errors.unknown' });
     expect(describeMfaError(new Error('boom'))).toEqual({ key: 'mfa.errors.unknown' });
+  });
+
+  it('reads a passkey or security key that did not pass: a wrong key, a cancelled dialog, and nothing when cancelled by the page', () => {
+    expect(describePasskeyFailure(refused(passkeyErrors.verificationFailed))).toEqual({
+      key: 'passkeys.errors.failed',
+      wrongCode: true,
+    });
+    expect(describePasskeyFailure(refused(passkeyErrors.challengeInvalid))).toEqual({
+      key: 'passkeys.errors.expired',
+    });
+    expect(describePasskeyFailure(new PasskeyCeremonyError('cancelled'))).toEqual({
+      key: 'passkeys.errors.cancelled',
+    });
+    expect(describePasskeyFailure(new PasskeyCeremonyError('aborted'))).toBeNull();
+    expect(describePasskeyFailure(refused(errorCodes.sessionRequired))).toMatchObject({ signedOut: true });
   });
 });

@@ -1,7 +1,18 @@
-import { errorCodes, type MobileErrorCode, mfaErrors, mobileErrors } from '@keycard/contract/errors';
+import {
+  errorCodes,
+  type MobileErrorCode,
+  mfaErrors,
+  mobileErrors,
+  type PasskeyErrorCode,
+  passkeyErrors,
+} from '@keycard/contract/errors';
 import type { MfaErrorCode } from '@keycard/contract/mfa';
-import { ApiRequestError, type ErrorTable, lookupError } from '../../lib/api.ts';
+import { ApiRequestError, type ErrorTable, lookupError, trustErrorCodes } from '../../lib/api.ts';
 import type { PortalTextKey } from '../../lib/i18n.tsx';
+import { type CeremonyFailure, PasskeyCeremonyError } from '../../lib/webauthn.ts';
+
+// The families this table reads: trusted when it loads, before any call of its flow (lib/api.ts).
+trustErrorCodes(mfaErrors, mobileErrors);
 
 /** A problem to show: a text key with its values, and the provider's code in brackets if any. */
 export interface MfaProblem {
@@ -86,12 +97,39 @@ const mobileRows: Record<MobileErrorCode, MfaErrorRow> = {
   [mobileErrors.queryTooCostly]: { key: 'mfa.errors.unknown' },
 };
 
+/**
+ * Passing MFA with a passkey or security key (docs/passkeys.md), one row per passkey code: a
+ * key that does not verify is a wrong proof, as a wrong code is.
+ */
+const passkeyRows: Record<PasskeyErrorCode, MfaErrorRow> = {
+  [passkeyErrors.verificationFailed]: { key: 'passkeys.errors.failed', wrongCode: true },
+  [passkeyErrors.challengeInvalid]: { key: 'passkeys.errors.expired' },
+  [passkeyErrors.notFound]: { key: 'passkeys.errors.notFound' },
+  [passkeyErrors.rateLimited]: { key: 'passkeys.errors.rateLimited' },
+  [passkeyErrors.notOffered]: { key: 'passkeys.errors.unsupported' },
+  // Not answered while passing MFA: creating and step-up codes.
+  [passkeyErrors.alreadyRegistered]: { key: 'mfa.errors.unknown' },
+  [passkeyErrors.limitReached]: { key: 'mfa.errors.unknown' },
+  [passkeyErrors.stepUpRequired]: { key: 'mfa.errors.unknown' },
+};
+
+/** The browser's ceremony ending without a key; null: the page cancelled it (nothing to say). */
+const ceremonyRows: Record<CeremonyFailure, PortalTextKey | null> = {
+  aborted: null,
+  cancelled: 'passkeys.errors.cancelled',
+  exists: 'mfa.errors.unknown',
+  unsupported: 'passkeys.errors.unsupported',
+  network: 'common.networkError',
+  failed: 'passkeys.errors.failed',
+};
+
 /** The MFA flow's one table (setup, sign-in, reset, the partner app). */
 export const mfaErrorTable: ErrorTable<MfaErrorRow> = {
   network: { key: 'common.networkError' },
   codes: {
     ...mfaRows,
     ...mobileRows,
+    ...passkeyRows,
     // The session ended meanwhile: start again at the login.
     [errorCodes.sessionRequired]: { key: 'mfa.errors.unknown', signedOut: true },
   },
@@ -116,4 +154,13 @@ export function describeMfaError(caught: unknown): MfaProblem {
   if (row.codeOnItsWay) problem.codeOnItsWay = true;
   if (row.pausesApprovals) problem.pausesApprovals = true;
   return problem;
+}
+
+/** A passkey or security key that did not pass MFA: the ceremony's reason or the server's code. */
+export function describePasskeyFailure(caught: unknown): MfaProblem | null {
+  if (caught instanceof PasskeyCeremonyError) {
+    const key = ceremonyRows[caught.reason];
+    return key ? { key } : null;
+  }
+  return describeMfaError(caught);
 }

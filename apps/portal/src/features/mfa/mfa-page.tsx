@@ -1,4 +1,3 @@
-import { useLocation } from '@keycard/web/router';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { LoadingPage } from '../../ui/page.tsx';
 import { ChooseScreen } from './choose-screen.tsx';
@@ -7,28 +6,19 @@ import { MobileSetup } from './mobile/mobile-setup.tsx';
 import { MobileReplaceScreen } from './mobile/replace-screen.tsx';
 import { MobileVerifyScreen } from './mobile/verify-screen.tsx';
 import { PhoneSetup } from './phone-setup.tsx';
-import { ReminderScreen } from './reminder-screen.tsx';
 import { TotpSetup } from './totp-setup.tsx';
-import { setUpView, useMfaScreens } from './use-mfa-screens.ts';
+import { useMfaScreens } from './use-mfa-screens.ts';
 import { VerifyScreen } from './verify-screen.tsx';
 import './mfa.css';
-
-/** Navigation state asking for the method choice (e.g. 'set up again' after a reset). */
-export interface MfaPageState {
-  setUp?: boolean;
-}
 
 /** /mfa: the MFA screens of SPEC §2, chosen by the signed-in user's state. */
 export function MfaPage() {
   const { t } = useTranslation();
-  const setUp = (useLocation().state as MfaPageState | null)?.setUp === true;
-  const { status, view, setView } = useMfaScreens(setUp);
+  const { status, view, setView } = useMfaScreens();
 
   if (!status) return <LoadingPage titleKey="mfa.titles.setup" label={t('common.loading')} />;
   const choose = () => setView('choose');
   switch (view) {
-    case 'reminder':
-      return <ReminderScreen status={status} onSetUp={() => setView(setUpView(status))} />;
     case 'totp':
       return <TotpSetup status={status} onBack={choose} />;
     case 'phone':

@@ -3,7 +3,7 @@ import { Link } from '@keycard/web/router';
 import { waitValues } from '../../lib/duration.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { LoadingPage, Page } from '../../ui/page.tsx';
-import { ProblemNotice, ProofField } from './components.tsx';
+import { ProblemNotice, ProofField, UseRecoveryCode } from './components.tsx';
 import { MobileResetApproval } from './mobile/reset-approval.tsx';
 import { useMfaReset } from './use-mfa-reset.ts';
 import './mfa.css';
@@ -11,8 +11,9 @@ import './mfa.css';
 /**
  * /mfa/reset (SPEC §2 'Reset MFA: confirm, then success with the option to set up again').
  * The user proves possession — a code of the enrolled method, for the partner app a request
- * approved on the device, or a recovery code — and the server removes the methods, recovery codes and trusted devices. Then on to the
- * mfaResetRedirectUri, which the server answers back only when it is registered, or set up again.
+ * approved on the device, or a recovery code — and the server removes the methods, passkeys,
+ * recovery codes and trusted devices. Then on to the mfaResetRedirectUri, which the server
+ * answers back only when it is registered, or set up again.
  */
 export function MfaResetPage() {
   const { t, i18n } = useTranslation();
@@ -30,7 +31,7 @@ export function MfaResetPage() {
       <Page key="done" titleKey="mfa.titles.resetDone" heading={t('mfa.reset.done.heading')}>
         <p>{t('mfa.reset.done.body')}</p>
         <div className="kc-mfa-actions">
-          <Link className="kc-button" to={paths.mfa} state={{ setUp: true }} replace>
+          <Link className="kc-button" to={paths.mfa} replace>
             {t('mfa.reset.done.setUpAgain')}
           </Link>
           {done.redirectUri ? (
@@ -98,18 +99,18 @@ export function MfaResetPage() {
           error={entry.fieldError}
           inputRef={entry.inputRef}
         />
-        <button type="submit" className="kc-button" disabled={flow.pending || locked}>
-          {t('mfa.reset.confirm')}
-        </button>
+        <div className="kc-mfa-actions">
+          <button type="submit" className="kc-button" disabled={flow.pending || locked}>
+            {t('mfa.reset.confirm')}
+          </button>
+        </div>
       </form>
       <div className="kc-links">
-        {locked ? null : (
+        {locked ? null : mode === 'code' ? (
+          <UseRecoveryCode onClick={flow.switchMode} />
+        ) : (
           <button type="button" className="kc-back" onClick={flow.switchMode}>
-            {mode === 'code'
-              ? t('mfa.verify.useRecovery')
-              : isMobile
-                ? t('mfa.mobile.verify.useApproval')
-                : t('mfa.verify.useCode')}
+            {isMobile ? t('mfa.mobile.verify.useApproval') : t('mfa.verify.useCode')}
           </button>
         )}
         <Link className="kc-link" to={paths.logout}>

@@ -15,23 +15,24 @@ function status(overrides: Partial<MfaStatusResponse>): MfaStatusResponse {
 
 describe('the first MFA screen', () => {
   it('asks to register, starting with the partner app when the tenant lists it first', () => {
-    expect(firstView(status({}), false)).toBe('choose');
-    expect(firstView(status({ methods: ['smmobile', 'totp'] }), false)).toBe('mobile');
+    expect(firstView(status({}))).toBe('choose');
+    expect(firstView(status({ methods: ['smmobile', 'totp'] }))).toBe('mobile');
     expect(setUpView(status({ methods: ['totp', 'smmobile'] }))).toBe('choose');
   });
 
-  it('reminds first when registration is only recommended, unless asked to set up again', () => {
-    expect(firstView(status({ state: 'MFA_REGISTRATION_RECOMMENDED' }), false)).toBe('reminder');
-    expect(firstView(status({ state: 'MFA_REGISTRATION_RECOMMENDED' }), true)).toBe('choose');
+  it('opens a recommended registration where a required one opens (issue 19 item 12)', () => {
+    const recommended = { state: 'MFA_REGISTRATION_RECOMMENDED', canSkip: true } as const;
+    expect(firstView(status(recommended))).toBe('choose');
+    expect(firstView(status({ ...recommended, methods: ['smmobile', 'totp'] }))).toBe('mobile');
   });
 
   it('asks for the code at sign-in', () => {
-    expect(firstView(status({ state: 'MFA_VERIFICATION_REQUIRED' }), false)).toBe('verify');
+    expect(firstView(status({ state: 'MFA_VERIFICATION_REQUIRED' }))).toBe('verify');
   });
 
   it('manages an enrolled factor once signed in, or sets one up when there is none', () => {
     const factor = { deliveryType: 'totp' } as MfaStatusResponse['factor'];
-    expect(firstView(status({ state: 'AUTHENTICATED', factor }), false)).toBe('manage');
-    expect(firstView(status({ state: 'AUTHENTICATED', factor: null }), false)).toBe('choose');
+    expect(firstView(status({ state: 'AUTHENTICATED', factor }))).toBe('manage');
+    expect(firstView(status({ state: 'AUTHENTICATED', factor: null }))).toBe('choose');
   });
 });

@@ -1,7 +1,6 @@
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { waitValues } from '../../lib/duration.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
-import { Checkbox } from '../../ui/fields.tsx';
 import { Page } from '../../ui/page.tsx';
 import {
   CodeField,
@@ -10,7 +9,9 @@ import {
   RecoveryCodes,
   ResendControls,
   StepIndicator,
+  TrustDevice,
 } from './components.tsx';
+import { CountryPicker } from './country-picker.tsx';
 import { usePhoneSetup } from './use-phone-setup.ts';
 
 /** SPEC §2: phone registration in three steps (SMS or voice and the number; the code; success). */
@@ -27,7 +28,7 @@ export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBa
         <form onSubmit={flow.submitNumber} noValidate>
           <fieldset className="kc-mfa-choice">
             <legend>{t('mfa.phone.number.method')}</legend>
-            {(['sms', 'voice'] as const).map((value) => (
+            {flow.channels.map((value) => (
               <div className="kc-checkbox" key={value}>
                 <input
                   id={`kc-mfa-channel-${value}`}
@@ -41,16 +42,11 @@ export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBa
               </div>
             ))}
           </fieldset>
-          <HintedField
-            label={t('mfa.phone.number.countryCode')}
-            hint={t('mfa.phone.number.countryCodeHint')}
-            name="countryCode"
-            type="text"
-            inputMode="tel"
-            autoComplete="tel-country-code"
-            value={flow.countryCode}
-            inputRef={flow.countryRef}
-            onChange={(event) => flow.setCountryCode(event.target.value)}
+          <CountryPicker
+            countries={flow.countries}
+            region={flow.region}
+            onChange={flow.setRegion}
+            selectRef={flow.countryRef}
             error={fieldErrors.countryCode}
           />
           <HintedField
@@ -103,14 +99,12 @@ export function PhoneSetup({ status, onBack }: { status: MfaStatusResponse; onBa
             error={entry.fieldError}
             inputRef={entry.inputRef}
           />
-          <Checkbox
-            label={t('mfa.common.trustDevice', { count: status.trustedDeviceDays })}
-            checked={flow.trust}
-            onChange={(event) => flow.setTrust(event.target.checked)}
-          />
-          <button type="submit" className="kc-button" disabled={pending || entry.locked}>
-            {t('mfa.common.verify')}
-          </button>
+          <TrustDevice days={status.trustedDeviceDays} checked={flow.trust} onChange={flow.setTrust} />
+          <div className="kc-mfa-actions">
+            <button type="submit" className="kc-button" disabled={pending || entry.locked}>
+              {t('mfa.common.verify')}
+            </button>
+          </div>
         </form>
         {entry.locked ? null : <ResendControls seconds={seconds} busy={pending} onResend={flow.resend} />}
         <div className="kc-links">

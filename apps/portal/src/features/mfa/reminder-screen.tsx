@@ -4,8 +4,7 @@ import { useNavigate } from '@keycard/web/router';
 import { useState } from 'react';
 import { trackEvent } from '../../lib/analytics.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
-import { Page } from '../../ui/page.tsx';
-import { Benefits, ConfirmDialog } from './components.tsx';
+import { ConfirmDialog } from './components.tsx';
 import { analyticsProps } from './flow.ts';
 
 /** Days left until MFA becomes mandatory, as a sentence (SPEC §2 reminder). */
@@ -40,25 +39,4 @@ export function usePostpone(status: MfaStatusResponse) {
     />
   );
   return { ask: () => setAsking(true), dialog };
-}
-
-export function ReminderScreen({ status, onSetUp }: { status: MfaStatusResponse; onSetUp: () => void }) {
-  const { t } = useTranslation();
-  const postpone = usePostpone(status);
-  return (
-    <Page titleKey="mfa.titles.reminder" heading={t('mfa.reminder.heading')}>
-      <DaysLeft days={status.mfaRequiredByRemainingInDays} />
-      <p>{t('mfa.reminder.intro')}</p>
-      <Benefits days={status.trustedDeviceDays} />
-      <div className="kc-mfa-actions">
-        <button type="button" className="kc-button" onClick={onSetUp}>
-          {t('mfa.reminder.setUp')}
-        </button>
-        <button type="button" className="kc-button kc-button-secondary" onClick={postpone.ask}>
-          {t('mfa.reminder.later')}
-        </button>
-      </div>
-      {postpone.dialog}
-    </Page>
-  );
 }

@@ -1,8 +1,15 @@
 import type { MfaStatusResponse } from '@keycard/contract/mfa';
 import { useTranslation } from '../../lib/i18n.tsx';
-import { Checkbox } from '../../ui/fields.tsx';
+import { TextWithEmail } from '../../ui/email-text.tsx';
 import { Page } from '../../ui/page.tsx';
-import { CodeField, CopyButton, ProblemNotice, RecoveryCodes, StepIndicator } from './components.tsx';
+import {
+  CodeField,
+  CopyButton,
+  ProblemNotice,
+  RecoveryCodes,
+  StepIndicator,
+  TrustDevice,
+} from './components.tsx';
 import { useTotpSetup } from './use-totp-setup.ts';
 
 const appStores = {
@@ -86,7 +93,10 @@ export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBac
         <p className="kc-mfa-hint">
           {t('mfa.totp.scan.issuer', { issuer: registration.issuer })}
           <br />
-          {t('mfa.totp.scan.account', { account: registration.account })}
+          <TextWithEmail
+            text={t('mfa.totp.scan.account', { account: registration.account })}
+            email={registration.account}
+          />
         </p>
         <CopyButton text={registration.secret} label={t('mfa.totp.scan.copyKey')} />
         <div className="kc-mfa-actions">
@@ -115,11 +125,7 @@ export function TotpSetup({ status, onBack }: { status: MfaStatusResponse; onBac
             error={entry.fieldError}
             inputRef={entry.inputRef}
           />
-          <Checkbox
-            label={t('mfa.common.trustDevice', { count: status.trustedDeviceDays })}
-            checked={flow.trust}
-            onChange={(event) => flow.setTrust(event.target.checked)}
-          />
+          <TrustDevice days={status.trustedDeviceDays} checked={flow.trust} onChange={flow.setTrust} />
           <div className="kc-mfa-actions">
             <button type="submit" className="kc-button" disabled={pending || entry.locked}>
               {t('mfa.common.verify')}

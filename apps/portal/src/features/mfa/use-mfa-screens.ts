@@ -6,15 +6,7 @@ import { mfaApi } from './api.ts';
 import { wantsReset } from './flow.ts';
 import { describeMfaError } from './mfa-errors.ts';
 
-export type MfaView =
-  | 'reminder'
-  | 'choose'
-  | 'totp'
-  | 'phone'
-  | 'mobile'
-  | 'mobileReplace'
-  | 'verify'
-  | 'manage';
+export type MfaView = 'choose' | 'totp' | 'phone' | 'mobile' | 'mobileReplace' | 'verify' | 'manage';
 
 /**
  * Where setting up starts: the partner app's registration screen (with the other factors as
@@ -24,11 +16,12 @@ export function setUpView(status: MfaStatusResponse): MfaView {
   return status.methods[0] === 'smmobile' ? 'mobile' : 'choose';
 }
 
-/** The first MFA screen for the signed-in user's state (`setUp`: asked to set up again). */
-export function firstView(status: MfaStatusResponse, setUp: boolean): MfaView {
+/**
+ * The first MFA screen for the signed-in user's state. A recommended registration opens where a
+ * required one does (issue 19 item 12): the same choice, with its skip while MFA is optional.
+ */
+export function firstView(status: MfaStatusResponse): MfaView {
   switch (status.state) {
-    case 'MFA_REGISTRATION_RECOMMENDED':
-      return setUp ? setUpView(status) : 'reminder';
     case 'MFA_VERIFICATION_REQUIRED':
       return 'verify';
     case 'AUTHENTICATED':
@@ -44,7 +37,7 @@ export function firstView(status: MfaStatusResponse, setUp: boolean): MfaView {
  * whose own proof passes MFA as well; a session gone starts again, anything else is the
  * unknown-error page.
  */
-export function useMfaScreens(setUp: boolean) {
+export function useMfaScreens() {
   const navigate = useNavigate();
   const [status, setStatus] = useState<MfaStatusResponse | null>(null);
   const [view, setView] = useState<MfaView>('choose');
@@ -60,13 +53,13 @@ export function useMfaScreens(setUp: boolean) {
         if (answer.state === 'MFA_VERIFICATION_REQUIRED' && wantsReset()) {
           return navigate(paths.mfaReset, { replace: true });
         }
-        setView(firstView(answer, setUp));
+        setView(firstView(answer));
         setStatus(answer);
       })
       .catch((caught: unknown) =>
         navigate(describeMfaError(caught).signedOut ? paths.root : paths.error, { replace: true }),
       );
-  }, [navigate, setUp]);
+  }, [navigate]);
 
   return { status, view, setView };
 }

@@ -1,10 +1,11 @@
 import type { MfaStatusResponse, PhoneCodeSentResponse, PhoneDeliveryType } from '@keycard/contract/mfa';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { trackEvent } from '../../lib/analytics.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { mfaApi } from './api.ts';
 import { isCompleteCode } from './code-format.ts';
 import { problemText } from './components.tsx';
+import { countryList, defaultRegion } from './countries.ts';
 import { analyticsProps, useFinishMfa } from './flow.ts';
 import { describeMfaError, type MfaProblem } from './mfa-errors.ts';
 import { useCodeCheck } from './use-code-check.ts';
@@ -22,13 +23,20 @@ export function usePhoneSetup(status: MfaStatusResponse) {
   const { t, i18n } = useTranslation();
   const finish = useFinishMfa(status);
   const [step, setStep] = useState(1);
-  const [channel, setChannel] = useState<PhoneDeliveryType>('sms');
-  const [countryCode, setCountryCode] = useState('');
+  // Only the phone channels the tenant offers (a tenant without voice has no "Voice call").
+  const offered = (['sms', 'voice'] as const).filter((value) => status.methods.includes(value));
+  const channels: readonly PhoneDeliveryType[] = offered.length > 0 ? offered : ['sms', 'voice'];
+  const [channel, setChannel] = useState<PhoneDeliveryType>(channels[0] ?? 'sms');
+  const countries = useMemo(() => countryList(i18n.language), [i18n.language]);
+  // The page's language and the browser's region (de-AT → Austria, th → Thailand).
+  const [region, setRegion] = useState(() => defaultRegion(i18n.language, navigator.languages ?? []));
+  const countryCode = `+${countries.find((country) => country.region === region)?.callingCode ?? ''}`;
   const [phoneNumber, setPhoneNumber] = useState('');
   const [fieldErrors, setFieldErrors] = useState<NumberErrors>({});
   const [problem, setProblem] = useState<MfaProblem | null>(null);
   const [sent, setSent] = useState<PhoneCodeSentResponse | null>(null);
-  const [trust, setTrust] = useState(true);
+  // Unticked until the person ticks it, as in every flow (issue 19 item 15).
+  const [trust, setTrust] = useState(false);
   const [registering, setRegistering] = useState(false);
   const [resent, setResent] = useState(false);
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>([]);
@@ -39,7 +47,7 @@ export function usePhoneSetup(status: MfaStatusResponse) {
     clearProblem: () => setProblem(null),
   });
   const delivery = useDeliveryWatch(setProblem);
-  const countryRef = useRef<HTMLInputElement>(null);
+  const countryRef = useRef<HTMLSelectElement>(null);
   const numberRef = useRef<HTMLInputElement>(null);
 
   function codeSent(answer: PhoneCodeSentResponse) {
@@ -50,7 +58,6 @@ export function usePhoneSetup(status: MfaStatusResponse) {
   async function submitNumber(event: FormEvent) {
     event.preventDefault();
     const errors: NumberErrors = {};
-    if (!countryCode.trim() && !phoneNumber.trim().startsWith('+')) errors.countryCode = t('common.required');
     if (!phoneNumber.trim()) errors.phoneNumber = t('common.required');
     setFieldErrors(errors);
     setProblem(null);
@@ -106,10 +113,12 @@ export function usePhoneSetup(status: MfaStatusResponse) {
 
   return {
     step,
+    channels,
     channel,
     setChannel,
-    countryCode,
-    setCountryCode,
+    countries,
+    region,
+    setRegion,
     phoneNumber,
     setPhoneNumber,
     fieldErrors,

@@ -17,7 +17,8 @@ export function useTotpSetup(status: MfaStatusResponse) {
   const [step, setStep] = useState(1);
   const [registration, setRegistration] = useState<RegisterTotpResponse | null>(null);
   const [problem, setProblem] = useState<MfaProblem | null>(null);
-  const [trust, setTrust] = useState(true);
+  // Unticked until the person ticks it, as in every flow (issue 19 item 15).
+  const [trust, setTrust] = useState(false);
   const [starting, setStarting] = useState(false);
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>([]);
   const entry = useCodeCheck({

@@ -1,6 +1,9 @@
 import { partnerErrors } from '@keycard/contract/errors';
 import { paths } from '@keycard/contract/paths';
-import { type ErrorTable, lookupError } from '../../lib/api.ts';
+import { type ErrorTable, lookupError, trustErrorCodes } from '../../lib/api.ts';
+
+// The families this table reads: trusted when it loads, before any call of its flow (lib/api.ts).
+trustErrorCodes(partnerErrors);
 
 /** What the partner sign-in does with a failure. */
 export type PartnerSsoFailure = { kind: 'retry' } | { kind: 'unverified' } | { kind: 'leave'; to: string };

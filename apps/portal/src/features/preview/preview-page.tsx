@@ -11,6 +11,7 @@ import { applyTextOverrides, I18nProvider, Translator, useTranslator } from '../
 import { createFixtureRouter } from './fixture-router.ts';
 import { sampleEmail, sampleMfaStatus } from './fixtures.ts';
 import { makePreviewInert } from './inert-preview.ts';
+import { showPreviewFont } from './preview-font.ts';
 import { postToConsole, toPreviewScreen, trustedDraft } from './preview-messages.ts';
 
 /**
@@ -131,6 +132,7 @@ export function PreviewPage() {
   useLayoutEffect(() => {
     if (!drawing) return;
     parts.applyBranding(drawing.draft.theme);
+    showPreviewFont(drawing.draft.theme);
     setDocumentLanguage(drawing.draft.locale);
   }, [drawing]);
   useEffect(() => {

@@ -1,4 +1,5 @@
 import { useTranslation } from '../../../lib/i18n.tsx';
+import { TextWithEmail } from '../../../ui/email-text.tsx';
 import { LoadingPage, Page } from '../../../ui/page.tsx';
 import { CredentialsForm } from '../shared/credentials-form.tsx';
 import { SessionDialog } from '../shared/session-dialog.tsx';
@@ -21,7 +22,9 @@ export function ActivatePage() {
   }
   return (
     <Page titleKey="lifecycle.titles.activate" heading={t('lifecycle.activate.heading')}>
-      <p>{t('lifecycle.activate.intro', { email })}</p>
+      <p>
+        <TextWithEmail text={t('lifecycle.activate.intro', { email })} email={email} />
+      </p>
       <CredentialsForm email={email} submitLabel={t('lifecycle.activate.submit')} submit={activate} />
     </Page>
   );

@@ -1,21 +1,21 @@
 import { useTranslation } from '../../../lib/i18n.tsx';
 import { Page } from '../../../ui/page.tsx';
 import { SupportLinks } from '../shared/support-links.tsx';
-import { useResetThroughLogout } from '../shared/use-reset-through-logout.ts';
+import { PasswordChangeForm } from './password-change-form.tsx';
+import { usePasswordChangeInPlace } from './use-password-change-in-place.ts';
 import '../shared/account.css';
 
-/** /error/password-expired/ — the password is past its lifetime; the way out is a reset. */
+/**
+ * /error/password-expired/ — the password is past its lifetime. It was typed a moment ago,
+ * so it is changed right here, and the sign-in goes on (no mail round trip).
+ */
 export function PasswordExpiredPage() {
   const { t } = useTranslation();
-  const reset = useResetThroughLogout();
+  const change = usePasswordChangeInPlace('state');
   return (
     <Page titleKey="lifecycle.titles.passwordExpired" heading={t('lifecycle.passwordExpired.heading')}>
-      <p>{t('lifecycle.passwordExpired.body')}</p>
-      <div className="kc-actions">
-        <button type="button" className="kc-button" onClick={reset}>
-          {t('lifecycle.passwordExpired.reset')}
-        </button>
-      </div>
+      <p>{t('account.expiry.expiredIntro')}</p>
+      <PasswordChangeForm change={change} />
       <SupportLinks />
     </Page>
   );

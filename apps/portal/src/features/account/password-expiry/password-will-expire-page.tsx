@@ -5,7 +5,8 @@ import { useEffect } from 'react';
 import { type Translate, useTranslation } from '../../../lib/i18n.tsx';
 import { flowStorage } from '../../../lib/storage.ts';
 import { Page } from '../../../ui/page.tsx';
-import { useResetThroughLogout } from '../shared/use-reset-through-logout.ts';
+import { PasswordChangeForm } from './password-change-form.tsx';
+import { usePasswordChangeInPlace } from './use-password-change-in-place.ts';
 import '../shared/account.css';
 
 /** The flag /authenticated honours: the warning was seen, continue the sign-in. */
@@ -18,7 +19,10 @@ function expiryText(t: Translate, days: number): string {
   return t('lifecycle.passwordWillExpire.inDays', { count: days });
 }
 
-/** /error/password-will-expire/?passwordExpiryInDays&redirectUri — reset now, or later and go on. */
+/**
+ * /error/password-will-expire/?passwordExpiryInDays&redirectUri — change it now, right here,
+ * or later and go on.
+ */
 export function PasswordWillExpirePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -26,7 +30,7 @@ export function PasswordWillExpirePage() {
   const raw = params.get('passwordExpiryInDays') ?? '';
   const days = /^\d{1,4}$/.test(raw) ? Number(raw) : null;
   const redirectUri = params.get('redirectUri');
-  const reset = useResetThroughLogout();
+  const change = usePasswordChangeInPlace({ redirectUri });
 
   useEffect(() => {
     if (days === null) navigate(paths.error, { replace: true });
@@ -46,11 +50,9 @@ export function PasswordWillExpirePage() {
   return (
     <Page titleKey="lifecycle.titles.passwordWillExpire" heading={t('lifecycle.passwordWillExpire.heading')}>
       <p>{expiryText(t, days)}</p>
-      <p>{t('lifecycle.passwordWillExpire.advice')}</p>
+      <p>{t('account.expiry.willExpireIntro')}</p>
+      <PasswordChangeForm change={change} />
       <div className="kc-actions">
-        <button type="button" className="kc-button" onClick={reset}>
-          {t('lifecycle.passwordWillExpire.resetNow')}
-        </button>
         <button type="button" className="kc-button kc-button-secondary" onClick={later}>
           {t('lifecycle.passwordWillExpire.resetLater')}
         </button>

@@ -1,4 +1,5 @@
 import { useTranslation } from '../../../lib/i18n.tsx';
+import { TextWithEmail } from '../../../ui/email-text.tsx';
 import { LoadingPage, Page } from '../../../ui/page.tsx';
 import { CredentialsForm } from '../shared/credentials-form.tsx';
 import { SupportLinks } from '../shared/support-links.tsx';
@@ -23,7 +24,9 @@ export function RegisterPage() {
   }
   return (
     <Page titleKey="lifecycle.titles.register" heading={t('lifecycle.register.heading')}>
-      <p>{t('lifecycle.register.intro', { email: state.email })}</p>
+      <p>
+        <TextWithEmail text={t('lifecycle.register.intro', { email: state.email })} email={state.email} />
+      </p>
       <CredentialsForm email={state.email} submitLabel={t('lifecycle.register.submit')} submit={register} />
     </Page>
   );

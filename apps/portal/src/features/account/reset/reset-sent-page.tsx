@@ -8,6 +8,7 @@ import { Page, PendingLabel } from '../../../ui/page.tsx';
 import { RefusalNotice } from '../shared/refusal-notice.tsx';
 import { useResetResend } from './use-reset.ts';
 import '../shared/account.css';
+import { TextWithEmail } from '../../../ui/email-text.tsx';
 
 /** /reset-password/sent — offer to send the mail again; the trouble-logging-in link if configured. */
 export function ResetSentPage() {
@@ -22,9 +23,11 @@ export function ResetSentPage() {
       {resent ? <Notice tone="success">{t('lifecycle.resetSent.resent')}</Notice> : null}
       <RefusalNotice refusal={refusal} seconds={seconds} />
       <p>
-        {email
-          ? t('lifecycle.resetSent.body', { email, count: minutes })
-          : t('lifecycle.resetSent.bodyWithoutEmail', { count: minutes })}
+        {email ? (
+          <TextWithEmail text={t('lifecycle.resetSent.body', { email, count: minutes })} email={email} />
+        ) : (
+          t('lifecycle.resetSent.bodyWithoutEmail', { count: minutes })
+        )}
       </p>
       <div className="kc-actions">
         {email ? (

@@ -1,4 +1,5 @@
 import { useTranslation } from '../../../lib/i18n.tsx';
+import { TextWithEmail } from '../../../ui/email-text.tsx';
 import { LoadingPage, Page } from '../../../ui/page.tsx';
 import { NewPasswordForm } from '../shared/credentials-form.tsx';
 import { SessionDialog } from '../shared/session-dialog.tsx';
@@ -26,7 +27,9 @@ export function ResetUpdatePage() {
   }
   return (
     <Page titleKey="lifecycle.titles.resetPasswordUpdate" heading={t('lifecycle.resetUpdate.heading')}>
-      <p>{t('lifecycle.resetUpdate.intro', { email })}</p>
+      <p>
+        <TextWithEmail text={t('lifecycle.resetUpdate.intro', { email })} email={email} />
+      </p>
       <NewPasswordForm email={email} submitLabel={t('lifecycle.resetUpdate.submit')} submit={reset} />
     </Page>
   );

@@ -12,6 +12,7 @@ import type {
 } from '@keycard/contract/lifecycle';
 import { apiRequest } from '../../../lib/api.ts';
 import { deviceTokenField } from '../../../lib/device-id.ts';
+import { pageLanguage } from '../../../lib/language.ts';
 
 /** Calls that send a mail carry an idempotency key: a gateway retry sends no second mail. */
 const once = { idempotent: true };
@@ -37,14 +38,19 @@ export const accountApi = {
     apiRequest<ResetRequestResponse>(
       'POST',
       apiPaths.lifecycle.resetPassword(email),
-      { recaptchaToken },
+      { recaptchaToken, ...pageLanguage() },
       once,
     ),
   resendActivation: (email: string, recaptchaToken: string | undefined) =>
-    apiRequest<object>('POST', apiPaths.lifecycle.resendActivation(email), { recaptchaToken }, once),
+    apiRequest<object>(
+      'POST',
+      apiPaths.lifecycle.resendActivation(email),
+      { recaptchaToken, ...pageLanguage() },
+      once,
+    ),
   applyReset: (body: ApplyResetRequest) => apiRequest<object>('PATCH', apiPaths.lifecycle.user, body),
   sendVerification: (email: string) =>
-    apiRequest<object>('POST', apiPaths.lifecycle.sendVerification(email), {}, once),
+    apiRequest<object>('POST', apiPaths.lifecycle.sendVerification(email), pageLanguage(), once),
   validateVerification: (token: string) =>
     apiRequest<object>('POST', apiPaths.lifecycle.validateEmailVerificationToken, { token }),
   verifyEmail: (email: string, token: string) =>

@@ -1,8 +1,11 @@
 import { errorCodes } from '@keycard/contract/errors';
 import { lifecycleErrors } from '@keycard/contract/lifecycle-api';
-import { ApiRequestError, type ErrorTable, lookupError } from '../../../lib/api.ts';
+import { ApiRequestError, type ErrorTable, lookupError, trustErrorCodes } from '../../../lib/api.ts';
 import type { PortalTextKey } from '../../../lib/i18n.tsx';
 import type { ServerPasswordProblem } from './new-password.tsx';
+
+// The families this table reads: trusted when it loads, before any call of its flow (lib/api.ts).
+trustErrorCodes(lifecycleErrors);
 
 /**
  * A refusal with a wait (a rate limit): the text to show while it runs ({{when}} in words) and

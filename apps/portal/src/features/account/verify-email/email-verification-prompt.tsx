@@ -7,6 +7,7 @@ import { Page, PendingLabel } from '../../../ui/page.tsx';
 import { RefusalNotice } from '../shared/refusal-notice.tsx';
 import { useVerificationMail } from './use-email-verification.ts';
 import '../shared/account.css';
+import { TextWithEmail } from '../../../ui/email-text.tsx';
 
 /**
  * SPEC §2 e-mail verification on /authenticated: the prompt with send-verification, then
@@ -34,7 +35,9 @@ export function EmailVerificationPrompt({ email }: { email: string }) {
         titleKey="lifecycle.titles.verifyEmail"
         heading={t('lifecycle.verificationPrompt.sentHeading')}
       >
-        <Notice tone="success">{t('lifecycle.verificationPrompt.sentBody', { email })}</Notice>
+        <Notice tone="success">
+          <TextWithEmail text={t('lifecycle.verificationPrompt.sentBody', { email })} email={email} />
+        </Notice>
         <div className="kc-actions">
           <button type="button" className="kc-button kc-button-secondary" onClick={again}>
             {t('lifecycle.verificationPrompt.notReceived')}
@@ -51,7 +54,9 @@ export function EmailVerificationPrompt({ email }: { email: string }) {
       heading={t('lifecycle.verificationPrompt.heading')}
     >
       <RefusalNotice refusal={refusal} seconds={seconds} />
-      <p>{t('lifecycle.verificationPrompt.body', { email, count: hours })}</p>
+      <p>
+        <TextWithEmail text={t('lifecycle.verificationPrompt.body', { email, count: hours })} email={email} />
+      </p>
       <div className="kc-actions">
         <button
           type="button"

@@ -6,6 +6,7 @@ import { waitValues } from '../../../lib/duration.ts';
 import { type PortalTextKey, useTranslation } from '../../../lib/i18n.tsx';
 import { Notice } from '../../../ui/fields.tsx';
 import { Page } from '../../../ui/page.tsx';
+import { UseRecoveryCode } from '../components.tsx';
 import { useCountdown } from '../use-countdown.ts';
 import { Countdown } from './parts.tsx';
 import type { ApprovalFailure } from './use-number-approval.ts';
@@ -81,25 +82,25 @@ export function ApprovalFailureScreen({
         <button type="button" className="kc-button" onClick={onRetry} disabled={seconds > 0}>
           {t('mfa.mobile.verify.newRequest')}
         </button>
-        {onUseRecovery ? (
-          <button type="button" className="kc-button kc-button-secondary" onClick={onUseRecovery}>
-            {t('mfa.mobile.verify.useRecovery')}
-          </button>
-        ) : null}
         {onCancel ? (
           <button type="button" className="kc-button kc-button-secondary" onClick={onCancel}>
             {t('mfa.common.cancel')}
           </button>
         ) : null}
       </div>
-      {signInLinks ? (
+      {signInLinks || onUseRecovery ? (
         <div className="kc-links">
-          <Link className="kc-link" to={paths.mfaReset}>
-            {t('mfa.verify.lostAccess')}
-          </Link>
-          <Link className="kc-link" to={paths.logout}>
-            {t('mfa.common.logOut')}
-          </Link>
+          {onUseRecovery ? <UseRecoveryCode onClick={onUseRecovery} /> : null}
+          {signInLinks ? (
+            <>
+              <Link className="kc-link" to={paths.mfaReset}>
+                {t('mfa.verify.lostAccess')}
+              </Link>
+              <Link className="kc-link" to={paths.logout}>
+                {t('mfa.common.logOut')}
+              </Link>
+            </>
+          ) : null}
         </div>
       ) : null}
     </Page>

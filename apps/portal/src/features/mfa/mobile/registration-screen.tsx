@@ -5,7 +5,7 @@ import { useId } from 'react';
 import { useTranslation } from '../../../lib/i18n.tsx';
 import { Notice } from '../../../ui/fields.tsx';
 import { Page } from '../../../ui/page.tsx';
-import { Benefits, ProblemNotice } from '../components.tsx';
+import { Benefits, offeredMethods, ProblemNotice } from '../components.tsx';
 import type { MfaProblem } from '../mfa-errors.ts';
 import { DaysLeft, usePostpone } from '../reminder-screen.tsx';
 
@@ -79,7 +79,7 @@ export function MobileRegistrationScreen({
           </div>
         </section>
       ) : null}
-      <Benefits days={status.trustedDeviceDays} />
+      <Benefits days={status.trustedDeviceDays} methods={offeredMethods(status)} />
       <div className="kc-links">
         {status.canSkip ? (
           <button type="button" className="kc-back" onClick={postpone.ask}>

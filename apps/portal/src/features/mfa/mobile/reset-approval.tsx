@@ -3,7 +3,7 @@ import { paths } from '@keycard/contract/paths';
 import { Link } from '@keycard/web/router';
 import { useTranslation } from '../../../lib/i18n.tsx';
 import { Loader, Page } from '../../../ui/page.tsx';
-import { ProblemNotice } from '../components.tsx';
+import { ProblemNotice, UseRecoveryCode } from '../components.tsx';
 import { ApprovalFailureScreen } from './failure-screen.tsx';
 import { NumberPrompt } from './parts.tsx';
 import { useMobileResetApproval } from './use-mobile-reset-approval.ts';
@@ -58,16 +58,12 @@ export function MobileResetApproval({
         </div>
       )}
       <div className="kc-links">
-        <button
-          type="button"
-          className="kc-back"
+        <UseRecoveryCode
           onClick={() => {
             approval.cancel();
             onUseRecovery();
           }}
-        >
-          {t('mfa.verify.useRecovery')}
-        </button>
+        />
         <Link className="kc-link" to={paths.logout}>
           {t('mfa.common.logOut')}
         </Link>

@@ -4,9 +4,8 @@ import { Link } from '@keycard/web/router';
 import { useEffect, useRef, useState } from 'react';
 import { trackEvent } from '../../../lib/analytics.ts';
 import { useTranslation } from '../../../lib/i18n.tsx';
-import { Checkbox } from '../../../ui/fields.tsx';
 import { Loader, Page } from '../../../ui/page.tsx';
-import { ProblemNotice, ProofField } from '../components.tsx';
+import { ProblemNotice, ProofField, TrustDevice, UseRecoveryCode } from '../components.tsx';
 import { analyticsProps, useFinishMfa } from '../flow.ts';
 import { useCountdown } from '../use-countdown.ts';
 import { ApprovalFailureScreen } from './failure-screen.tsx';
@@ -93,22 +92,16 @@ export function MobileVerifyScreen({ status }: { status: MfaStatusResponse }) {
       ) : state.phase === 'asking' || state.phase === 'idle' ? (
         <Loader label={t('mfa.mobile.verify.sending')} />
       ) : null}
-      <Checkbox
-        label={t('mfa.common.trustDevice', { count: status.trustedDeviceDays })}
-        checked={trust}
-        onChange={(event) => setTrust(event.target.checked)}
-      />
-      <div className="kc-mfa-actions">
-        {state.phase === 'problem' ? (
+      <TrustDevice days={status.trustedDeviceDays} checked={trust} onChange={setTrust} />
+      {state.phase === 'problem' ? (
+        <div className="kc-mfa-actions">
           <button type="button" className="kc-button" onClick={() => void start()}>
             {t('mfa.mobile.verify.newRequest')}
           </button>
-        ) : null}
-        <button type="button" className="kc-button kc-button-secondary" onClick={switchToRecovery}>
-          {t('mfa.mobile.verify.useRecovery')}
-        </button>
-      </div>
+        </div>
+      ) : null}
       <div className="kc-links">
+        <UseRecoveryCode onClick={switchToRecovery} />
         <Link className="kc-link" to={paths.mfaReset}>
           {t('mfa.verify.lostAccess')}
         </Link>
@@ -147,14 +140,12 @@ function RecoveryCodeSignIn({
           error={entry.fieldError}
           inputRef={entry.inputRef}
         />
-        <Checkbox
-          label={t('mfa.common.trustDevice', { count: status.trustedDeviceDays })}
-          checked={trust}
-          onChange={(event) => onTrust(event.target.checked)}
-        />
-        <button type="submit" className="kc-button" disabled={entry.pending || locked}>
-          {t('mfa.common.verify')}
-        </button>
+        <TrustDevice days={status.trustedDeviceDays} checked={trust} onChange={onTrust} />
+        <div className="kc-mfa-actions">
+          <button type="submit" className="kc-button" disabled={entry.pending || locked}>
+            {t('mfa.common.verify')}
+          </button>
+        </div>
       </form>
       <div className="kc-links">
         <button type="button" className="kc-back" onClick={onUseApproval}>
