@@ -1,6 +1,6 @@
 import { locales } from '@keycard/contract/user-state';
 import { Link, Outlet, useLocation } from '@keycard/web/router';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { signOut } from '../lib/auth.ts';
 import { languageNames, useTranslation } from '../lib/i18n.tsx';
 import { consolePaths } from '../lib/paths.ts';
@@ -26,6 +26,10 @@ export function Layout() {
   const { me, can, error, retry } = useSession();
   const { pathname } = useLocation();
   useFocusHeadingOnNavigation();
+  // On a phone the navigation and the account controls fold behind a Menu button.
+  const [menuOpen, setMenuOpen] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closes on each new address
+  useEffect(() => setMenuOpen(false), [pathname]);
   const current = (active: boolean) => (active ? ('page' as const) : undefined);
   return (
     <>
@@ -34,65 +38,79 @@ export function Layout() {
       </a>
       <header className="top">
         <p className="brand">{t('app.title')}</p>
-        <nav aria-label={t('app.navLabel')}>
-          <ul>
-            <li>
-              <Link
-                to={consolePaths.home}
-                aria-current={current(
-                  !pathname.startsWith(consolePaths.audit) && !pathname.startsWith(consolePaths.operators),
-                )}
-              >
-                {t('app.nav.tenants')}
-              </Link>
-            </li>
-            {can('audit.read') && (
-              <li>
-                <Link to={consolePaths.audit} aria-current={current(pathname.startsWith(consolePaths.audit))}>
-                  {t('app.nav.audit')}
-                </Link>
-              </li>
-            )}
-            {can('operators.manage') && (
+        <button
+          type="button"
+          className="menu-button button-secondary"
+          aria-expanded={menuOpen}
+          aria-controls="top-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {t('shell.menu')}
+        </button>
+        <div id="top-menu" className={menuOpen ? 'top-menu open' : 'top-menu'}>
+          <nav aria-label={t('app.navLabel')}>
+            <ul>
               <li>
                 <Link
-                  to={consolePaths.operators}
-                  aria-current={current(pathname.startsWith(consolePaths.operators))}
+                  to={consolePaths.home}
+                  aria-current={current(
+                    !pathname.startsWith(consolePaths.audit) && !pathname.startsWith(consolePaths.operators),
+                  )}
                 >
-                  {t('app.nav.operators')}
+                  {t('app.nav.tenants')}
                 </Link>
               </li>
+              {can('audit.read') && (
+                <li>
+                  <Link
+                    to={consolePaths.audit}
+                    aria-current={current(pathname.startsWith(consolePaths.audit))}
+                  >
+                    {t('app.nav.audit')}
+                  </Link>
+                </li>
+              )}
+              {can('operators.manage') && (
+                <li>
+                  <Link
+                    to={consolePaths.operators}
+                    aria-current={current(pathname.startsWith(consolePaths.operators))}
+                  >
+                    {t('app.nav.operators')}
+                  </Link>
+                </li>
+              )}
+            </ul>
+          </nav>
+          <div className="account">
+            {me && (
+              <p className="who">
+                {t('app.signedInAs', {
+                  name: me.email ?? me.operator.subject,
+                  role: t(`roles.${me.operator.role}`),
+                })}
+              </p>
             )}
-          </ul>
-        </nav>
-        <div className="account">
-          {me && (
-            <p className="who">
-              {t('app.signedInAs', {
-                name: me.email ?? me.operator.subject,
-                role: t(`roles.${me.operator.role}`),
-              })}
-            </p>
-          )}
-          <label className="language">
-            <span>{t('app.language')}</span>
-            <select
-              value={language}
-              onChange={(event) => {
-                const chosen = locales.find((locale) => locale === event.target.value);
-                if (chosen) void translator.use(chosen);
-              }}
-            >
-              {locales.map((locale) => (
-                <option key={locale} value={locale} lang={locale}>
-                  {languageNames[locale]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="button" className="button-secondary" onClick={() => void signOut()}>
-            {t('app.signOut')}
-          </button>
+            <label className="language">
+              <span>{t('app.language')}</span>
+              <select
+                value={language}
+                onChange={(event) => {
+                  const chosen = locales.find((locale) => locale === event.target.value);
+                  if (chosen) void translator.use(chosen);
+                }}
+              >
+                {locales.map((locale) => (
+                  <option key={locale} value={locale} lang={locale}>
+                    {languageNames[locale]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" className="button-secondary" onClick={() => void signOut()}>
+              {t('app.signOut')}
+            </button>
+          </div>
         </div>
       </header>
       <main id="main" tabIndex={-1}>

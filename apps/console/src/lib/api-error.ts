@@ -54,6 +54,7 @@ export function parseRequestBody<S extends z.ZodType>(schema: S, value: unknown)
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const fields: Record<string, string> = {};
-  for (const issue of parsed.error.issues) fields[issue.path.join('.') || '_'] = issue.message;
+  // The first reason of each field: an empty value is "required" before it is malformed.
+  for (const issue of parsed.error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
   throw new ApiError('common.validation_failed', 0, { fields });
 }

@@ -235,6 +235,9 @@ function clearConsoleStorage(): void {
  * RP-initiated logout: the provider ends its session and sends the browser back to the console.
  * Unpublished drafts go too, so whoever signs in next in this tab never gets them.
  */
+/** The `state` the provider hands back after a sign-out (main.tsx shows "You have signed out"). */
+export const signedOutState = 'signed-out';
+
 export async function signOut(): Promise<void> {
   const config = await discover();
   const idToken = session?.idToken;
@@ -248,6 +251,8 @@ export async function signOut(): Promise<void> {
   url.search = new URLSearchParams({
     client_id: consoleClientId,
     post_logout_redirect_uri: `${window.location.origin}${consoleBase}`,
+    // Comes back as ?state=signed-out: the console says so instead of signing in again.
+    state: signedOutState,
     ...(idToken ? { id_token_hint: idToken } : {}),
   }).toString();
   window.location.assign(url.href);

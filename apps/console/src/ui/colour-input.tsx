@@ -18,11 +18,14 @@ export function ColourInput({
   value,
   onChange,
   disabled,
+  error,
 }: {
   field: ColourField;
   value: string;
   onChange: (value: string) => void;
   disabled: boolean;
+  /** A reason the form gives for this colour (a failing contrast pair), said under it. */
+  error?: string;
 }) {
   const { t } = useTranslation();
   const [text, setText] = useState(value);
@@ -45,8 +48,8 @@ export function ColourInput({
         id={`${field}-hex`}
         className="hex"
         aria-label={t('theme.colourHex', { name })}
-        aria-invalid={invalid}
-        aria-describedby={invalid ? `${field}-error` : undefined}
+        aria-invalid={invalid || Boolean(error)}
+        aria-describedby={invalid || error ? `${field}-error` : undefined}
         value={text}
         spellCheck={false}
         maxLength={7}
@@ -56,9 +59,9 @@ export function ColourInput({
           if (hexPattern.test(event.target.value)) onChange(event.target.value.toLowerCase());
         }}
       />
-      {invalid && (
+      {(invalid || error) && (
         <span id={`${field}-error`} className="field-error">
-          {t('theme.hexInvalid')}
+          {invalid ? t('theme.hexInvalid') : error}
         </span>
       )}
     </fieldset>

@@ -61,6 +61,9 @@ export function PanelForm({
       className={className || undefined}
       aria-labelledby={headingId ?? labelledBy}
       aria-label={headingId || labelledBy ? undefined : label}
+      // The console says what is wrong at each field, in the operator's language: never the
+      // browser's own bubbles (issue 19).
+      noValidate
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
         onSubmit();

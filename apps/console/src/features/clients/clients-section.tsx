@@ -1,26 +1,16 @@
 import type { AdminClient } from '@keycard/contract/admin';
 import { type AdminAnswer, adminOperations } from '@keycard/contract/admin-paths';
-import { clientAuthMethods, clientGrantTypes } from '@keycard/contract/configuration';
 import { useState } from 'react';
 import { adminRequest } from '../../lib/admin-client.ts';
-import { useTranslation } from '../../lib/i18n.tsx';
+import { parseRequestBody } from '../../lib/api-error.ts';
+import { type Translate, useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
 import type { SectionProps } from '../../lib/tenant-section.ts';
 import { CardList } from '../../ui/card-list.tsx';
 import { ConfirmButton } from '../../ui/confirm-button.tsx';
-import { Field } from '../../ui/field.tsx';
-import { PanelForm } from '../../ui/panel-form.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
 import { SecretOnce } from '../../ui/secret-once.tsx';
-
-type GrantType = (typeof clientGrantTypes)[number];
-type AuthMethod = (typeof clientAuthMethods)[number];
-
-const lines = (text: string) =>
-  text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
+import { ClientForm, type ClientValues } from './client-form.tsx';
 
 export function ClientsSection({ tenant, onChange }: SectionProps) {
   const { t } = useTranslation();
@@ -28,48 +18,49 @@ export function ClientsSection({ tenant, onChange }: SectionProps) {
   const writable = can('tenants.write');
   const result = useResult();
   const [secret, setSecret] = useState<{ clientId: string; secret: string } | null>(null);
-  const [clientId, setClientId] = useState('');
-  const [redirectUris, setRedirectUris] = useState('');
-  const [postLogoutUris, setPostLogoutUris] = useState('');
-  const [grantTypes, setGrantTypes] = useState<GrantType[]>(['authorization_code', 'refresh_token']);
-  const [authMethod, setAuthMethod] = useState<AuthMethod>('client_secret_basic');
+  const [editing, setEditing] = useState<string | null>(null);
   const code = tenant.code;
 
   const showSecret = (answer: AdminAnswer<typeof adminOperations.rotateClientSecret>) =>
     setSecret(answer.secret ? { clientId: answer.client.clientId, secret: answer.secret } : null);
 
-  const create = () =>
-    result.run(async () => {
-      const answer = await adminRequest(adminOperations.createClient, {
-        params: { code },
-        body: {
-          clientId: clientId.trim(),
-          redirectUris: lines(redirectUris),
-          postLogoutRedirectUris: lines(postLogoutUris),
-          grantTypes,
-          authMethod,
-        },
-      });
-      showSecret(answer);
-      setClientId('');
-      setRedirectUris('');
-      setPostLogoutUris('');
-      onChange();
-      return `${t('clients.created', { clientId: answer.client.clientId })}${answer.secret ? '' : ` ${t('clients.publicClient')}`}`;
+  // Checked with the operation's own schema first: the same rules as the API, said at once.
+  const create = async (values: ClientValues) => {
+    const { name, ...rest } = values;
+    const body = parseRequestBody(adminOperations.createClient.body, { ...rest, ...(name ? { name } : {}) });
+    const answer = await adminRequest(adminOperations.createClient, { params: { code }, body });
+    showSecret(answer);
+    onChange();
+    const created = answer.client.clientId;
+    const secret = Boolean(answer.secret);
+    return (said: Translate) =>
+      `${said('clients.created', { clientId: created })}${secret ? '' : ` ${said('clients.publicClient')}`}`;
+  };
+  const update = async (client: AdminClient, values: ClientValues) => {
+    const { clientId: _fixed, name, ...changes } = values;
+    const body = parseRequestBody(adminOperations.updateClient.body, { ...changes, name: name || null });
+    const answer = await adminRequest(adminOperations.updateClient, {
+      params: { code, clientId: client.clientId },
+      body,
     });
+    showSecret(answer);
+    setEditing(null);
+    onChange();
+    const saved = client.clientId;
+    return (said: Translate) => said('clientForm.saved', { clientId: saved });
+  };
   const rotate = (id: string) =>
     result.run(async () => {
       showSecret(await adminRequest(adminOperations.rotateClientSecret, { params: { code, clientId: id } }));
-      return t('clients.rotated', { clientId: id });
+      return (said) => said('clients.rotated', { clientId: id });
     });
   const toggle = (client: AdminClient) =>
     result.run(async () => {
       const operation = client.disabled ? adminOperations.enableClient : adminOperations.disableClient;
       await adminRequest(operation, { params: { code, clientId: client.clientId } });
       onChange();
-      return t(client.disabled ? 'clients.enabledDone' : 'clients.disabledDone', {
-        clientId: client.clientId,
-      });
+      const { clientId, disabled } = client;
+      return (said) => said(disabled ? 'clients.enabledDone' : 'clients.disabledDone', { clientId });
     });
 
   return (
@@ -83,6 +74,7 @@ export function ClientsSection({ tenant, onChange }: SectionProps) {
         empty={t('clients.empty')}
         heading={(client) => <code>{client.clientId}</code>}
         facts={(client) => [
+          client.name !== null && { label: t('clientForm.name'), value: client.name },
           {
             label: t('clients.status'),
             value: (
@@ -110,6 +102,16 @@ export function ClientsSection({ tenant, onChange }: SectionProps) {
             {client.clientId === tenant.loginClientId && <p className="hint">{t('clients.loginClient')}</p>}
             {writable && (
               <div className="actions">
+                {editing !== client.clientId && (
+                  <button
+                    type="button"
+                    className="button-secondary"
+                    aria-label={`${t('common.edit')}: ${client.clientId}`}
+                    onClick={() => setEditing(client.clientId)}
+                  >
+                    {t('common.edit')}
+                  </button>
+                )}
                 {client.authMethod !== 'none' && (
                   <ConfirmButton
                     label={`${t('clients.rotate')}: ${client.clientId}`}
@@ -141,83 +143,30 @@ export function ClientsSection({ tenant, onChange }: SectionProps) {
                 )}
               </div>
             )}
+            {writable && editing === client.clientId && (
+              <ClientForm
+                client={client}
+                heading={t('clientForm.editHeading', { clientId: client.clientId })}
+                submit={t('clientForm.save')}
+                result={result}
+                actions={
+                  <button type="button" className="button-secondary" onClick={() => setEditing(null)}>
+                    {t('common.cancel')}
+                  </button>
+                }
+                onSave={(values) => update(client, values)}
+              />
+            )}
           </>
         )}
       </CardList>
       {writable && (
-        <PanelForm
+        <ClientForm
           heading={t('clients.createHeading')}
-          busy={result.busy}
           submit={t('clients.create')}
-          onSubmit={() => void create()}
-        >
-          <Field id="client-id" label={t('clients.clientId')}>
-            {(control) => (
-              <input
-                {...control}
-                value={clientId}
-                required
-                onChange={(event) => setClientId(event.target.value)}
-              />
-            )}
-          </Field>
-          <Field id="client-redirects" label={t('clients.redirectUris')} hint={t('common.onePerLine')}>
-            {(control) => (
-              <textarea
-                {...control}
-                rows={3}
-                value={redirectUris}
-                onChange={(event) => setRedirectUris(event.target.value)}
-              />
-            )}
-          </Field>
-          <Field id="client-logout-redirects" label={t('clients.postLogoutRedirectUris')}>
-            {(control) => (
-              <textarea
-                {...control}
-                rows={2}
-                value={postLogoutUris}
-                onChange={(event) => setPostLogoutUris(event.target.value)}
-              />
-            )}
-          </Field>
-          <fieldset>
-            <legend>{t('clients.grantTypes')}</legend>
-            {clientGrantTypes.map((grant) => (
-              <label key={grant} className="check">
-                <input
-                  type="checkbox"
-                  checked={grantTypes.includes(grant)}
-                  onChange={(event) =>
-                    setGrantTypes((current) =>
-                      event.target.checked ? [...current, grant] : current.filter((g) => g !== grant),
-                    )
-                  }
-                />
-                <code>{grant}</code>
-              </label>
-            ))}
-          </fieldset>
-          <Field id="client-auth" label={t('clients.authMethod')}>
-            {(control) => (
-              <select
-                {...control}
-                value={authMethod}
-                onChange={(event) =>
-                  setAuthMethod(
-                    clientAuthMethods.find((method) => method === event.target.value) ?? authMethod,
-                  )
-                }
-              >
-                {clientAuthMethods.map((method) => (
-                  <option key={method} value={method}>
-                    {t(`clients.authMethods.${method}`)}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-        </PanelForm>
+          result={result}
+          onSave={create}
+        />
       )}
     </section>
   );

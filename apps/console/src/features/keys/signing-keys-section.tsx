@@ -32,12 +32,12 @@ export function SigningKeysSection({ tenant }: SectionProps) {
   const rotate = () =>
     result.run(async () => {
       setKeys((await adminRequest(adminOperations.rotateSigningKey, { params: { code } })).keys);
-      return t('keys.rotated');
+      return (said) => said('keys.rotated');
     });
   const retire = (kid: string) =>
     result.run(async () => {
       setKeys((await adminRequest(adminOperations.retireSigningKey, { params: { code, kid } })).keys);
-      return t('keys.retired', { kid });
+      return (said) => said('keys.retired', { kid });
     });
 
   return (

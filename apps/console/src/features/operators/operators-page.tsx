@@ -3,31 +3,42 @@ import { type AdminAnswer, adminOperations } from '@keycard/contract/admin-paths
 import type { Locale } from '@keycard/contract/user-state';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { adminRequest } from '../../lib/admin-client.ts';
-import { useTranslation } from '../../lib/i18n.tsx';
+import { type Translate, useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { CardList } from '../../ui/card-list.tsx';
 import { ConfirmButton } from '../../ui/confirm-button.tsx';
 import { Field } from '../../ui/field.tsx';
+import { type FieldPlace, useFieldErrors } from '../../ui/field-errors.ts';
 import { LanguageField } from '../../ui/language-field.tsx';
 import { PanelForm } from '../../ui/panel-form.tsx';
-import { Result, useResult } from '../../ui/result.tsx';
+import { Result, type ResultState, type Saying, useResult } from '../../ui/result.tsx';
 import { SecretOnce } from '../../ui/secret-once.tsx';
 import { scopeFor, type TenantScope, TenantScopeField } from './tenant-scope-field.tsx';
 
 type Operator = AdminAnswer<typeof adminOperations.listOperators>['operators'][number];
 
+/** Where an operator form's refusal is: each body field is the form's field of that name. */
+function placeOf(path: string[]): FieldPlace | null {
+  const [first] = path;
+  return first === 'email' || first === 'clientId' || first === 'role' || first === 'tenants'
+    ? { field: first }
+    : null;
+}
+
 function RoleSelect({
   id,
   value,
+  error,
   onChange,
 }: {
   id: string;
   value: AdminRole;
+  error?: string;
   onChange: (role: AdminRole) => void;
 }) {
   const { t } = useTranslation();
   return (
-    <Field id={id} label={t('operators.role')}>
+    <Field id={id} label={t('operators.role')} invalid={Boolean(error)} error={error}>
       {(control) => (
         <select
           {...control}
@@ -84,12 +95,12 @@ export function OperatorsPage() {
     if (allowed) void load();
   }, [allowed, load]);
 
-  const nameOf = (operator: Operator) => {
+  const nameOf = (operator: Operator, said: Translate = t) => {
     const name =
       operator.kind === 'client'
         ? operator.subject
-        : (operator.email ?? t('operators.person', { id: operator.subject }));
-    return operator.id === me?.operator.id ? t('operators.you', { name }) : name;
+        : (operator.email ?? said('operators.person', { id: operator.subject }));
+    return operator.id === me?.operator.id ? said('operators.you', { name }) : name;
   };
   /** Closes a card's form; focus goes back to the button that opened it. */
   const stopEditing = (id: string) => {
@@ -105,7 +116,7 @@ export function OperatorsPage() {
       setOperators((current) => (current ?? []).filter((o) => o.id !== operator.id));
       // Its card (and the button that had focus) is gone: focus goes to the list's heading.
       listHeading.current?.focus();
-      return t('operators.removed', { name: nameOf(operator) });
+      return (said) => said('operators.removed', { name: nameOf(operator, said) });
     });
 
   if (!allowed) {
@@ -173,19 +184,18 @@ export function OperatorsPage() {
                 operator={operator}
                 name={nameOf(operator)}
                 tenants={tenants}
-                busy={result.busy}
+                result={result}
                 onCancel={() => stopEditing(operator.id)}
-                onSave={(role, scope) =>
-                  result.run(async () => {
-                    const answer = await adminRequest(adminOperations.updateOperator, {
-                      params: { id: operator.id },
-                      body: { role, tenants: scopeFor(role, scope) },
-                    });
-                    replace(answer.operator);
-                    stopEditing(operator.id);
-                    return t('operators.saved', { name: nameOf(operator), role: t(`roles.${role}`) });
-                  })
-                }
+                onSave={async (role, scope) => {
+                  const answer = await adminRequest(adminOperations.updateOperator, {
+                    params: { id: operator.id },
+                    body: { role, tenants: scopeFor(role, scope) },
+                  });
+                  replace(answer.operator);
+                  stopEditing(operator.id);
+                  return (said) =>
+                    said('operators.saved', { name: nameOf(operator, said), role: said(`roles.${role}`) });
+                }}
               />
             ) : (
               <div className="actions">
@@ -213,33 +223,31 @@ export function OperatorsPage() {
       </section>
       <InvitePerson
         tenants={tenants}
-        busy={result.busy}
-        onInvite={(email, role, scope, locale) =>
-          result.run(async () => {
-            const answer = await adminRequest(adminOperations.inviteOperator, {
-              body: { email, role, tenants: scopeFor(role, scope), locale },
-            });
-            setOperators((current) => [
-              ...(current ?? []).filter((o) => o.id !== answer.operator.id),
-              answer.operator,
-            ]);
-            return t(answer.created ? 'operators.invited' : 'operators.invitedAgain', { email });
-          })
-        }
+        result={result}
+        onInvite={async (email, role, scope, locale) => {
+          const answer = await adminRequest(adminOperations.inviteOperator, {
+            body: { email, role, tenants: scopeFor(role, scope), locale },
+          });
+          setOperators((current) => [
+            ...(current ?? []).filter((o) => o.id !== answer.operator.id),
+            answer.operator,
+          ]);
+          const created = answer.created;
+          return (said) => said(created ? 'operators.invited' : 'operators.invitedAgain', { email });
+        }}
       />
       <CreateMachine
         tenants={tenants}
-        busy={result.busy}
-        onCreate={(clientId, role, scope) =>
-          result.run(async () => {
-            const answer = await adminRequest(adminOperations.createMachineOperator, {
-              body: { clientId, role, tenants: scopeFor(role, scope) },
-            });
-            setOperators((current) => [...(current ?? []), answer.operator]);
-            setSecret({ clientId: answer.clientId, secret: answer.secret });
-            return t('operators.machineCreated', { clientId: answer.clientId });
-          })
-        }
+        result={result}
+        onCreate={async (clientId, role, scope) => {
+          const answer = await adminRequest(adminOperations.createMachineOperator, {
+            body: { clientId, role, tenants: scopeFor(role, scope) },
+          });
+          setOperators((current) => [...(current ?? []), answer.operator]);
+          setSecret({ clientId: answer.clientId, secret: answer.secret });
+          const created = answer.clientId;
+          return (said) => said('operators.machineCreated', { clientId: created });
+        }}
       />
     </>
   );
@@ -249,29 +257,44 @@ function EditOperator({
   operator,
   name,
   tenants,
-  busy,
+  result,
   onCancel,
   onSave,
 }: {
   operator: Operator;
   name: string;
   tenants: string[];
-  busy: boolean;
+  result: ResultState;
   onCancel: () => void;
-  onSave: (role: AdminRole, scope: TenantScope) => Promise<boolean>;
+  /** Sends the change; answers the outcome's text. */
+  onSave: (role: AdminRole, scope: TenantScope) => Promise<Saying>;
 }) {
   const { t } = useTranslation();
   const [role, setRole] = useState<AdminRole>(operator.role);
   const [scope, setScope] = useState<TenantScope>(operator.tenants);
   const first = useRef<HTMLFormElement>(null);
+  const { errors, clear, refuse } = useFieldErrors(first, result.busy);
   useEffect(() => first.current?.querySelector('select')?.focus(), []);
   const missing = role !== 'owner' && scope !== null && scope.length === 0;
+  const labelsIn = (said: Translate) => ({ role: said('operators.role'), tenants: said('operators.scope') });
+  const save = () =>
+    result.run(async () => {
+      clear();
+      try {
+        return await onSave(role, scope);
+      } catch (error) {
+        // The last owner keeps the role: said at the role, which is what to change back.
+        return refuse(t, error, placeOf, labelsIn, {
+          'admin.last_owner': { field: 'role', text: 'fieldErrors.lastOwner' },
+        });
+      }
+    });
   return (
     <PanelForm
       formRef={first}
       className="operator-edit"
       label={t('operators.editFor', { name })}
-      busy={busy}
+      busy={result.busy}
       submit={t('operators.save')}
       submitDisabled={missing}
       actions={
@@ -280,43 +303,78 @@ function EditOperator({
         </button>
       }
       onSubmit={() => {
-        if (!missing) void onSave(role, scope);
+        if (!missing) void save();
       }}
     >
-      <RoleSelect id={`edit-role-${operator.id}`} value={role} onChange={setRole} />
-      <TenantScopeField role={role} scope={scope} tenants={tenants} onChange={setScope} />
+      <RoleSelect id={`edit-role-${operator.id}`} value={role} error={errors.role} onChange={setRole} />
+      <TenantScopeField
+        role={role}
+        scope={scope}
+        tenants={tenants}
+        error={errors.tenants}
+        onChange={setScope}
+      />
     </PanelForm>
   );
 }
 
 function InvitePerson({
   tenants,
-  busy,
+  result,
   onInvite,
 }: {
   tenants: string[];
-  busy: boolean;
-  onInvite: (email: string, role: AdminRole, scope: TenantScope, locale: Locale) => Promise<boolean>;
+  result: ResultState;
+  /** Sends the invitation; answers the outcome's text. */
+  onInvite: (email: string, role: AdminRole, scope: TenantScope, locale: Locale) => Promise<Saying>;
 }) {
   const { t, language } = useTranslation();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<AdminRole>('tenant_admin');
   const [scope, setScope] = useState<TenantScope>(null);
-  const [locale, setLocale] = useState<Locale>(language);
+  // The console's language until the owner picks one: a language switch moves it along.
+  const [picked, setLocale] = useState<Locale | null>(null);
+  const locale = picked ?? language;
+  const form = useRef<HTMLFormElement>(null);
+  const { errors, clear, refuse, reject } = useFieldErrors(form, result.busy);
   const missing = role !== 'owner' && scope !== null && scope.length === 0;
+  const labelsIn = (said: Translate) => ({
+    email: said('operators.email'),
+    role: said('operators.role'),
+    tenants: said('operators.scope'),
+  });
+  const labels = labelsIn(t);
+  const invite = () =>
+    result.run(async () => {
+      clear();
+      reject(
+        t,
+        (said): Record<string, string> => (email.trim() ? {} : { email: said('fieldErrors.required') }),
+        labelsIn,
+      );
+      try {
+        const text = await onInvite(email.trim(), role, scope, locale);
+        setEmail('');
+        return text;
+      } catch (error) {
+        return refuse(t, error, placeOf, labelsIn, {
+          'admin.operator_exists': { field: 'email', text: 'fieldErrors.personTaken' },
+        });
+      }
+    });
   return (
     <PanelForm
       heading={t('operators.inviteHeading')}
       level={2}
-      busy={busy}
+      formRef={form}
+      busy={result.busy}
       submit={t('operators.invite')}
       submitDisabled={missing}
       onSubmit={() => {
-        if (missing) return;
-        void onInvite(email.trim(), role, scope, locale).then((done) => done && setEmail(''));
+        if (!missing) void invite();
       }}
     >
-      <Field id="operator-email" label={t('operators.email')}>
+      <Field id="operator-email" label={labels.email} invalid={Boolean(errors.email)} error={errors.email}>
         {(control) => (
           <input
             {...control}
@@ -328,8 +386,14 @@ function InvitePerson({
           />
         )}
       </Field>
-      <RoleSelect id="operator-invite-role" value={role} onChange={setRole} />
-      <TenantScopeField role={role} scope={scope} tenants={tenants} onChange={setScope} />
+      <RoleSelect id="operator-invite-role" value={role} error={errors.role} onChange={setRole} />
+      <TenantScopeField
+        role={role}
+        scope={scope}
+        tenants={tenants}
+        error={errors.tenants}
+        onChange={setScope}
+      />
       <LanguageField
         id="operator-locale"
         label={t('operators.language')}
@@ -342,32 +406,64 @@ function InvitePerson({
 
 function CreateMachine({
   tenants,
-  busy,
+  result,
   onCreate,
 }: {
   tenants: string[];
-  busy: boolean;
-  onCreate: (clientId: string, role: AdminRole, scope: TenantScope) => Promise<boolean>;
+  result: ResultState;
+  /** Creates the client; answers the outcome's text. */
+  onCreate: (clientId: string, role: AdminRole, scope: TenantScope) => Promise<Saying>;
 }) {
   const { t } = useTranslation();
   const [clientId, setClientId] = useState('');
   const [role, setRole] = useState<AdminRole>('tenant_admin');
   const [scope, setScope] = useState<TenantScope>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const { errors, clear, refuse, reject } = useFieldErrors(form, result.busy);
   const missing = role !== 'owner' && scope !== null && scope.length === 0;
+  const labelsIn = (said: Translate) => ({
+    clientId: said('operators.clientId'),
+    role: said('operators.role'),
+    tenants: said('operators.scope'),
+  });
+  const labels = labelsIn(t);
+  const create = () =>
+    result.run(async () => {
+      clear();
+      reject(
+        t,
+        (said): Record<string, string> => (clientId.trim() ? {} : { clientId: said('fieldErrors.required') }),
+        labelsIn,
+      );
+      try {
+        const text = await onCreate(clientId.trim(), role, scope);
+        setClientId('');
+        return text;
+      } catch (error) {
+        return refuse(t, error, placeOf, labelsIn, {
+          'admin.operator_exists': { field: 'clientId', text: 'fieldErrors.machineTaken' },
+        });
+      }
+    });
   return (
     <PanelForm
       heading={t('operators.machineHeading')}
       level={2}
       intro={<p className="hint">{t('operators.machineHint')}</p>}
-      busy={busy}
+      formRef={form}
+      busy={result.busy}
       submit={t('operators.createMachine')}
       submitDisabled={missing}
       onSubmit={() => {
-        if (missing) return;
-        void onCreate(clientId.trim(), role, scope).then((done) => done && setClientId(''));
+        if (!missing) void create();
       }}
     >
-      <Field id="operator-client-id" label={t('operators.clientId')}>
+      <Field
+        id="operator-client-id"
+        label={labels.clientId}
+        invalid={Boolean(errors.clientId)}
+        error={errors.clientId}
+      >
         {(control) => (
           <input
             {...control}
@@ -379,8 +475,14 @@ function CreateMachine({
           />
         )}
       </Field>
-      <RoleSelect id="operator-machine-role" value={role} onChange={setRole} />
-      <TenantScopeField role={role} scope={scope} tenants={tenants} onChange={setScope} />
+      <RoleSelect id="operator-machine-role" value={role} error={errors.role} onChange={setRole} />
+      <TenantScopeField
+        role={role}
+        scope={scope}
+        tenants={tenants}
+        error={errors.tenants}
+        onChange={setScope}
+      />
     </PanelForm>
   );
 }

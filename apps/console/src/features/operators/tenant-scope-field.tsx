@@ -13,23 +13,34 @@ export function TenantScopeField({
   role,
   scope,
   tenants,
+  error,
   onChange,
 }: {
   role: AdminRole;
   scope: TenantScope;
   /** Every customer tenant's code. */
   tenants: string[];
+  /** A refusal of the scope, in words. */
+  error?: string;
   onChange: (scope: TenantScope) => void;
 }) {
   const { t } = useTranslation();
   const id = useId();
   if (role === 'owner') return <p className="hint">{t('operators.scopeOwner')}</p>;
   const missing = scope !== null && scope.length === 0;
+  // The first choice carries the refusal, so the focus that goes to the first field to fix lands here.
+  const invalid = error ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {};
   return (
     <fieldset aria-describedby={missing ? `${id}-missing` : undefined}>
       <legend>{t('operators.scope')}</legend>
       <label className="check">
-        <input type="radio" name={`${id}-scope`} checked={scope === null} onChange={() => onChange(null)} />
+        <input
+          type="radio"
+          name={`${id}-scope`}
+          checked={scope === null}
+          {...invalid}
+          onChange={() => onChange(null)}
+        />
         {t('operators.scopeAll')}
       </label>
       <label className="check">
@@ -58,6 +69,11 @@ export function TenantScopeField({
             </li>
           ))}
         </ul>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
       )}
       {missing && (
         <p id={`${id}-missing`} className="field-error">

@@ -1,41 +1,13 @@
-import { type AdminAnswer, adminOperations } from '@keycard/contract/admin-paths';
-import { useCallback, useEffect, useState } from 'react';
+import { adminOperations } from '@keycard/contract/admin-paths';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { adminRequest } from '../../lib/admin-client.ts';
-import { parseRequestBody } from '../../lib/api-error.ts';
 import { useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
 import type { SectionProps } from '../../lib/tenant-section.ts';
 import { CardList } from '../../ui/card-list.tsx';
 import { ConfirmButton } from '../../ui/confirm-button.tsx';
-import { Field } from '../../ui/field.tsx';
-import { PanelForm } from '../../ui/panel-form.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
-
-type Partner = AdminAnswer<typeof adminOperations.listPartners>['partners'][number];
-
-const template = (code: string) =>
-  JSON.stringify(
-    {
-      code,
-      displayName: '',
-      issuer: 'https://partner.example',
-      jwks: { keys: [] },
-      jwksUri: null,
-    },
-    null,
-    2,
-  );
-
-function withCode(json: string, code: string): string {
-  try {
-    const parsed: unknown = JSON.parse(json);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return json;
-    return JSON.stringify({ ...parsed, code }, null, 2);
-  } catch {
-    // The JSON is being edited: leave it as it is.
-    return json;
-  }
-}
+import { type Partner, PartnerForm } from './partner-form.tsx';
 
 export function PartnersSection({ tenant }: SectionProps) {
   const { t } = useTranslation();
@@ -45,8 +17,9 @@ export function PartnersSection({ tenant }: SectionProps) {
   const result = useResult();
   const { run } = result;
   const [partners, setPartners] = useState<Partner[] | null>(null);
-  const [code, setCode] = useState('');
-  const [json, setJson] = useState(template(''));
+  // The partner being changed; null: the form makes a new one.
+  const [editing, setEditing] = useState<Partner | null>(null);
+  const formBox = useRef<HTMLDivElement>(null);
   const tenantCode = tenant.code;
   const load = useCallback(async () => {
     setPartners(
@@ -60,21 +33,11 @@ export function PartnersSection({ tenant }: SectionProps) {
     });
   }, [run, load]);
 
-  const save = () =>
-    result.run(async () => {
-      const body = parseRequestBody(adminOperations.savePartner.body, JSON.parse(json));
-      const answer = await adminRequest(adminOperations.savePartner, {
-        params: { code: tenantCode, partnerCode: code.trim() },
-        body,
-      });
-      await load();
-      return t('partners.saved', { code: answer.partner.code });
-    });
   const remove = (partnerCode: string) =>
     result.run(async () => {
       await adminRequest(adminOperations.removePartner, { params: { code: tenantCode, partnerCode } });
       await load();
-      return t('partners.removed', { code: partnerCode });
+      return (said) => said('partners.removed', { code: partnerCode });
     });
 
   return (
@@ -105,9 +68,11 @@ export function PartnersSection({ tenant }: SectionProps) {
                   className="button-secondary"
                   aria-label={`${t('common.edit')}: ${partner.code}`}
                   onClick={() => {
-                    setCode(partner.code);
-                    setJson(JSON.stringify(partner, null, 2));
-                    document.getElementById('partner-json')?.focus();
+                    setEditing(partner);
+                    // The form below now holds this partner: its first field takes focus.
+                    requestAnimationFrame(() =>
+                      formBox.current?.querySelector<HTMLElement>('input')?.focus(),
+                    );
                   }}
                 >
                   {t('common.edit')}
@@ -125,38 +90,19 @@ export function PartnersSection({ tenant }: SectionProps) {
         )}
       </CardList>
       {writable && (
-        <PanelForm
-          heading={t('partners.formHeading')}
-          busy={result.busy}
-          submit={t('partners.save')}
-          onSubmit={() => void save()}
-        >
-          <Field id="partner-code" label={t('partners.code')}>
-            {(control) => (
-              <input
-                {...control}
-                value={code}
-                required
-                onChange={(event) => {
-                  setCode(event.target.value);
-                  setJson((current) => withCode(current, event.target.value));
-                }}
-              />
-            )}
-          </Field>
-          <Field id="partner-json" label={t('partners.json')} hint={t('partners.jsonHint')}>
-            {(control) => (
-              <textarea
-                {...control}
-                className="mono"
-                rows={12}
-                value={json}
-                spellCheck={false}
-                onChange={(event) => setJson(event.target.value)}
-              />
-            )}
-          </Field>
-        </PanelForm>
+        <div ref={formBox}>
+          <PartnerForm
+            key={editing?.code ?? 'new'}
+            tenantCode={tenantCode}
+            partner={editing}
+            result={result}
+            onSaved={async () => {
+              setEditing(null);
+              await load();
+            }}
+            onCancel={editing ? () => setEditing(null) : undefined}
+          />
+        </div>
       )}
     </section>
   );

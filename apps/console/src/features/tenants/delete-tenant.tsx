@@ -27,7 +27,7 @@ export function DeleteTenant({ code }: { code: string }) {
         params: { code },
         body: { confirm: typed.trim() },
       });
-      const state: TenantListState = { notice: t('tenants.deleted', { ...gone }) };
+      const state: TenantListState = { deleted: { ...gone } };
       navigate(consolePaths.home, { state });
       return undefined;
     });

@@ -9,6 +9,7 @@ import { Field } from '../../ui/field.tsx';
 import { PanelForm } from '../../ui/panel-form.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
 import { DeleteTenant } from './delete-tenant.tsx';
+import { EndpointsPanel } from './endpoints-panel.tsx';
 
 const lines = (text: string) =>
   text
@@ -34,16 +35,17 @@ export function OverviewSection({ tenant, onChange }: SectionProps) {
         body: { loginDomain: loginDomain.trim(), aliasDomains: lines(aliasDomains) },
       });
       onChange(changed);
-      return t('common.saved');
+      return (said) => said('common.saved');
     });
   const saveDetails = () =>
     result.run(async () => {
       const changed = await adminRequest(adminOperations.updateTenant, {
         params: { code },
-        body: { aliasCode: aliasCode.trim() || null, defaultRedirectUri: defaultRedirectUri.trim() },
+        // Empty: none, a sign-in no app asked for ends on the tenant's signed-in page.
+        body: { aliasCode: aliasCode.trim() || null, defaultRedirectUri: defaultRedirectUri.trim() || null },
       });
       onChange(changed);
-      return t('common.saved');
+      return (said) => said('common.saved');
     });
 
   return (
@@ -54,6 +56,7 @@ export function OverviewSection({ tenant, onChange }: SectionProps) {
       <p>
         {t('overview.created')}: {new Date(tenant.createdAt).toLocaleString(language)}
       </p>
+      <EndpointsPanel tenant={tenant} />
       <PanelForm
         heading={t('overview.domainsHeading')}
         intro={!isOwner && <p className="hint">{t('overview.domainsOwnerOnly')}</p>}
@@ -102,14 +105,21 @@ export function OverviewSection({ tenant, onChange }: SectionProps) {
             <input {...control} value={aliasCode} onChange={(event) => setAliasCode(event.target.value)} />
           )}
         </Field>
-        <Field id="default-redirect" label={t('overview.defaultRedirectUri')}>
+        <Field
+          id="default-redirect"
+          label={
+            <>
+              {t('overview.defaultRedirectUri')} {t('common.optional')}
+            </>
+          }
+          hint={t('overview.defaultRedirectUriHint')}
+        >
           {(control) => (
             <input
               {...control}
               type="url"
               value={defaultRedirectUri}
               onChange={(event) => setDefaultRedirectUri(event.target.value)}
-              required
             />
           )}
         </Field>

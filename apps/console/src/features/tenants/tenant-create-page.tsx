@@ -1,16 +1,19 @@
 import { adminOperations } from '@keycard/contract/admin-paths';
-import type { ColourField } from '@keycard/contract/contrast';
+import { type ColourField, contrastReport } from '@keycard/contract/contrast';
+import { paths } from '@keycard/contract/paths';
 import { Link, useNavigate } from '@keycard/web/router';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { adminRequest } from '../../lib/admin-client.ts';
-import { ApiError } from '../../lib/api-error.ts';
-import { type TextKey, useTranslation } from '../../lib/i18n.tsx';
+import { ApiError, parseRequestBody } from '../../lib/api-error.ts';
+import { type TextKey, type Translate, useTranslation } from '../../lib/i18n.tsx';
+import { formatRatio, formatRequired } from '../../lib/numbers.ts';
 import { consolePaths, tenantPath } from '../../lib/paths.ts';
 import { useSession } from '../../lib/session.tsx';
 import { ColourInput, colourFields } from '../../ui/colour-input.tsx';
 import { Field } from '../../ui/field.tsx';
+import { FormRefusal, fieldErrorsOf } from '../../ui/field-errors.ts';
 import { PanelForm } from '../../ui/panel-form.tsx';
-import { fieldNames, Result, useResult } from '../../ui/result.tsx';
+import { Result, useResult } from '../../ui/result.tsx';
 import { SecretOnce } from '../../ui/secret-once.tsx';
 
 /** A calm starting theme that passes every contrast pair; the theme editor changes it later. */
@@ -48,6 +51,11 @@ function fieldOf(path: string): FormField | ColourField | null {
   return formFields.find((field) => field === first) ?? null;
 }
 
+/** The tenant's "You are signed in" page on its login domain, as `location` serves pages. */
+function signedInPageOf(loginDomain: string, location: Pick<Location, 'protocol' | 'port'>): string {
+  return `${location.protocol}//${loginDomain}${location.port ? `:${location.port}` : ''}${paths.signedIn}`;
+}
+
 const lines = (text: string) =>
   text
     .split('\n')
@@ -55,7 +63,7 @@ const lines = (text: string) =>
     .filter(Boolean);
 
 export function TenantCreatePage() {
-  const { t } = useTranslation();
+  const { t, translator } = useTranslation();
   const { me, can } = useSession();
   const navigate = useNavigate();
   const result = useResult();
@@ -70,7 +78,9 @@ export function TenantCreatePage() {
   });
   const [clientIdEdited, setClientIdEdited] = useState(false);
   const [colours, setColours] = useState(startingColours);
-  const [invalid, setInvalid] = useState<Set<string>>(new Set());
+  // The fields' reasons as a function of the language, so a switch says them again in the new one.
+  const [invalidIn, setInvalidIn] = useState<((said: Translate) => Record<string, string>) | null>(null);
+  const invalid = useMemo(() => invalidIn?.(t) ?? {}, [invalidIn, t]);
   const [created, setCreated] = useState<{
     code: string;
     secrets: { clientId: string; secret: string }[];
@@ -104,49 +114,99 @@ export function TenantCreatePage() {
 
   const create = () =>
     result.run(async () => {
-      setInvalid(new Set());
+      setInvalidIn(null);
       const code = values.code.trim();
       const loginClientId = values.loginClientId.trim();
       const defaultRedirectUri = values.defaultRedirectUri.trim();
+      const loginDomain = values.loginDomain.trim();
+      // Without the app's redirect or a default, the login client is registered for the
+      // tenant's own signed-in page (served like this console, so with its scheme and port).
+      const loginRedirectUri =
+        values.loginRedirectUri.trim() ||
+        defaultRedirectUri ||
+        (loginDomain ? signedInPageOf(loginDomain, window.location) : '');
+      // The starting colours pass the same contrast check as the theme editor's, or are not sent.
+      const picked = colours;
+      if (Object.keys(contrastFailures(t, picked)).length > 0) {
+        setInvalidIn(() => (said: Translate) => contrastFailures(said, picked));
+        setFocusInvalid(true);
+        throw new FormRefusal((said) => said('newTenant.contrastSummary'));
+      }
       try {
-        const answer = await adminRequest(adminOperations.createTenant, {
-          body: {
-            code,
-            loginDomain: values.loginDomain.trim(),
-            aliasDomains: lines(values.aliasDomains),
-            defaultRedirectUri,
-            loginClientId,
-            theme: {
-              name: values.name.trim(),
-              images: { logo: '', favicon: '' },
-              colours,
-              links: { loginHelpUrl: null, contactSupportUrl: null },
-            },
-            clients: [
-              {
-                clientId: loginClientId,
-                redirectUris: [values.loginRedirectUri.trim() || defaultRedirectUri],
-                postLogoutRedirectUris: [defaultRedirectUri],
-              },
-            ],
+        // The API's own schema first: the same rules, said at the fields before anything is sent.
+        const body = parseRequestBody(adminOperations.createTenant.body, {
+          code,
+          loginDomain,
+          aliasDomains: lines(values.aliasDomains),
+          // Left out: a sign-in no app asked for ends on the tenant's signed-in page.
+          ...(defaultRedirectUri ? { defaultRedirectUri } : {}),
+          loginClientId,
+          theme: {
+            name: values.name.trim(),
+            images: { logo: '', favicon: '' },
+            colours,
+            links: { loginHelpUrl: null, contactSupportUrl: null },
           },
+          clients: [
+            {
+              clientId: loginClientId,
+              redirectUris: [loginRedirectUri],
+              postLogoutRedirectUris: defaultRedirectUri ? [defaultRedirectUri] : [],
+            },
+          ],
         });
+        const answer = await adminRequest(adminOperations.createTenant, { body });
         // A generated secret is shown here, once; without one the tenant's page opens at once.
         if (answer.secrets.length === 0) navigate(tenantPath(answer.tenant.code));
         else setCreated({ code: answer.tenant.code, secrets: answer.secrets });
-        return t('newTenant.created', { code: answer.tenant.code });
+        const made = answer.tenant.code;
+        return (said) => said('newTenant.created', { code: made });
       } catch (error) {
-        if (error instanceof ApiError) markInvalid(error);
+        // A coded refusal (a code in use) keeps its own words in the alert; invalid values
+        // are said at their fields, and the alert only points there.
+        if (error instanceof ApiError && markInvalid(error) && error.code === 'common.validation_failed') {
+          throw new FormRefusal((said) => said('fieldErrors.summaryShort'));
+        }
         throw error;
       }
     });
 
+  /** Each colour whose pair fails contrast (contrast.ts), with the pair named at it. */
+  const contrastFailures = (said: Translate, picked: Record<ColourField, string>) => {
+    const found: Record<string, string> = {};
+    for (const check of contrastReport(picked)) {
+      if (check.passes) continue;
+      const text = said('newTenant.contrastFails', {
+        pair: said(`contrast.pairs.${check.pair}`),
+        // In the language being said (the translator's, at the moment this is worded).
+        ratio: formatRatio(check.ratio, translator.language),
+        required: formatRequired(check.required, translator.language),
+        colour: check.suggestion ?? '',
+      });
+      found[check.field] = found[check.field] ? `${found[check.field]} ${text}` : text;
+    }
+    return found;
+  };
+
+  /** Marks the fields a refusal names, each with its reason; answers whether it named any. */
   const markInvalid = (error: ApiError) => {
-    const named = new Set(fieldNames(error).flatMap((path) => fieldOf(path) ?? []));
-    if (error.code === 'admin.tenant_exists') named.add('code');
-    if (error.code === 'admin.domain_taken' && named.size === 0) named.add('loginDomain');
-    setInvalid(named);
-    setFocusInvalid(named.size > 0);
+    const foundIn = (said: Translate) =>
+      fieldErrorsOf(
+        said,
+        error,
+        (path) => {
+          const field = fieldOf(path.join('.'));
+          return field ? { field } : null;
+        },
+        {
+          'admin.tenant_exists': { field: 'code', text: 'fieldErrors.codeTaken' },
+          'admin.domain_taken': { field: 'loginDomain', text: 'fieldErrors.domainTaken' },
+        },
+      );
+    const marked = Object.keys(foundIn(t)).length > 0;
+    setInvalidIn(() => foundIn);
+    setFocusInvalid(marked);
+    return marked;
   };
 
   const input = (
@@ -157,8 +217,8 @@ export function TenantCreatePage() {
       id={`new-${field}`}
       label={`${t(`newTenant.${field}`)} ${options.required ? '' : t('common.optional')}`}
       hint={options.hint && t(options.hint)}
-      invalid={invalid.has(field)}
-      error={t('newTenant.invalid')}
+      invalid={Boolean(invalid[field])}
+      error={invalid[field]}
     >
       {(control) =>
         options.multiline ? (
@@ -232,7 +292,7 @@ export function TenantCreatePage() {
           {input('name', { required: true, hint: 'newTenant.nameHint' })}
           {input('loginDomain', { required: true, hint: 'newTenant.loginDomainHint' })}
           {input('aliasDomains', { multiline: true, hint: 'common.onePerLine' })}
-          {input('defaultRedirectUri', { required: true, hint: 'newTenant.defaultRedirectUriHint' })}
+          {input('defaultRedirectUri', { hint: 'newTenant.defaultRedirectUriHint' })}
         </section>
         <section className="panel" aria-labelledby="new-client-heading">
           <h2 id="new-client-heading">{t('newTenant.loginClientHeading')}</h2>
@@ -252,6 +312,7 @@ export function TenantCreatePage() {
                 field={field}
                 value={colours[field]}
                 disabled={false}
+                error={invalid[field]}
                 onChange={(value) => setColours((current) => ({ ...current, [field]: value }))}
               />
             ))}

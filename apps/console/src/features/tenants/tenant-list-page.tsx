@@ -11,14 +11,19 @@ import { Result, useResult } from '../../ui/result.tsx';
 
 type TenantSummary = AdminAnswer<typeof adminOperations.listTenants>['tenants'][number];
 
-/** What the page that led here had to say (a tenant deleted), kept in this history entry. */
+/**
+ * What the page that led here had to say (a tenant deleted), kept in this history entry as the
+ * counts, so it is said in whichever language the console is in.
+ */
 export interface TenantListState {
-  notice?: string;
+  deleted?: Readonly<Record<string, string | number>>;
 }
 
-function noticeOf(state: unknown): string {
-  if (typeof state !== 'object' || state === null || !('notice' in state)) return '';
-  return typeof state.notice === 'string' ? state.notice : '';
+function deletedOf(state: unknown): TenantListState['deleted'] | null {
+  if (typeof state !== 'object' || state === null || !('deleted' in state)) return null;
+  return typeof state.deleted === 'object' && state.deleted !== null
+    ? (state.deleted as TenantListState['deleted'])
+    : null;
 }
 
 export function TenantListPage() {
@@ -29,9 +34,10 @@ export function TenantListPage() {
   const { run } = result;
   const { can } = useSession();
   const location = useLocation();
-  const [notice, setNotice] = useState('');
+  const [deleted, setDeleted] = useState<TenantListState['deleted'] | null>(null);
   // Set after the first paint, so the status region is there before its text and is announced.
-  useEffect(() => setNotice(noticeOf(location.state)), [location.state]);
+  useEffect(() => setDeleted(deletedOf(location.state)), [location.state]);
+  const notice = deleted ? t('tenants.deleted', deleted) : '';
   useEffect(() => {
     document.title = `${t('tenants.heading')} | ${t('app.title')}`;
   }, [t]);
@@ -46,6 +52,7 @@ export function TenantListPage() {
     (tenant) =>
       !needle ||
       tenant.code.includes(needle) ||
+      tenant.name.toLowerCase().includes(needle) ||
       tenant.loginDomain.includes(needle) ||
       tenant.aliasDomains.some((domain) => domain.includes(needle)),
   );
@@ -63,7 +70,12 @@ export function TenantListPage() {
           </Link>
         </p>
       )}
-      <Field id="tenant-search" className="search" label={t('tenants.search')} hint={t('tenants.searchHint')}>
+      <Field
+        id="tenant-search"
+        className="search"
+        label={t('tenants.search')}
+        hint={t('tenantList.searchHint')}
+      >
         {(control) => (
           <input
             {...control}
@@ -81,14 +93,26 @@ export function TenantListPage() {
         className="tenant-list"
         label={t('tenants.count', { count: shown.length })}
         level={2}
-        heading={(tenant) => <Link to={tenantPath(tenant.code)}>{tenant.code}</Link>}
+        heading={(tenant) => (
+          <span className="tenant-brand">
+            <span className="tenant-swatch" style={{ background: tenant.colour }} aria-hidden="true">
+              {tenant.logo ? <img src={tenant.logo} alt="" /> : null}
+            </span>
+            <Link to={tenantPath(tenant.code)}>
+              {tenant.name}
+              {/* Named by its code too: two tenants may share a name. */}
+              <span className="visually-hidden"> ({tenant.code})</span>
+            </Link>
+          </span>
+        )}
         facts={(tenant) => [
-          { label: t('tenants.loginDomain'), value: tenant.loginDomain },
+          { label: t('tenants.code'), value: <code>{tenant.code}</code> },
+          { label: t('tenants.loginDomain'), value: tenant.loginDomain, wrap: true },
           tenant.aliasDomains.length > 0 && {
             label: t('tenants.aliasDomains'),
             value: tenant.aliasDomains.join(', '),
+            wrap: true,
           },
-          { label: t('tenants.version'), value: tenant.version },
         ]}
       />
     </>

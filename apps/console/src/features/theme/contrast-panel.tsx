@@ -1,8 +1,7 @@
 import type { Theme } from '@keycard/contract/api';
 import { type ColourField, contrastReport } from '@keycard/contract/contrast';
 import { useTranslation } from '../../lib/i18n.tsx';
-
-const ratioText = (ratio: number) => (Math.floor(ratio * 100) / 100).toFixed(2);
+import { formatRatio, formatRequired } from '../../lib/numbers.ts';
 
 /**
  * Every colour pair the portal draws, checked as picked: pass or fail in words (not colour
@@ -15,7 +14,7 @@ export function ContrastPanel({
   colours: Theme['colours'];
   onUse: (field: ColourField, colour: string) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const report = contrastReport(colours);
   const failing = report.filter((check) => !check.passes).length;
   return (
@@ -33,12 +32,9 @@ export function ContrastPanel({
           const fieldName = t(`theme.colours.${check.field}`);
           return (
             <li key={check.pair} className={check.passes ? 'pass' : 'fail'} data-pair={check.pair}>
-              <span
-                className="sample"
-                aria-hidden="true"
-                style={{ color: check.colour, background: check.backgrounds[0], borderColor: check.colour }}
-              >
-                Aa
+              {/* A swatch, not sample text: colour blocks only, the verdict is said in words beside it. */}
+              <span className="pair-swatch" aria-hidden="true" style={{ background: check.backgrounds[0] }}>
+                <span style={{ background: check.colour }} />
               </span>
               <div>
                 <p className="pair-name">{pairName}</p>
@@ -47,7 +43,10 @@ export function ContrastPanel({
                     <span aria-hidden="true">{check.passes ? '✓ ' : '✗ '}</span>
                     {check.passes ? t('contrast.passes') : t('contrast.fails')}
                   </strong>{' '}
-                  {t('contrast.ratio', { ratio: ratioText(check.ratio), required: check.required })}
+                  {t('contrast.ratio', {
+                    ratio: formatRatio(check.ratio, language),
+                    required: formatRequired(check.required, language),
+                  })}
                 </p>
                 {check.suggestion && (
                   <p className="suggestion">

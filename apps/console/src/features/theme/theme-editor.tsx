@@ -7,7 +7,7 @@ import {
   overridableTextKeys,
 } from '@keycard/contract/theme-texts';
 import type { Locale } from '@keycard/contract/user-state';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { adminRequest } from '../../lib/admin-client.ts';
 import { languageNames, useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
@@ -18,23 +18,40 @@ import { Field } from '../../ui/field.tsx';
 import { LanguageField } from '../../ui/language-field.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
 import { ContrastPanel } from './contrast-panel.tsx';
-import { PreviewFrame } from './preview-frame.tsx';
+import { acceptOf, imageRules, kibNumber, typeNames, type UploadSlot } from './image-rules.ts';
+import { type OverflowMeasure, PreviewFrame } from './preview-frame.tsx';
+import { ThemeExtras } from './theme-extras.tsx';
+import {
+  problemBeforeSending,
+  problemOfRefusal,
+  type UploadProblem,
+  uploadProblemText,
+} from './upload-problem.ts';
 import { type ThemeDraft, useLeaveWarning, useThemeDraft } from './use-theme-draft.ts';
+import { useUnobscuredFocus } from './use-unobscured-focus.ts';
 
 function ImageField({
   slot,
   value,
   disabled,
+  error,
   onUrl,
   onUpload,
 }: {
-  slot: 'logo' | 'favicon';
+  slot: UploadSlot;
   value: string;
   disabled: boolean;
+  /** Why the last file was not taken, in words; said at the upload control. */
+  error: string;
   onUrl: (url: string) => void;
   onUpload: (file: File) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
+  const rules = {
+    types: typeNames(slot, language),
+    size: t('theme.kib', { size: kibNumber(imageRules[slot].maxBytes, language) }),
+  };
+  const errorId = `${slot}-upload-error`;
   return (
     <div className="image-field">
       <Field id={`${slot}-url`} label={t(slot === 'logo' ? 'theme.logoUrl' : 'theme.faviconUrl')}>
@@ -48,17 +65,18 @@ function ImageField({
         )}
       </Field>
       {value && <img className={`${slot}-sample`} src={value} alt="" />}
-      <Field id={`${slot}-upload`} label={t(slot === 'logo' ? 'theme.uploadLogo' : 'theme.uploadFavicon')}>
+      <Field
+        id={`${slot}-upload`}
+        label={t(slot === 'logo' ? 'theme.uploadLogo' : 'theme.uploadFavicon', rules)}
+        invalid={error !== ''}
+        describedBy={error ? errorId : undefined}
+      >
         {(control) => (
           <input
             {...control}
             type="file"
             disabled={disabled}
-            accept={
-              slot === 'logo'
-                ? 'image/svg+xml,image/png,image/webp'
-                : 'image/x-icon,image/png,image/svg+xml,image/webp,.ico'
-            }
+            accept={acceptOf(slot)}
             onChange={(event) => {
               const file = event.target.files?.[0];
               if (file) onUpload(file);
@@ -67,6 +85,10 @@ function ImageField({
           />
         )}
       </Field>
+      {/* Always present, so the reason is announced when it appears. */}
+      <p id={errorId} role="alert" className={error ? 'field-error' : 'notice-empty'}>
+        {error}
+      </p>
     </div>
   );
 }
@@ -81,9 +103,12 @@ const textKeyLabels = {
 /** The tenant's own wording of the few texts a theme may override, one language at a time. */
 function TextOverrides({
   texts,
+  overflowing,
   onChange,
 }: {
   texts: ThemeDraft['texts'];
+  /** Whether the phone preview found this text overflowing its line. */
+  overflowing: (language: Locale, key: OverridableTextKey, text: string) => boolean;
   onChange: (texts: ThemeDraft['texts']) => void;
 }) {
   const { t } = useTranslation();
@@ -107,7 +132,13 @@ function TextOverrides({
       <fieldset lang={language}>
         <legend>{t('theme.textsFor', { language: languageNames[language] })}</legend>
         {overridableTextKeys.map((key) => (
-          <Field key={key} id={`text-${key}`} label={t(textKeyLabels[key])}>
+          <Field
+            key={key}
+            id={`text-${key}`}
+            label={t(textKeyLabels[key])}
+            invalid={overflowing(language, key, own[key] ?? '')}
+            error={t('theme.textOverflows')}
+          >
             {(control) => (
               <input
                 {...control}
@@ -123,6 +154,9 @@ function TextOverrides({
   );
 }
 
+const measureKey = (language: Locale, key: OverridableTextKey, text: string) =>
+  JSON.stringify([language, key, text.trim()]);
+
 /** What a browser may leave empty as a file's type: the ICO's own. */
 function imageType(file: File): string {
   if (file.type) return file.type;
@@ -130,20 +164,33 @@ function imageType(file: File): string {
 }
 
 export function ThemeEditor({ tenant, onChange }: SectionProps) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const { can } = useSession();
   const writable = can('tenants.write');
   const { draft, setDraft, reset, dirty, restored } = useThemeDraft(tenant.code, tenant.theme);
   const result = useResult();
   const code = tenant.code;
   useLeaveWarning(dirty, t('app.unsavedLeave'));
+  const publishBar = useRef<HTMLDivElement>(null);
+  useUnobscuredFocus(publishBar);
+  // What the phone preview measured of each override's text, flagged at its field.
+  const [overflow, setOverflow] = useState<Record<string, boolean>>({});
+  const measured = useCallback((measures: OverflowMeasure[]) => {
+    if (measures.length === 0) return;
+    setOverflow((current) => {
+      const next = { ...current };
+      for (const measure of measures)
+        next[measureKey(measure.locale, measure.key, measure.text)] = measure.overflows;
+      return next;
+    });
+  }, []);
   // Once, when the editor opens with a kept draft (not again on a language switch).
   const told = useRef(false);
   useEffect(() => {
     if (!restored || told.current) return;
     told.current = true;
-    result.announce(t('theme.restored'));
-  }, [restored, result.announce, t]);
+    result.announce((said) => said('theme.restored'));
+  }, [restored, result.announce]);
 
   const edit = (update: (theme: ThemeDraft) => ThemeDraft) => setDraft(update);
   const setColour = (field: ColourField, value: string) =>
@@ -157,7 +204,7 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
 
   const publish = () => {
     if (!checked.success) {
-      result.fail(t('theme.invalid'));
+      result.fail((said) => said('theme.invalid'));
       return;
     }
     const theme = { ...checked.data, texts: compactThemeTexts(checked.data.texts) };
@@ -165,21 +212,38 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
       const changed = await adminRequest(adminOperations.replaceTheme, { params: { code }, body: theme });
       reset(changed.theme);
       onChange(changed);
-      return t('theme.published');
+      return (said) => said('theme.published');
     });
   };
-  const upload = (slot: 'logo' | 'favicon', file: File) =>
-    result.run(async () => {
+  // Why the last file of each slot was not taken: kept as the problem, said in the current language.
+  const [uploadProblems, setUploadProblems] = useState<Record<'logo' | 'favicon', UploadProblem | null>>({
+    logo: null,
+    favicon: null,
+  });
+  const setUploadProblem = (slot: 'logo' | 'favicon', problem: UploadProblem | null) =>
+    setUploadProblems((current) => ({ ...current, [slot]: problem }));
+  const upload = (slot: 'logo' | 'favicon', file: File) => {
+    const found = problemBeforeSending(slot, file);
+    setUploadProblem(slot, found);
+    if (found) return;
+    void result.run(async () => {
       const operation =
         slot === 'logo' ? adminOperations.uploadThemeLogo : adminOperations.uploadThemeFavicon;
-      const changed = await adminRequest(operation, {
-        params: { code },
-        body: { data: file, type: imageType(file) },
-      });
-      onChange(changed);
-      edit((theme) => ({ ...theme, images: { ...theme.images, [slot]: changed.theme.images[slot] } }));
-      return t('theme.uploaded');
+      try {
+        const changed = await adminRequest(operation, {
+          params: { code },
+          body: { data: file, type: imageType(file) },
+        });
+        onChange(changed);
+        edit((theme) => ({ ...theme, images: { ...theme.images, [slot]: changed.theme.images[slot] } }));
+        return (said) => said('theme.uploaded');
+      } catch (error) {
+        // The server's refusal is said at the field, with what the slot takes.
+        setUploadProblem(slot, problemOfRefusal(error, file));
+        return undefined;
+      }
     });
+  };
 
   return (
     <section aria-labelledby="theme-heading">
@@ -224,7 +288,9 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
             colours={draft.colours}
             onUse={(field, colour) => {
               setColour(field, colour);
-              result.announce(t('contrast.applied', { field: t(`theme.colours.${field}`), colour }));
+              result.announce((said) =>
+                said('contrast.applied', { field: said(`theme.colours.${field}`), colour }),
+              );
             }}
           />
           <fieldset disabled={!writable || result.busy} className="panel">
@@ -236,11 +302,20 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
                 slot={slot}
                 value={draft.images[slot]}
                 disabled={!writable}
+                error={uploadProblemText(t, language, slot, uploadProblems[slot])}
                 onUrl={(url) => edit((theme) => ({ ...theme, images: { ...theme.images, [slot]: url } }))}
-                onUpload={(file) => void upload(slot, file)}
+                onUpload={(file) => upload(slot, file)}
               />
             ))}
           </fieldset>
+          <ThemeExtras
+            draft={draft}
+            edit={edit}
+            writable={writable}
+            result={result}
+            tenant={tenant}
+            onChange={onChange}
+          />
           <fieldset disabled={!writable} className="panel">
             <legend>{t('theme.linksHeading')}</legend>
             {(['loginHelpUrl', 'contactSupportUrl'] as const).map((field) => (
@@ -262,9 +337,13 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
             ))}
           </fieldset>
           <fieldset disabled={!writable} className="panel">
-            <TextOverrides texts={draft.texts} onChange={(texts) => edit((theme) => ({ ...theme, texts }))} />
+            <TextOverrides
+              texts={draft.texts}
+              overflowing={(language, key, text) => overflow[measureKey(language, key, text)] === true}
+              onChange={(texts) => edit((theme) => ({ ...theme, texts }))}
+            />
           </fieldset>
-          <div className="publish-bar">
+          <div ref={publishBar} className="publish-bar">
             <p className="hint">{dirty ? t('theme.unsaved') : t('theme.upToDate')}</p>
             <Result result={result} />
             {writable && (
@@ -277,7 +356,7 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
                   disabled={!dirty}
                   onConfirm={() => {
                     reset(tenant.theme);
-                    result.announce(t('theme.discarded'));
+                    result.announce((said) => said('theme.discarded'));
                   }}
                 >
                   {t('theme.discard')}
@@ -286,7 +365,7 @@ export function ThemeEditor({ tenant, onChange }: SectionProps) {
             )}
           </div>
         </form>
-        <PreviewFrame theme={draft} tenantCode={tenant.code} />
+        <PreviewFrame theme={draft} tenantCode={tenant.code} onMeasured={measured} />
       </div>
     </section>
   );

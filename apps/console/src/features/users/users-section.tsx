@@ -1,90 +1,117 @@
 import type { AdminUser } from '@keycard/contract/admin';
 import { adminOperations } from '@keycard/contract/admin-paths';
 import { type Locale, userTypes } from '@keycard/contract/user-state';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { adminRequest } from '../../lib/admin-client.ts';
-import { languageNames, useTranslation } from '../../lib/i18n.tsx';
+import { languageNames, type Translate, useTranslation } from '../../lib/i18n.tsx';
 import { useSession } from '../../lib/session.tsx';
 import type { SectionProps } from '../../lib/tenant-section.ts';
 import { CardList } from '../../ui/card-list.tsx';
-import { ConfirmButton } from '../../ui/confirm-button.tsx';
 import { Field } from '../../ui/field.tsx';
+import { type FieldPlace, useFieldErrors } from '../../ui/field-errors.ts';
 import { LanguageField } from '../../ui/language-field.tsx';
 import { PanelForm } from '../../ui/panel-form.tsx';
 import { Result, useResult } from '../../ui/result.tsx';
+import { pageSize, useUserList } from './use-user-list.ts';
+import { UserActions } from './user-actions.tsx';
+import { UserHelp } from './user-help.tsx';
 
 type UserType = (typeof userTypes)[number];
 
-/** Each user action and its operation. */
-const actionOperations = {
-  resendActivation: adminOperations.resendActivation,
-  disable: adminOperations.disableUser,
-  enable: adminOperations.enableUser,
-  unlock: adminOperations.unlockUser,
-  resetMfa: adminOperations.resetUserMfa,
-  endSessions: adminOperations.endUserSessions,
-} as const;
-type Action = keyof typeof actionOperations;
-/** Actions that take something away from the account: each asks first. */
-type ConfirmedAction = 'disable' | 'resetMfa' | 'endSessions';
-const isConfirmed = (action: Action): action is ConfirmedAction =>
-  action === 'disable' || action === 'resetMfa' || action === 'endSessions';
+/** Where an invitation's refusal is: each body field is the form's field of that name. */
+const invitePlace = (path: string[]): FieldPlace | null => {
+  const [first] = path;
+  return first === 'email' || first === 'type' ? { field: first } : null;
+};
+/** The search sends its text as `email`: any refusal of the query is the search field's. */
+const searchPlace = (): FieldPlace => ({ field: 'query' });
+
+/** Active accounts green, disabled red, pending neutral: waiting is not a fault. */
+const badgeOf = (status: AdminUser['status']) =>
+  status === 'active' ? 'badge badge-on' : status === 'disabled' ? 'badge badge-off' : 'badge';
 
 export function UsersSection({ tenant }: SectionProps) {
   const { t, language } = useTranslation();
   const { can } = useSession();
   const writable = can('users.write');
   const result = useResult();
+  const { run } = result;
+  const list = useUserList(tenant.code);
+  const { load, reload } = list;
   const [query, setQuery] = useState('');
-  const [users, setUsers] = useState<AdminUser[] | null>(null);
   const [email, setEmail] = useState('');
   const [type, setType] = useState<UserType>('staff');
   const [locale, setLocale] = useState<Locale>('en');
   const code = tenant.code;
+  const searchForm = useRef<HTMLFormElement>(null);
+  const inviteForm = useRef<HTMLFormElement>(null);
+  const searchErrors = useFieldErrors(searchForm, result.busy);
+  const inviteErrors = useFieldErrors(inviteForm, result.busy);
+  const inviteLabelsIn = (said: Translate) => ({
+    email: said('users.email'),
+    type: said('users.type'),
+    locale: said('users.locale'),
+  });
+  const searchLabelsIn = (said: Translate) => ({ query: said('users.search') });
+  const inviteLabels = inviteLabelsIn(t);
+  const searchLabels = searchLabelsIn(t);
 
+  // The list is there when the tab opens: the first page of every account.
+  useEffect(() => {
+    void run(async () => {
+      await reload();
+      return undefined;
+    });
+  }, [run, reload]);
+
+  // "23 accounts" when one page holds them all, else "Accounts 21–23 of 23".
+  const shown = (from: number, count: number, total: number) => (said: Translate) =>
+    total === 0
+      ? said('users.empty')
+      : from === 0 && count === total
+        ? said('users.count', { count: total })
+        : said('users.shown', { from: from + 1, to: from + count, total });
   const search = () =>
-    result.run(async () => {
-      const found = (
-        await adminRequest(adminOperations.searchUsers, { params: { code }, query: { email: query.trim() } })
-      ).users;
-      setUsers(found);
-      return found.length ? t('users.results', { count: found.length }) : t('users.empty');
+    run(async () => {
+      searchErrors.clear();
+      inviteErrors.clear();
+      try {
+        const page = await load(query, 0);
+        return shown(0, page.users.length, page.total);
+      } catch (error) {
+        return searchErrors.refuse(t, error, searchPlace, searchLabelsIn);
+      }
     });
-  const replace = (user: AdminUser | null, id: string) =>
-    setUsers((current) => (current ?? []).flatMap((u) => (u.id !== id ? [u] : user ? [user] : [])));
-  const act = (user: AdminUser, action: Action) =>
-    result.run(async () => {
-      const answer = await adminRequest(actionOperations[action], { params: { code, userId: user.id } });
-      replace(answer.user, user.id);
-      return answer.outcome === 'done'
-        ? t(`users.done.${action}`, { email: user.email })
-        : t('users.unchanged', { action: t(`users.actions.${action}`), email: user.email });
-    });
-  const remove = (user: AdminUser) =>
-    result.run(async () => {
-      await adminRequest(adminOperations.deleteUser, { params: { code, userId: user.id } });
-      replace(null, user.id);
-      return t('users.deleted', { email: user.email });
+  const turn = (offset: number) =>
+    run(async () => {
+      const page = await load(list.search, offset);
+      return shown(offset, page.users.length, page.total);
     });
   const invite = () =>
-    result.run(async () => {
+    run(async () => {
+      searchErrors.clear();
+      inviteErrors.clear();
+      inviteErrors.reject(
+        t,
+        (said): Record<string, string> => (email.trim() ? {} : { email: said('fieldErrors.required') }),
+        inviteLabelsIn,
+      );
       const answer = await adminRequest(adminOperations.inviteUser, {
         params: { code },
         body: { email: email.trim(), type, locale },
-      });
-      setUsers((current) => [answer.user, ...(current ?? []).filter((u) => u.id !== answer.user.id)]);
+      }).catch((error: unknown) => inviteErrors.refuse(t, error, invitePlace, inviteLabelsIn));
+      list.add(answer.user);
       setEmail('');
-      return answer.created
-        ? t('users.invited', { email: answer.user.email })
-        : t('users.inviteExisted', { email: answer.user.email });
+      const invited = answer.user.email;
+      return (said) =>
+        answer.created
+          ? said('users.invited', { email: invited })
+          : said('users.inviteExisted', { email: invited });
     });
 
-  const actionsOf = (user: AdminUser): Action[] => {
-    const list: Action[] = [];
-    if (user.status === 'pending') list.push('resendActivation');
-    list.push(user.status === 'disabled' ? 'enable' : 'disable', 'unlock', 'resetMfa', 'endSessions');
-    return list;
-  };
+  const users = list.users;
+  const dateTime = (at: number) =>
+    new Date(at).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
 
   return (
     <section aria-labelledby="users-heading">
@@ -92,12 +119,19 @@ export function UsersSection({ tenant }: SectionProps) {
       <Result result={result} />
       <PanelForm
         heading={t('users.searchHeading')}
+        formRef={searchForm}
         busy={result.busy}
         inline
         submit={t('users.searchButton')}
         onSubmit={() => void search()}
       >
-        <Field id="user-search" label={t('users.search')} className="grow">
+        <Field
+          id="user-search"
+          label={searchLabels.query}
+          className="grow"
+          invalid={Boolean(searchErrors.errors.query)}
+          error={searchErrors.errors.query}
+        >
           {(control) => (
             <input
               {...control}
@@ -108,68 +142,87 @@ export function UsersSection({ tenant }: SectionProps) {
           )}
         </Field>
       </PanelForm>
+      {users !== null && users.length > 0 && <p>{shown(list.offset, users.length, list.total)(t)}</p>}
       <CardList
         items={users}
         itemKey={(user) => user.id}
+        label={users?.length ? shown(list.offset, users.length, list.total)(t) : undefined}
+        loading={t('users.loading')}
+        empty={t('users.empty')}
         heading={(user) => user.email}
         headingClassName="wrap"
         facts={(user) => [
           {
             label: t('users.status'),
-            value: (
-              <span className={user.status === 'active' ? 'badge badge-on' : 'badge badge-off'}>
-                {t(`users.statuses.${user.status}`)}
-              </span>
-            ),
+            value: <span className={badgeOf(user.status)}>{t(`users.statuses.${user.status}`)}</span>,
+          },
+          user.status !== 'pending' && {
+            label: t('users.signIn'),
+            value:
+              user.lockedUntil === null
+                ? t('users.notLocked')
+                : t('users.lockedUntil', { time: dateTime(user.lockedUntil) }),
+          },
+          user.status !== 'pending' && {
+            label: t('users.mfa'),
+            value: user.mfaEnrolled ? t('users.mfaSet') : t('users.mfaNone'),
           },
           { label: t('users.type'), value: t(`users.types.${user.type}`) },
           { label: t('users.locale'), value: languageNames[user.locale] },
           { label: t('users.created'), value: new Date(user.createdAt).toLocaleDateString(language) },
         ]}
       >
-        {(user) =>
-          writable && (
-            <fieldset className="actions">
-              <legend className="visually-hidden">{t('users.actionsFor', { email: user.email })}</legend>
-              {actionsOf(user).map((action) =>
-                isConfirmed(action) ? (
-                  <ConfirmButton
-                    key={action}
-                    question={t(`users.questions.${action}`, { email: user.email })}
-                    onConfirm={() => void act(user, action)}
-                  >
-                    {t(`users.actions.${action}`)}
-                  </ConfirmButton>
-                ) : (
-                  <button
-                    key={action}
-                    type="button"
-                    className="button-secondary"
-                    disabled={result.busy}
-                    onClick={() => void act(user, action)}
-                  >
-                    {t(`users.actions.${action}`)}
-                  </button>
-                ),
-              )}
-              <ConfirmButton
-                question={t('users.questions.delete', { email: user.email })}
-                onConfirm={() => void remove(user)}
-              >
-                {t('users.actions.delete')}
-              </ConfirmButton>
-            </fieldset>
-          )
-        }
+        {(user) => (
+          <>
+            {writable && (
+              <UserActions
+                code={code}
+                user={user}
+                result={result}
+                onChanged={list.replace}
+                onDeleted={list.drop}
+              />
+            )}
+            {user.status !== 'pending' && (
+              <UserHelp code={code} user={user} writable={writable} onChanged={list.replace} />
+            )}
+          </>
+        )}
       </CardList>
+      {users !== null && list.total > pageSize && (
+        <nav aria-label={t('users.pages')} className="actions">
+          <button
+            type="button"
+            className="button-secondary"
+            disabled={result.busy || list.offset === 0}
+            onClick={() => void turn(Math.max(0, list.offset - pageSize))}
+          >
+            {t('users.previous')}
+          </button>
+          <button
+            type="button"
+            className="button-secondary"
+            disabled={result.busy || list.offset + users.length >= list.total}
+            onClick={() => void turn(list.offset + pageSize)}
+          >
+            {t('users.next')}
+          </button>
+        </nav>
+      )}
       {writable && (
         <PanelForm
           heading={t('users.inviteHeading')}
+          formRef={inviteForm}
           busy={result.busy}
           submit={t('users.invite')}
           onSubmit={() => void invite()}
         >
-          <Field id="invite-email" label={t('users.email')}>
+          <Field
+            id="invite-email"
+            label={inviteLabels.email}
+            invalid={Boolean(inviteErrors.errors.email)}
+            error={inviteErrors.errors.email}
+          >
             {(control) => (
               <input
                 {...control}
@@ -181,7 +234,12 @@ export function UsersSection({ tenant }: SectionProps) {
               />
             )}
           </Field>
-          <Field id="invite-type" label={t('users.type')}>
+          <Field
+            id="invite-type"
+            label={inviteLabels.type}
+            invalid={Boolean(inviteErrors.errors.type)}
+            error={inviteErrors.errors.type}
+          >
             {(control) => (
               <select
                 {...control}
