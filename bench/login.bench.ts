@@ -42,14 +42,16 @@
  *                             '--perf-basic-prof' (JavaScript names for Linux perf)
  * BENCH_LOG_LEVEL (info)      the server's LOG_LEVEL
  * BENCH_CONTRACT_CHECK=1      check API answers against the contract, as test mode does
+ * BENCH_PINNED (1)            the pinned run after the others (bench/support/pinned.ts: the server
+ *                             on core 0, this client on core 1, bare argon2id on core 0 between the
+ *                             rounds; SQLite, BENCH_CONCURRENCY; p50/p99 at 4 and 16); 0 skips it,
+ *                             only runs nothing else
  * BENCH_POSTGRES_URL          admin URL (default TEST_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import {
   hashPassword,
   usePasswordHashing,
@@ -57,9 +59,11 @@ import {
 } from '../apps/server/src/features/accounts/password.service.ts';
 import { loadConfig } from '../apps/server/src/platform/config.ts';
 import { demoPassword } from '../apps/server/src/surfaces/seed/demo.ts';
+import { type BenchServer, startServer } from './support/bench-server.ts';
+import { runPinned } from './support/pinned.ts';
 import { type BenchDatabase, checkPostgres, cpuBetween, createBenchDatabase } from './support/postgres.ts';
 import { type CpuProfile, formatProfileSummary, summarizeProfile } from './support/profile-summary.ts';
-import type { FromServer, ServerOptions, ServerStats, ToServer } from './support/server.ts';
+import type { ServerStats } from './support/server.ts';
 import { discoverIssuer, type Step, signIn, steps } from './support/sign-in.ts';
 import type { RouteCensus } from './support/sql-census.ts';
 import { formatLatency, runConcurrently } from './support/stats.ts';
@@ -91,60 +95,6 @@ const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres')
 for (const engine of engines) {
   if (engine !== 'sqlite' && engine !== 'postgres')
     throw new Error(`BENCH_ENGINES: unknown engine ${engine}`);
-}
-
-const serverModule = fileURLToPath(new URL('./support/server.ts', import.meta.url));
-
-/** A forked server and a way to ask it something over IPC. */
-interface BenchServer {
-  child: ChildProcess;
-  ready: Extract<FromServer, { type: 'ready' }>;
-  ask<T extends FromServer['type']>(message: ToServer, answer: T): Promise<Extract<FromServer, { type: T }>>;
-  stop(): Promise<void>;
-}
-
-async function startServer(options: ServerOptions): Promise<BenchServer> {
-  const child = fork(serverModule, [], {
-    env: { ...process.env, BENCH_SERVER_OPTIONS: JSON.stringify(options) },
-    execArgv: [
-      '--disable-warning=ExperimentalWarning',
-      ...(process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean),
-    ],
-    // The server's log lines go to a discarded stdout, as a production log would go elsewhere.
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const next = <T extends FromServer['type']>(type: T) =>
-    new Promise<Extract<FromServer, { type: T }>>((resolve, reject) => {
-      const onMessage = (message: FromServer) => {
-        if (message.type !== type) return;
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        resolve(message as Extract<FromServer, { type: T }>);
-      };
-      const onExit = (code: number | null) => {
-        child.off('message', onMessage);
-        reject(new Error(`bench server exited (${code}) before answering ${type}`));
-      };
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-    });
-  const ready = await next('ready');
-  return {
-    child,
-    ready,
-    ask: (message, answer) => {
-      const answered = next(answer);
-      child.send(message);
-      return answered;
-    },
-    stop: async () => {
-      if (child.exitCode === null && child.connected) child.send({ type: 'shutdown' } satisfies ToServer);
-      const timeout = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timeout);
-    },
-  };
 }
 
 interface ArgonRun {
@@ -384,4 +334,17 @@ await runConcurrently(
   concurrency,
   async () => void (await verifyPassword(hash, demoPassword)),
 );
-for (const engine of engines) await benchEngine(engine, hash);
+const pinned = process.env.BENCH_PINNED ?? '1';
+if (pinned !== 'only') for (const engine of engines) await benchEngine(engine, hash);
+if (pinned !== '0')
+  await runPinned({
+    concurrency,
+    rounds,
+    logins: positive('BENCH_PINNED_LOGINS', 150),
+    verifies: positive('BENCH_PINNED_VERIFIES', 40),
+    latencyAt: (process.env.BENCH_PINNED_LATENCY ?? '4,16').split(',').map(Number),
+    users: Math.max(userCount, 32),
+    warmup,
+    logLevel,
+    ...(profileDir ? { profileDir } : {}),
+  });

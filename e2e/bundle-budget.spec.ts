@@ -16,9 +16,11 @@ function loginRouteFiles(): string[] {
 }
 
 describe('login route bundle budget', () => {
-  // Issue 11 set 100 kB; on Preact (docs/architecture.md) the route is 24 kB. The budget sits just
-  // above that, so React (69 kB) coming back, or a library slipping in, fails here.
-  it('keeps the JavaScript and CSS needed for the login page under 30 kB gzipped', () => {
+  // Issue 11 set 100 kB; on Preact (docs/architecture.md) the route is 24 kB. Issue 17 brought it
+  // back under its 24.82 kB baseline, to 24.07 kB (docs/performance.md), and the budget sits just
+  // above that: React (69 kB) coming back, a library slipping in, or another flow's code reaching
+  // the entry fails here.
+  it('keeps the JavaScript and CSS needed for the login page within 24.5 kB gzipped', () => {
     const files = loginRouteFiles();
     expect(files.some((f) => f.endsWith('.js'))).toBe(true);
     const sizes = files.map((file) => {
@@ -26,7 +28,7 @@ describe('login route bundle budget', () => {
       return { file, raw: statSync(path.join(dist, file)).size, gzip: gzipSync(bytes, { level: 9 }).length };
     });
     const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
-    expect(total, JSON.stringify(sizes, null, 1)).toBeLessThan(30 * 1024);
+    expect(total, JSON.stringify(sizes, null, 1)).toBeLessThanOrEqual(24.5 * 1024);
   });
 
   it('keeps zod and the other flows out of the login route', () => {
@@ -38,6 +40,11 @@ describe('login route bundle budget', () => {
     expect(code).not.toContain('otpauth://');
     // English texts of the MFA and account flows come with those flows' chunks.
     expect(code).not.toContain('Two-step verification');
+    // Passkeys: the WebAuthn library and the ceremonies load when a passkey is offered, in
+    // chunks of their own (docs/passkeys.md); the route carries only the button and its texts.
+    expect(code).not.toContain('ERROR_CEREMONY_ABORTED');
+    expect(code).not.toContain('WebAuthnAbortService');
+    expect(code).toContain('Sign in with a passkey');
     expect(code).toContain('Enter the e-mail address of your account.');
   });
 });

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { adminMeResponse, adminTenantSchema, operatorTenantCode } from '@keycard/contract/admin';
@@ -7,16 +6,10 @@ import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { en } from '@keycard/texts';
 import { en as consoleEn } from '@keycard/texts/console/en';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, newContext } from './support/browser.ts';
-import {
-  adminOrigin,
-  createOwner,
-  expectSignedInAs,
-  fillText as fill,
-  signInFirstTime,
-} from './support/console.ts';
-import { type Keycard, startKeycard } from './support/keycard.ts';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible, newContext } from './support/browser.ts';
+import { expectSignedInAs, fillText as fill, signInFirstTime, useConsoleStack } from './support/console.ts';
+import type { Keycard } from './support/keycard.ts';
 
 const owner = { email: 'owner@ops.example', password: 'Operator-owner-77' };
 const shots = process.env.CONSOLE_SHOTS ?? path.join(tmpdir(), 'console-shots');
@@ -37,20 +30,7 @@ describe('console operations (Chromium)', () => {
   let page: Page;
   let admin: string;
 
-  beforeAll(async () => {
-    mkdirSync(shots, { recursive: true });
-    keycard = await startKeycard({ env: { LOGIN_IP_LIMIT_PER_MINUTE: '1000' } });
-    browser = await launchBrowser();
-    admin = adminOrigin(keycard);
-    await createOwner(keycard, owner);
-    await keycard.services.tenants.refresh();
-    page = await (await newContext(browser)).newPage();
-    await page.setViewportSize({ width: 1280, height: 900 });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await keycard?.close();
-  });
+  useConsoleStack(owner, (stack) => ({ keycard, browser, page, admin } = stack), { shots });
 
   const heading = () => page.getByRole('heading', { level: 1 }).innerText();
   const status = (text: string) => page.getByRole('status').filter({ hasText: text });
@@ -89,7 +69,7 @@ describe('console operations (Chromium)', () => {
     await expect.poll(() => alert(consoleEn.errors.admin.tenant_exists).count()).toBe(1);
     await expect.poll(() => page.locator('#new-code').getAttribute('aria-invalid')).toBe('true');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('new-code');
-    expect(await page.locator('#new-code-error').innerText()).toBe(consoleEn.newTenant.invalid);
+    expect(await page.locator('#new-code-error').innerText()).toBe(consoleEn.fieldErrors.codeTaken);
 
     // Another tenant's domain.
     await field('code').fill('lakeside');
@@ -104,7 +84,10 @@ describe('console operations (Chromium)', () => {
     await expect
       .poll(() => page.locator('#new-loginDomain').getAttribute('aria-invalid'), { timeout: 10_000 })
       .toBe('true');
-    expect(await alert('loginDomain').count()).toBe(1);
+    // Said at the field in words; the alert points there and names no API path (issue 19).
+    expect(await page.locator('#new-loginDomain-error').innerText()).toBe(consoleEn.fieldErrors.hostname);
+    expect(await alert(consoleEn.fieldErrors.summaryShort).count()).toBe(1);
+    expect(await alert('loginDomain').count()).toBe(0);
     expect(await page.locator('#new-code').getAttribute('aria-invalid')).toBe('false');
     await checkWidths('tenant-new-invalid');
 
@@ -227,7 +210,7 @@ describe('console operations (Chromium)', () => {
   });
 
   it('invites a person, creates a machine whose secret gets tokens, changes its role and removes it', async () => {
-    await page.getByRole('link', { name: consoleEn.app.nav.operators }).click();
+    await page.getByRole('link', { name: consoleEn.app.nav.operators, exact: true }).click();
     await expect.poll(heading).toBe(consoleEn.operators.heading);
     await page.getByRole('heading', { name: fill(consoleEn.operators.you, { name: owner.email }) }).waitFor();
 
@@ -247,7 +230,7 @@ describe('console operations (Chromium)', () => {
     // The address comes from the list the API answers, not from what this page remembered.
     await page.getByRole('link', { name: consoleEn.app.nav.audit }).click();
     await expect.poll(heading).toBe(consoleEn.audit.heading);
-    await page.getByRole('link', { name: consoleEn.app.nav.operators }).click();
+    await page.getByRole('link', { name: consoleEn.app.nav.operators, exact: true }).click();
     await expect.poll(heading).toBe(consoleEn.operators.heading);
     await expect.poll(() => person.getByRole('heading', { name: 'helper@ops.example' }).count()).toBe(1);
 

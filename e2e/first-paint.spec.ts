@@ -67,6 +67,37 @@ describe('branded first paint (Chromium)', () => {
     await context.close();
   });
 
+  it('hands the focus of an empty field on in the takeover itself, so no key pressed then is lost', async () => {
+    const context = await stack.browser.newContext({ locale: 'de-DE' });
+    const page = await context.newPage();
+    const held: Route[] = [];
+    await page.route(/\/assets\/index-[^/]+\.js$/, (route) => {
+      held.push(route);
+    });
+    await page.goto(`${stack.keycard.origin('seaside')}/login`, { waitUntil: 'commit' });
+    const email = page.getByLabel('E-Mail-Adresse', { exact: true });
+    await email.click();
+    // Where the focus is right after the script replaced the form: observed in the same task
+    // (a mutation observer's callback runs before the browser handles the next key press).
+    await page.evaluate(() => {
+      const root = document.getElementById('root');
+      if (!root) throw new Error('no root');
+      const observer = new MutationObserver(() => {
+        if (document.querySelector('[data-kc-first-paint]')) return;
+        const active = document.activeElement;
+        root.dataset.focusAtTakeover = `${active?.tagName}:${active?.getAttribute('name')}`;
+        observer.disconnect();
+      });
+      observer.observe(root, { childList: true, subtree: true });
+    });
+    await expect.poll(() => held.length).toBe(1);
+    await held[0]?.continue();
+    await expect.poll(() => page.locator('#root').getAttribute('data-focus-at-takeover')).toBe('INPUT:email');
+    await page.keyboard.type('demo@seaside.test');
+    expect(await email.inputValue()).toBe('demo@seaside.test');
+    await context.close();
+  });
+
   it('keeps a Next pressed on the server-rendered form while the script takes over', async () => {
     const context = await stack.browser.newContext({ locale: 'en-GB' });
     const page = await context.newPage();

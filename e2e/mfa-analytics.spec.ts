@@ -68,7 +68,7 @@ describe('MFA analytics events (Chromium)', () => {
     expect(await analyticsEvents(keycard, tenant)).toEqual(expected);
   }
 
-  it('fires reminder dismissed once, when the user confirms "later"', async () => {
+  it('fires reminder dismissed once, when the user confirms skipping the chooser', async () => {
     const email = await createTestUser(keycard, 'grand-hotel', 'partner');
     const page = await freshPage();
     const sent: unknown[] = [];
@@ -77,9 +77,9 @@ describe('MFA analytics events (Chromium)', () => {
     });
     await page.goto(`${keycard.origin('grand-hotel')}/login`);
     await signIn(page, email);
-    await expectHeading(page, 'Protect your account with two-step verification');
+    await expectHeading(page, 'Set up two-step verification');
     await expectEvents('grand-hotel', []);
-    await page.getByRole('button', { name: 'Remind me later' }).click();
+    await page.getByRole('button', { name: /^Skip for now/ }).click();
     await expectEvents('grand-hotel', []);
     await page.getByRole('button', { name: 'Yes, remind me later' }).click();
     await page.waitForURL(appHome);
@@ -111,6 +111,8 @@ describe('MFA analytics events (Chromium)', () => {
     events.push({ event: 'mfa_failed', ...user, deliveryType: 'totp' });
     await expectEvents('summit', events);
 
+    // "Trust this device" starts unticked: trusting is what makes the device id.
+    await page.getByLabel(/^Trust this device/).check();
     await enterCode(page, code);
     await expectHeading(page, 'Your authenticator app is set up');
     events.push({ event: 'mfa_register', ...user, deliveryType: 'totp' });

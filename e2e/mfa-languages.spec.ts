@@ -61,21 +61,19 @@ describe('MFA screens in all eight languages (Chromium)', () => {
       const m = texts.mfa;
       const email = await createTestUser(keycard, 'grand-hotel');
 
-      // Registration: reminder, confirmation dialog, method choice, authenticator app steps 1–4.
+      // Registration (recommended): method choice, its skip dialog, authenticator app steps 1–4.
       const page = await freshPage();
       await page.goto(`${keycard.origin('grand-hotel')}/login?langCode=${locale}`);
       await signIn(page, email, texts);
       await page.waitForURL(`${keycard.origin('grand-hotel')}/mfa`);
-      await screen(page, 'reminder', m.reminder.heading);
-      await expect.poll(() => page.title()).toBe(`${m.titles.reminder} | Grand Hotel Group`);
+      await screen(page, 'choose', m.choose.heading);
+      await expect.poll(() => page.title()).toBe(`${m.titles.setup} | Grand Hotel Group`);
       expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
-      await page.getByRole('button', { name: m.reminder.later }).click();
+      await page.locator('.kc-links .kc-back').click();
       const dialog = page.getByRole('dialog', { name: m.reminder.confirm.heading });
       await expect.poll(() => dialog.isVisible()).toBe(true);
-      await expectAccessible(page, `${locale}: reminder dialog`);
+      await expectAccessible(page, `${locale}: skip dialog`);
       await dialog.getByRole('button', { name: m.reminder.confirm.cancel }).click();
-      await page.getByRole('button', { name: m.reminder.setUp, exact: true }).click();
-      await screen(page, 'choose', m.choose.heading);
       const { secret } = await registerTotp(page, keycard, {
         texts,
         onScreen: async (name) => {
@@ -105,7 +103,7 @@ describe('MFA screens in all eight languages (Chromium)', () => {
       await next.getByRole('button', { name: m.choose.phone }).click();
       await screen(next, 'phone step 1', m.phone.number.heading);
       const phone = `+4915122${String(300000 + index).padStart(6, '0')}`;
-      await next.getByLabel(m.phone.number.countryCode, { exact: true }).fill('+49');
+      await next.getByLabel(m.phone.number.countryCode, { exact: true }).selectOption('DE');
       await next.getByLabel(m.phone.number.phoneNumber, { exact: true }).fill(phone.slice(3));
       await next.getByRole('button', { name: m.phone.number.send }).click();
       await screen(next, 'phone step 2', m.phone.code.heading);
@@ -118,7 +116,6 @@ describe('MFA screens in all eight languages (Chromium)', () => {
       await next.context().close();
 
       expect(seen).toEqual([
-        'reminder',
         'choose',
         'totp step 1',
         'totp step 2',
@@ -140,7 +137,6 @@ describe('MFA screens in all eight languages (Chromium)', () => {
 function headingInEnglish(name: string): string {
   const m = en.mfa;
   const headings: Record<string, string> = {
-    reminder: m.reminder.heading,
     choose: m.choose.heading,
     'choose again': m.choose.heading,
     verify: m.verify.heading,

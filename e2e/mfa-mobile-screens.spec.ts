@@ -353,7 +353,6 @@ describe('mobile-app MFA screens in the portal (Chromium)', () => {
     const page = await portalPage();
     await page.goto(`${stack.keycard.origin('seaside')}/login`);
     await signIn(page, email);
-    await page.getByRole('button', { name: en.mfa.reminder.setUp, exact: true }).click();
     await expectHeading(page, en.mfa.choose.heading);
     // Only what the tenant offers, in its order: no phone here.
     const options = page.locator('.kc-mfa-option-title');

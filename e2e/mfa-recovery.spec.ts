@@ -83,7 +83,7 @@ describe('recovery codes and MFA reset end to end (Chromium)', () => {
     // Right after that check, new codes may be made; the old ones stop working.
     await page.goto(`${keycard.origin('summit')}/mfa`);
     await expectHeading(page, 'Two-step verification is on');
-    expect(await page.getByText('Recovery codes left: 9').isVisible()).toBe(true);
+    expect(await page.getByText('9 recovery codes left.').isVisible()).toBe(true);
     await expectAccessible(page, 'manage');
     await page.getByRole('button', { name: 'Create new recovery codes' }).click();
     await expectHeading(page, 'Create new recovery codes');

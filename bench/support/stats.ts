@@ -3,6 +3,7 @@ export interface Latency {
   mean: number;
   p50: number;
   p95: number;
+  p99: number;
   max: number;
 }
 
@@ -15,6 +16,7 @@ export function latency(samples: number[]): Latency {
     mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
     p50: at(0.5),
     p95: at(0.95),
+    p99: at(0.99),
     max: at(1),
   };
 }

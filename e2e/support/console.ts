@@ -1,10 +1,12 @@
+import { mkdirSync } from 'node:fs';
 import { loopbackFetch } from '@keycard/demo-app/loopback-fetch';
 import { en } from '@keycard/texts';
 import { en as consoleEn } from '@keycard/texts/console/en';
-import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { runCli } from '../../apps/server/src/surfaces/cli/cli.ts';
-import type { Keycard } from './keycard.ts';
+import { launchBrowser, newContext } from './browser.ts';
+import { type Keycard, startKeycard } from './keycard.ts';
 import { continueAfterRecoveryCodes, registerTotp } from './mfa.ts';
 
 /** The admin console's helpers for browser tests: owners made on the command line, their first sign-in. */
@@ -81,4 +83,40 @@ export async function signInFirstTime(page: Page, keycard: Keycard, operator: Op
   await continueAfterRecoveryCodes(page);
   await page.waitForURL(`${adminOrigin(keycard)}/console/`);
   await expectSignedInAs(page, operator.email);
+}
+
+/** What a console test works with: Keycard, Chromium, one page, and the operator host. */
+export interface ConsoleStack {
+  keycard: Keycard;
+  browser: Browser;
+  page: Page;
+  admin: string;
+}
+
+/**
+ * Keycard with an owner made on the command line (not signed in yet), Chromium and one page at
+ * 1280 × 900, for the console tests of one describe block: started before them, closed after
+ * them. `ready` is handed the parts once they are up; `shots` is made if given.
+ */
+export function useConsoleStack(
+  owner: OperatorLogin,
+  ready: (stack: ConsoleStack) => void,
+  options: { shots?: string } = {},
+): void {
+  let keycard: Keycard | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (options.shots) mkdirSync(options.shots, { recursive: true });
+    keycard = await startKeycard({ env: { LOGIN_IP_LIMIT_PER_MINUTE: '1000' } });
+    browser = await launchBrowser();
+    await createOwner(keycard, owner);
+    await keycard.services.tenants.refresh();
+    const page = await (await newContext(browser)).newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    ready({ keycard, browser, page, admin: adminOrigin(keycard) });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await keycard?.close();
+  });
 }

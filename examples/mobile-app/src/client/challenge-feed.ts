@@ -36,8 +36,11 @@ export function socketUrl(endpoint: string): string {
 
 /**
  * Subscribes `deviceChallenges` over graphql-transport-ws, authenticated by the device token in
- * connection_init. graphql-ws reconnects (10 attempts, SPEC §7) on its own; `onConnected` runs
- * after every (re)connection so the caller can read pendingChallenges for what it missed.
+ * connection_init. graphql-ws reconnects (10 attempts, SPEC §7) on its own, with a random
+ * wait of one to four seconds at first so a restarted fleet is not hit by every device at once
+ * — among others after a close with 1012 (Service Restart), which a Keycard instance sends
+ * as it shuts down; `onConnected` runs after every (re)connection so the caller can read
+ * pendingChallenges for what it missed.
  * graphql-ws treats 4401 as final, but for us it mostly means an expired token: sign in as the
  * device again and start over, once per refusal in a row.
  */
