@@ -182,6 +182,11 @@ describe('account page: sign-in methods and languages (Chromium)', () => {
     // Rename by keyboard.
     await item.getByRole('button', { name: /^Rename: / }).focus();
     await page.keyboard.press('Enter');
+    // The field replaces the button and takes the focus once drawn; typing earlier would go nowhere.
+    const nameField = item.getByRole('textbox', { name: account.passkeys.renameLabel });
+    await expect
+      .poll(() => nameField.evaluate((field) => field === document.activeElement).catch(() => false))
+      .toBe(true);
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.type('Front desk laptop');
     await page.keyboard.press('Enter');
