@@ -13,10 +13,14 @@ const serverSource = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 
 const mainScript = path.join(serverSource, 'main.ts');
 const cliScript = path.join(serverSource, 'surfaces', 'cli', 'cli.ts');
 
-/** What every process is started with: the machine's PATH and the test's settings only. */
+/**
+ * What every process is started with: the machine's PATH and the test's settings only, and
+ * Node's compile cache when the test run keeps one (scripts/test.ts).
+ */
 function processEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '',
+    ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
