@@ -4,6 +4,7 @@ import { type ReactNode, useId, useRef, useState } from 'react';
 import { type Translate, useTranslation } from '../../lib/i18n.tsx';
 import { Field } from '../../ui/field.tsx';
 import { type FieldPlace, useFieldErrors } from '../../ui/field-errors.ts';
+import { LinesField } from '../../ui/lines-field.tsx';
 import { PanelForm } from '../../ui/panel-form.tsx';
 import type { ResultState, Saying } from '../../ui/result.tsx';
 
@@ -148,40 +149,24 @@ export function ClientForm({
       >
         {(control) => <input {...control} value={name} onChange={(event) => setName(event.target.value)} />}
       </Field>
-      <Field
+      <LinesField
         id={`${prefix}-redirects`}
         label={labels.redirectUris}
         hint={t('clientForm.redirectUrisHint')}
-        invalid={Boolean(errors.redirectUris)}
         error={errors.redirectUris}
-      >
-        {(control) => (
-          <textarea
-            {...control}
-            rows={3}
-            spellCheck={false}
-            value={redirectUris}
-            onChange={(event) => setRedirectUris(event.target.value)}
-          />
-        )}
-      </Field>
-      <Field
+        rows={3}
+        value={redirectUris}
+        onChange={setRedirectUris}
+      />
+      <LinesField
         id={`${prefix}-logout`}
         label={`${labels.postLogoutRedirectUris} ${t('common.optional')}`}
         hint={t('common.onePerLine')}
-        invalid={Boolean(errors.postLogoutRedirectUris)}
         error={errors.postLogoutRedirectUris}
-      >
-        {(control) => (
-          <textarea
-            {...control}
-            rows={2}
-            spellCheck={false}
-            value={postLogoutUris}
-            onChange={(event) => setPostLogoutUris(event.target.value)}
-          />
-        )}
-      </Field>
+        rows={2}
+        value={postLogoutUris}
+        onChange={setPostLogoutUris}
+      />
       <fieldset className="field">
         <legend>{labels.grantTypes}</legend>
         {clientGrantTypes.map((grant) => (

@@ -6,6 +6,7 @@ import { ApiError, parseRequestBody } from '../../lib/api-error.ts';
 import { type Translate, useTranslation } from '../../lib/i18n.tsx';
 import { Field } from '../../ui/field.tsx';
 import { type FieldPlace, useFieldErrors } from '../../ui/field-errors.ts';
+import { LinesField } from '../../ui/lines-field.tsx';
 import { PanelForm } from '../../ui/panel-form.tsx';
 import type { ResultState } from '../../ui/result.tsx';
 
@@ -260,23 +261,15 @@ export function PartnerForm({
           </select>
         )}
       </Field>
-      <Field
+      <LinesField
         id={`${id}-redirects`}
         label={`${labels.redirectUris} ${t('common.optional')}`}
         hint={t('partnerForm.redirectUrisHint')}
-        invalid={Boolean(errors.redirectUris)}
         error={errors.redirectUris}
-      >
-        {(control) => (
-          <textarea
-            {...control}
-            rows={2}
-            spellCheck={false}
-            value={redirectUris}
-            onChange={(event) => setRedirectUris(event.target.value)}
-          />
-        )}
-      </Field>
+        rows={2}
+        value={redirectUris}
+        onChange={setRedirectUris}
+      />
       {text(
         'helpUrlTemplate',
         helpUrl,
