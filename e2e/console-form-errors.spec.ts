@@ -1,6 +1,5 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { en } from '@keycard/texts';
 import { de as consoleDe } from '@keycard/texts/console/de';
 import { en as consoleEn } from '@keycard/texts/console/en';
 import { fr as consoleFr } from '@keycard/texts/console/fr';
@@ -8,9 +7,8 @@ import { th as consoleTh } from '@keycard/texts/console/th';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/browser.ts';
-import { expectSignedInAs, fillText as fill, useConsoleStack } from './support/console.ts';
+import { expectSignedInAs, fillText as fill, signInFirstTime, useConsoleStack } from './support/console.ts';
 import type { Keycard } from './support/keycard.ts';
-import { continueAfterRecoveryCodes, registerTotp } from './support/mfa.ts';
 
 const owner = { email: 'forms-owner@ops.example', password: 'Operator-forms-77' };
 const shots = process.env.CONSOLE_SHOTS ?? path.join(tmpdir(), 'console-shots');
@@ -77,18 +75,7 @@ describe('console form errors (Chromium)', () => {
   async function signIn(): Promise<void> {
     if (signedIn) return;
     await page.goto(`${admin}/console/`);
-    await page.waitForURL(/\/login\?iid=/);
-    await page.getByLabel(en.login.email.label, { exact: true }).fill(owner.email);
-    await page.getByRole('button', { name: en.login.email.submit }).click();
-    await page.getByLabel(en.login.password.label, { exact: true }).fill(owner.password);
-    await page.getByRole('button', { name: en.login.password.submit }).click();
-    await registerTotp(page, keycard);
-    await continueAfterRecoveryCodes(page);
-    const notNow = page.getByRole('button', { name: en.passkeys.offer.notNow });
-    const console = page.waitForURL(`${admin}/console/`);
-    await Promise.race([notNow.click().catch(() => undefined), console]);
-    await console;
-    await expectSignedInAs(page, owner.email);
+    await signInFirstTime(page, keycard, owner);
     signedIn = true;
   }
 

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { en } from '@keycard/texts';
 import { de as consoleDe } from '@keycard/texts/console/de';
 import { en as consoleEn } from '@keycard/texts/console/en';
 import type { Browser, Page } from 'playwright-core';
@@ -14,12 +13,11 @@ import { expectAccessible, launchBrowser, newContext } from './support/browser.t
 import {
   adminOrigin,
   createOwner,
-  expectSignedInAs,
   fillText as fill,
   runKeycardCli,
+  signInFirstTime,
 } from './support/console.ts';
 import { type Keycard, startKeycard } from './support/keycard.ts';
-import { continueAfterRecoveryCodes, registerTotp } from './support/mfa.ts';
 
 const owner = { email: 'desk-owner@ops.example', password: 'Operator-desk-77' };
 const shots = process.env.CONSOLE_SHOTS ?? path.join(tmpdir(), 'console-shots');
@@ -127,24 +125,6 @@ describe('console help desk (Chromium)', () => {
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   }
-  /**
-   * The owner's first sign-in (password, a new authenticator app), declining the passkey offer
-   * the operator tenant makes after a password sign-in (issue 18), then back in the console.
-   */
-  async function signInOwner(): Promise<void> {
-    await page.waitForURL(/\/login\?iid=/);
-    await page.getByLabel(en.login.email.label, { exact: true }).fill(owner.email);
-    await page.getByRole('button', { name: en.login.email.submit }).click();
-    await page.getByLabel(en.login.password.label, { exact: true }).fill(owner.password);
-    await page.getByRole('button', { name: en.login.password.submit }).click();
-    await registerTotp(page, keycard);
-    await continueAfterRecoveryCodes(page);
-    const notNow = page.getByRole('button', { name: en.passkeys.offer.notNow });
-    const console = page.waitForURL(`${admin}/console/`);
-    await Promise.race([notNow.click().catch(() => undefined), console]);
-    await console;
-    await expectSignedInAs(page, owner.email);
-  }
 
   async function openSection(name: keyof typeof consoleEn.tenant.sections) {
     await page
@@ -156,7 +136,7 @@ describe('console help desk (Chromium)', () => {
 
   it('saves the passkey and security-mail settings, and the tenant uses them', async () => {
     await page.goto(`${admin}/console/`);
-    await signInOwner();
+    await signInFirstTime(page, keycard, owner);
     // The tenant list leads with each tenant's name.
     const name = (await keycard.services.tenants.byCode(tenant))!.theme.name;
     await page.getByRole('link', { name: `${name} (${tenant})`, exact: true }).click();
