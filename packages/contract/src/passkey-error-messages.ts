@@ -9,6 +9,7 @@ export const passkeyErrorCatalogue: { readonly [C in PasskeyErrorCode]: ErrorDef
     message: 'This passkey request has expired or was used already; start again.',
   },
   [passkeyErrors.verificationFailed]: { status: 401, message: 'The passkey could not be verified.' },
+  [passkeyErrors.unknownCredential]: { status: 401, message: 'This passkey is not registered here.' },
   [passkeyErrors.alreadyRegistered]: {
     status: 409,
     message: 'This authenticator holds a passkey for your account already.',

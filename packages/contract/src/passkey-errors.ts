@@ -10,10 +10,17 @@ export const passkeyErrors = {
   challengeInvalid: 'passkey.challenge_invalid',
   /**
    * The assertion or attestation does not verify: signature, origin, RP ID, user verification,
-   * user handle, a counter that went backwards, an unknown credential or a disabled account.
-   * One code for all, so a forger learns nothing; the reason is logged and audited.
+   * user handle, a counter that went backwards or a disabled account. One code for all, so a
+   * forger learns nothing; the reason is logged and audited.
    */
   verificationFailed: 'passkey.verification_failed',
+  /**
+   * A passkey sign-in named a credential this tenant does not hold on this domain (removed, or
+   * never registered here). Only this says so, so the portal can tell the authenticator to drop
+   * it (WebAuthn Signal API, `signalUnknownCredential`); a stored passkey that fails any check
+   * answers `verificationFailed`, and an authenticator must never be told to drop that one.
+   */
+  unknownCredential: 'passkey.unknown_credential',
   /** This authenticator holds a passkey for the account already. */
   alreadyRegistered: 'passkey.already_registered',
   /** The account has as many passkeys as it may have. */

@@ -111,6 +111,11 @@ export const passkeyNameSchema = z.string().trim().min(1).max(64);
 /** One of the signed-in account's passkeys. */
 export const passkeySummary = z.object({
   id: z.string(),
+  /**
+   * The credential id as the authenticator knows it (base64url): what the portal names in the
+   * WebAuthn Signal API (`signalUnknownCredential`, `signalAllAcceptedCredentials`).
+   */
+  credentialId: base64url.min(1),
   name: z.string(),
   /** Epoch ms. */
   createdAt: z.number(),
@@ -167,9 +172,15 @@ export type PasskeyVerifyResponse = z.infer<typeof passkeyVerifyResponse>;
 
 /** GET apiPaths.passkeys.list */
 export const passkeyListResponse = z.object({
+  /** Every one of the account's passkeys, on every domain: never paged or cut short. */
   passkeys: z.array(passkeySummary),
   /** The account's passkey limit. */
   limit: z.number().int(),
+  /**
+   * The account's WebAuthn user handle (base64url of its random bytes, as `user.id` at
+   * creation; never its e-mail or id), for the Signal API. Null before its first passkey.
+   */
+  userHandle: base64url.min(1).nullable(),
 });
 export type PasskeyListResponse = z.infer<typeof passkeyListResponse>;
 

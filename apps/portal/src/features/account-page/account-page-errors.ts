@@ -70,6 +70,8 @@ export const accountPageErrors: ErrorTable<AccountRow> = {
     [mfaErrors.codeInvalid]: { kind: 'field', field: 'code', key: 'account.errors.codeInvalid' },
     [mfaErrors.codeExpired]: { kind: 'field', field: 'code', key: 'account.errors.codeExpired' },
     [passkeyErrors.verificationFailed]: { kind: 'notice', key: 'account.errors.passkeyFailed' },
+    // Answered by a passkey sign-in only, never on this page; a row all the same.
+    [passkeyErrors.unknownCredential]: { kind: 'notice', key: 'account.errors.passkeyFailed' },
     [passkeyErrors.challengeInvalid]: { kind: 'notice', key: 'account.errors.passkeyFailed' },
     [passkeyErrors.alreadyRegistered]: { kind: 'notice', key: 'account.errors.passkeyExists' },
     [passkeyErrors.limitReached]: { kind: 'notice', key: 'account.errors.passkeyLimit' },

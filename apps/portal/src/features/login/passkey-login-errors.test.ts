@@ -11,6 +11,7 @@ const refused = (code: string) => new ApiRequestError('answer', { code });
 describe('passkey sign-in errors', () => {
   it("says a passkey that did not verify failed, whatever the server's reason", () => {
     expect(passkeyLoginFailure(refused(passkeyErrors.verificationFailed))).toBe('failed');
+    expect(passkeyLoginFailure(refused(passkeyErrors.unknownCredential))).toBe('failed');
     expect(passkeyLoginFailure(refused(passkeyErrors.notOffered))).toBe('failed');
     expect(passkeyLoginFailure(refused(errorCodes.internal))).toBe('failed');
   });

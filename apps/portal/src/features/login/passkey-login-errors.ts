@@ -12,6 +12,7 @@ export const passkeyLoginErrors: ErrorTable<PasskeyLoginError> = {
   network: 'network',
   codes: {
     [passkeyErrors.verificationFailed]: 'failed',
+    [passkeyErrors.unknownCredential]: 'failed',
     [passkeyErrors.challengeInvalid]: 'expired',
     [passkeyErrors.rateLimited]: 'rateLimited',
     [errorCodes.tooManyAttempts]: 'rateLimited',

@@ -111,6 +111,8 @@ const passkeyRows: Record<PasskeyErrorCode, MfaErrorRow> = {
   [passkeyErrors.alreadyRegistered]: { key: 'mfa.errors.unknown' },
   [passkeyErrors.limitReached]: { key: 'mfa.errors.unknown' },
   [passkeyErrors.stepUpRequired]: { key: 'mfa.errors.unknown' },
+  // Answered by a passkey sign-in only (the verify ceremony says verificationFailed).
+  [passkeyErrors.unknownCredential]: { key: 'passkeys.errors.failed', wrongCode: true },
 };
 
 /** The browser's ceremony ending without a key; null: the page cancelled it (nothing to say). */

@@ -122,7 +122,10 @@ export function methodOf(row: Pick<PasskeyRow, 'backup_eligible'>): MfaMethod {
   return Number(row.backup_eligible) === 1 ? 'passkey-swk' : 'passkey-hwk';
 }
 
-/** Why an assertion was refused: logged and audited, never told to the caller. */
+/**
+ * Why an assertion was refused: logged and audited, never told to the caller — except that a
+ * sign-in's unknown credential answers a code of its own (see signInWithPasskey).
+ */
 export type RefusalReason =
   | 'unknown_credential'
   | 'user_handle_mismatch'
@@ -144,6 +147,9 @@ export async function refuse(
   reason: RefusalReason,
   row: Pick<PasskeyRow, 'id' | 'user_id'> | undefined,
   now: number,
+  code:
+    | typeof passkeyErrors.verificationFailed
+    | typeof passkeyErrors.unknownCredential = passkeyErrors.verificationFailed,
 ): Promise<never> {
   const fields = { tenant: host.tenant.code, rpId: host.rpId, reason, passkey: row?.id, user: row?.user_id };
   deps.log.warn(
@@ -165,7 +171,7 @@ export async function refuse(
       deps.log.warn({ ...fields, err: error instanceof Error ? error.message : undefined }, 'audit failed'),
     );
   }
-  throw new AppError(passkeyErrors.verificationFailed);
+  throw new AppError(code);
 }
 
 /**

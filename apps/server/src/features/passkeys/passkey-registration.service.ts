@@ -24,6 +24,7 @@ import {
   challengeTtlMs,
   consumeChallenge,
   countCredentials,
+  findUserHandle,
   issueChallenge,
   listCredentials,
   userHandleOf,
@@ -219,6 +220,7 @@ export function summaryOf(row: PasskeyRow, rpId: string): PasskeySummary {
   const synced = Number(row.backup_eligible) === 1;
   return {
     id: row.id,
+    credentialId: row.credential_id,
     name: row.name,
     createdAt: Number(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
@@ -230,14 +232,22 @@ export function summaryOf(row: PasskeyRow, rpId: string): PasskeySummary {
   };
 }
 
-/** GET apiPaths.passkeys.list: the account's passkeys on every domain, oldest first. */
+/**
+ * GET apiPaths.passkeys.list: every passkey of the account on every domain, oldest first, and
+ * its user handle (read, never made here). Complete by design — no paging, no cap below the
+ * account's limit: the portal hands this domain's ids to `signalAllAcceptedCredentials`, and
+ * an authenticator drops every passkey of the handle missing from that list.
+ */
 export async function listPasskeys(
   db: Kysely<Database>,
   host: Pick<PasskeyHost, 'tenant' | 'rpId'>,
   signIn: Pick<SignIn, 'user'>,
-): Promise<PasskeySummary[]> {
-  const rows = await listCredentials(db, host.tenant.code, signIn.user.id);
-  return rows.map((row) => summaryOf(row, host.rpId));
+): Promise<{ passkeys: PasskeySummary[]; userHandle: string | null }> {
+  const [rows, handle] = await Promise.all([
+    listCredentials(db, host.tenant.code, signIn.user.id),
+    findUserHandle(db, host.tenant.code, signIn.user.id),
+  ]);
+  return { passkeys: rows.map((row) => summaryOf(row, host.rpId)), userHandle: handle ?? null };
 }
 
 /** PATCH apiPaths.passkeys.item(id): a new name (naming is not sensitive: no recent sign-in). */

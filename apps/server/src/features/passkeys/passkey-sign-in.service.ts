@@ -109,7 +109,11 @@ export async function signInWithPasskey(
     rpId: host.rpId,
     credentialId: credential.id,
   });
-  if (!row) return refuse(deps, host, 'unknown_credential', undefined, now);
+  // No passkey of this tenant on this domain has this id (removed, or never made here): said
+  // as such, after the challenge was spent, so the portal can tell the authenticator to drop
+  // it (WebAuthn L3 Signal API). It names no account; a stored passkey failing any check below
+  // still answers the one code, so an authenticator is never told to drop a valid passkey.
+  if (!row) return refuse(deps, host, 'unknown_credential', undefined, now, passkeyErrors.unknownCredential);
   // The handle the authenticator keeps with the passkey must be its account's: a passkey is
   // never accepted for another account than the one it was made for.
   if (!row.handle || credential.response.userHandle !== row.handle) {

@@ -73,6 +73,11 @@ describe.each(engines)('passkeys on %s', (engine) => {
       .where('user_id', '=', id)
       .executeTakeFirstOrThrow();
     expect(options.user.id).toBe(handle.handle);
+    // The list names the credential as the authenticator knows it, and the account's handle
+    // (for the portal's WebAuthn Signal API calls).
+    expect(body.passkeys.map((p) => p.credentialId)).toEqual([key.id]);
+    expect(body.userHandle).toBe(handle.handle);
+    expect(body.userHandle).toBe(key.userHandle);
     expect(Buffer.from(handle.handle, 'base64url')).toHaveLength(32);
     expect(options.user.id).not.toContain(id);
     expect(options.excludeCredentials.map((c) => c.id)).toEqual([key.id]);
@@ -220,8 +225,9 @@ describe.each(engines)('passkeys on %s', (engine) => {
         headers: { origin },
       });
       expect(removed.status).toBe(204);
+      // Said as unknown (its own code), so the portal can tell the authenticator to drop it.
       const gone = await signInWith(other, origin, key.get(pending));
-      expect(gone).toMatchObject({ status: 401, json: { code: 'passkey.verification_failed' } });
+      expect(gone).toMatchObject({ status: 401, json: { code: 'passkey.unknown_credential' } });
       const again = await browser.fetch(`${origin}${apiPaths.passkeys.item(passkey.id)}`, {
         method: 'DELETE',
         headers: { origin },
@@ -313,6 +319,30 @@ describe.each(engines)('passkeys on %s', (engine) => {
       .execute();
     const full = await post(browser, origin, apiPaths.passkeys.registrationOptions);
     expect(full).toMatchObject({ status: 409, json: { code: 'passkey.limit_reached' } });
+    // At the limit the list still names every one: the portal's signalAllAcceptedCredentials
+    // makes authenticators drop whatever it leaves out.
+    const list = (await (
+      await browser.fetch(`${origin}${apiPaths.passkeys.list}`)
+    ).json()) as PasskeyListResponse;
+    expect(list.passkeys).toHaveLength(20);
+    expect(new Set(list.passkeys.map((p) => p.credentialId))).toEqual(
+      new Set([key.id, ...Array.from({ length: 19 }, (_, i) => `filler-${id}-${i}`)]),
+    );
+  });
+
+  it('lists no user handle before the first passkey, and makes none by listing', async () => {
+    const browser = new Browser();
+    const { email, id } = await newAccount(t());
+    await passwordSignIn(browser, origin, 'grand-hotel', email);
+    const list = await browser.fetch(`${origin}${apiPaths.passkeys.list}`);
+    expect(list.status).toBe(200);
+    expect(await list.json()).toEqual({ passkeys: [], limit: 20, userHandle: null });
+    const handles = await t()
+      .services.db.selectFrom('passkey_user_handles')
+      .select('handle')
+      .where('user_id', '=', id)
+      .execute();
+    expect(handles).toHaveLength(0);
   });
 
   it("the tenant's `off` setting refuses every passkey call and passkeys stop counting as a factor", async () => {

@@ -103,7 +103,7 @@ export const passkeyRoutes = [
     tenant: 'required',
     body: passkeySignInRequest,
     responses: { 200: loginResponse },
-    errors: [...offered, ...assertion],
+    errors: [...offered, ...assertion, passkeyErrors.unknownCredential],
     handler: async ({ deps, request, tenant, body }) => {
       const { code } = await signInWithPasskey(
         passkeyDepsOf(deps, request),
@@ -217,7 +217,7 @@ export const passkeyRoutes = [
     responses: { 200: passkeyListResponse },
     errors: [],
     handler: async ({ deps, request, tenant, session }) => ({
-      passkeys: await listPasskeys(deps.db, { tenant, rpId: hostnameOf(request.host) }, session),
+      ...(await listPasskeys(deps.db, { tenant, rpId: hostnameOf(request.host) }, session)),
       limit: passkeyLimit,
     }),
   }),
