@@ -18,6 +18,13 @@ import {
   isWebAuthnAvailable,
   PasskeyCeremonyError,
 } from '../../lib/webauthn.ts';
+import {
+  accountPasskeySignals,
+  pageRpId,
+  removedPasskeySignal,
+  signalAccountPasskeys,
+  signalUnknownCredential,
+} from '../../lib/webauthn-signal.ts';
 import { type AccountField, accountRefusal } from './account-page-errors.ts';
 import { accountPageApi } from './api.ts';
 import { useReproof } from './use-reproof.ts';
@@ -98,23 +105,28 @@ export function useAccountPage() {
     requestAnimationFrame(() => document.getElementById(sectionHeadingId(section))?.focus());
   }, []);
 
-  const loadLists = useCallback(async (mode: AccountOverviewResponse['passkeys']['mode']) => {
+  const loadLists = useCallback(async (account: AccountOverviewResponse) => {
     const [sessions, trusted, recent, keys] = await Promise.allSettled([
       accountPageApi.sessions(),
       accountPageApi.trustedBrowsers(),
       accountPageApi.activity(),
-      mode === 'off' ? Promise.resolve({ passkeys: [] }) : accountPageApi.passkeys(),
+      account.passkeys.mode === 'off' ? Promise.resolve(null) : accountPageApi.passkeys(),
     ]);
     if (sessions.status === 'fulfilled') setWhere(sessions.value);
     if (trusted.status === 'fulfilled') setBrowsers(trusted.value.browsers);
     if (recent.status === 'fulfilled') setActivity(recent.value);
-    if (keys.status === 'fulfilled') setPasskeys(keys.value.passkeys);
+    if (keys.status === 'fulfilled') {
+      setPasskeys(keys.value?.passkeys ?? []);
+      // Only the server's whole list goes to the authenticators (never the empty stand-in of
+      // the `off` setting, nor a failed call): whatever it leaves out, they drop.
+      if (keys.value) signalAccountPasskeys(accountPasskeySignals(keys.value, account.email, pageRpId()));
+    }
   }, []);
 
   const reload = useCallback(async () => {
     const next = await accountPageApi.overview();
     setOverview(next);
-    await loadLists(next.passkeys.mode);
+    await loadLists(next);
   }, [loadLists]);
 
   useEffect(() => {
@@ -124,7 +136,7 @@ export function useAccountPage() {
       .then(async (first) => {
         if (cancelled) return;
         setOverview(first);
-        await loadLists(first.passkeys.mode);
+        await loadLists(first);
       })
       .catch((caught: unknown) => {
         if (cancelled) return;
@@ -299,6 +311,8 @@ export function useAccountPage() {
         section: 'passkeys',
         call: () => accountPageApi.removePasskey(passkey.id),
         done: async () => {
+          // Gone here: the person's authenticators stop offering it too, where they can.
+          signalUnknownCredential(removedPasskeySignal(passkey, pageRpId()));
           announce('passkeys', 'success', t('account.passkeys.removed', { name: passkey.name }));
           await Promise.all([reload(), refreshActivity()]);
         },

@@ -1,7 +1,10 @@
+import { passkeyErrors } from '@keycard/contract/errors';
 import { paths } from '@keycard/contract/paths';
+import { codeOf } from '../../lib/api.ts';
 import { passwordSignIn } from '../../lib/passkey-offer.ts';
 import { flowStorage, loginStateKey, randomState } from '../../lib/storage.ts';
 import { getPasskey, isConditionalAvailable } from '../../lib/webauthn.ts';
+import { signalUnknownCredential } from '../../lib/webauthn-signal.ts';
 import { passkeyLoginApi } from './passkey-api.ts';
 import { passkeyLoginFailure } from './passkey-login-errors.ts';
 import type { PasskeyLoginError } from './passkey-login-texts.ts';
@@ -14,10 +17,24 @@ import type { PasskeyLoginError } from './passkey-login-texts.ts';
  */
 export type PasskeyOutcome = { to: string } | { error: PasskeyLoginError | null };
 
-async function signInWith(credential: Awaited<ReturnType<typeof getPasskey>>): Promise<PasskeyOutcome> {
+async function signInWith(
+  credential: Awaited<ReturnType<typeof getPasskey>>,
+  rpId: string,
+): Promise<PasskeyOutcome> {
   const state = randomState();
   flowStorage.set(loginStateKey, state);
-  const answer = await passkeyLoginApi.passkeySignIn(credential, state);
+  let answer: Awaited<ReturnType<typeof passkeyLoginApi.passkeySignIn>>;
+  try {
+    answer = await passkeyLoginApi.passkeySignIn(credential, state);
+  } catch (caught) {
+    // The server holds no such passkey here (removed, or never made here): the authenticator
+    // may drop it, so it is not offered again (WebAuthn Signal API). Only for this code: a
+    // stored passkey that fails a check is never named.
+    if (codeOf(caught) === passkeyErrors.unknownCredential) {
+      signalUnknownCredential({ rpId, credentialId: credential.id });
+    }
+    throw caught;
+  }
   // A passkey sign-in: no offer to make one afterwards.
   passwordSignIn.clear();
   const query = new URLSearchParams({ code: answer.code, state: answer.state, applyMfa: 'true' });
@@ -28,7 +45,7 @@ async function signInWith(credential: Awaited<ReturnType<typeof getPasskey>>): P
 export async function signInNow(): Promise<PasskeyOutcome> {
   try {
     const { options } = await passkeyLoginApi.passkeyOptions();
-    return await signInWith(await getPasskey(options));
+    return await signInWith(await getPasskey(options), options.rpId);
   } catch (caught) {
     return { error: passkeyLoginFailure(caught) };
   }
@@ -45,10 +62,12 @@ export async function signInByAutofill(
   picked: () => void,
 ): Promise<PasskeyOutcome | null> {
   let credential: Awaited<ReturnType<typeof getPasskey>>;
+  let rpId: string;
   try {
     if (!(await isConditionalAvailable()) || signal.aborted) return null;
     const { options } = await passkeyLoginApi.passkeyOptions();
     if (signal.aborted) return null;
+    rpId = options.rpId;
     credential = await getPasskey(options, { conditional: true, signal });
   } catch {
     return null;
@@ -56,7 +75,7 @@ export async function signInByAutofill(
   if (signal.aborted) return null;
   picked();
   try {
-    return await signInWith(credential);
+    return await signInWith(credential, rpId);
   } catch (caught) {
     return { error: passkeyLoginFailure(caught) };
   }
