@@ -5,11 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { announcements, launchBrowser, newContext } from './support/browser.ts';
 import { type Keycard, startKeycard } from './support/keycard.ts';
 import { createTestUser, expectHeading, signIn, stubDefaultRedirect } from './support/mfa.ts';
-import {
-  addAuthenticator,
-  type VirtualCredential,
-  withoutConditionalUi,
-} from './support/webauthn.ts';
+import { addAuthenticator, type VirtualCredential, withoutConditionalUi } from './support/webauthn.ts';
 
 const account = en.account;
 const rpId = 'grand-hotel.localhost';
