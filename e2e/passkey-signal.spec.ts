@@ -206,12 +206,16 @@ describe('passkeys: the Signal API (Chromium, virtual authenticator)', () => {
     return { email, credential };
   }
 
-  async function signInWithPasskey(page: Page): Promise<{ status: number; code: unknown }> {
+  /** A passkey sign-in that is refused, with the words the page shows for that refusal. */
+  async function signInWithPasskey(
+    page: Page,
+    said: string = en.login.passkey.errors.failed,
+  ): Promise<{ status: number; code: unknown }> {
     const answer = page.waitForResponse((response) => response.url().endsWith('/api/passkeys/sign-in'));
     await page.getByRole('button', { name: en.login.passkey.signIn }).click();
     const response = await answer;
     const body = (await response.json()) as { code?: unknown };
-    await expect.poll(() => page.getByText(en.login.passkey.errors.failed).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(said).isVisible()).toBe(true);
     return { status: response.status(), code: body.code };
   }
 
@@ -237,7 +241,10 @@ describe('passkeys: the Signal API (Chromium, virtual authenticator)', () => {
       .where('credential_id', '=', credentialId)
       .execute();
     await page.reload();
-    expect(await signInWithPasskey(page)).toEqual({ status: 401, code: 'passkey.unknown_credential' });
+    expect(await signInWithPasskey(page, en.login.passkey.errors.removed)).toEqual({
+      status: 401,
+      code: 'passkey.unknown_credential',
+    });
     await expect.poll(() => signals(page, 'signalUnknownCredential')).toEqual([{ rpId, credentialId }]);
     await expect.poll(async () => (await authenticator.credentials()).length).toBe(0);
     await page.context().close();

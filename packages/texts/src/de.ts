@@ -85,6 +85,8 @@ export const de: Texts = {
         unsupported:
           'Dieser Browser kann hier keinen Passkey verwenden. Fahren Sie mit Ihrer E-Mail-Adresse fort.',
         rateLimited: 'Zu viele Passkey-Versuche. Warten Sie einige Minuten und versuchen Sie es dann erneut.',
+        removed:
+          'Dieser Passkey ist hier nicht mehr registriert; vielleicht wurde er entfernt. Verwenden Sie einen anderen oder fahren Sie mit Ihrer E-Mail-Adresse fort.',
       },
     },
     errors: {

@@ -89,6 +89,8 @@ export const enCore = {
         expired: 'The passkey request expired. Try again.',
         unsupported: 'This browser cannot use a passkey here. Continue with your e-mail address.',
         rateLimited: 'Too many passkey attempts. Wait a few minutes, then try again.',
+        removed:
+          'This passkey is no longer registered here; it may have been removed. Use another one, or continue with your e-mail address.',
       },
     },
     errors: {

@@ -85,6 +85,8 @@ export const es: Texts = {
         unsupported:
           'Este navegador no puede usar una llave de acceso aquí. Continúe con su dirección de correo electrónico.',
         rateLimited: 'Demasiados intentos con llaves de acceso. Espere unos minutos y vuelva a intentarlo.',
+        removed:
+          'Esta llave de acceso ya no está registrada aquí; puede que se haya eliminado. Use otra o continúe con su dirección de correo electrónico.',
       },
     },
     errors: {

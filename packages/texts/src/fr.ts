@@ -84,6 +84,8 @@ export const fr: Texts = {
         unsupported:
           'Ce navigateur ne peut pas utiliser de clé d’accès ici. Continuez avec votre adresse e-mail.',
         rateLimited: 'Trop de tentatives avec une clé d’accès. Patientez quelques minutes, puis réessayez.',
+        removed:
+          'Cette clé d’accès n’est plus enregistrée ici ; elle a peut-être été supprimée. Utilisez-en une autre ou continuez avec votre adresse e-mail.',
       },
     },
     errors: {

@@ -85,6 +85,8 @@ export const id: Texts = {
         unsupported:
           'Browser ini tidak dapat menggunakan kunci sandi di sini. Lanjutkan dengan alamat email Anda.',
         rateLimited: 'Terlalu banyak percobaan kunci sandi. Tunggu beberapa menit, lalu coba lagi.',
+        removed:
+          'Kunci sandi ini tidak lagi terdaftar di sini; mungkin sudah dihapus. Gunakan kunci sandi lain, atau lanjutkan dengan alamat email Anda.',
       },
     },
     errors: {

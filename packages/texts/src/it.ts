@@ -83,6 +83,8 @@ export const it: Texts = {
         expired: 'La richiesta della passkey è scaduta. Riprovi.',
         unsupported: 'Questo browser non può usare una passkey qui. Continui con il suo indirizzo e-mail.',
         rateLimited: 'Troppi tentativi con una passkey. Attenda qualche minuto, poi riprovi.',
+        removed:
+          'Questa passkey non è più registrata qui; forse è stata rimossa. Ne usi un’altra oppure continui con il suo indirizzo e-mail.',
       },
     },
     errors: {

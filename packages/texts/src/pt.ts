@@ -85,6 +85,8 @@ export const pt: Texts = {
         unsupported:
           'Este navegador não consegue usar uma chave de acesso aqui. Continue com o seu endereço de e-mail.',
         rateLimited: 'Demasiadas tentativas com chaves de acesso. Aguarde alguns minutos e tente novamente.',
+        removed:
+          'Esta chave de acesso já não está registada aqui; pode ter sido removida. Use outra ou continue com o seu endereço de e-mail.',
       },
     },
     errors: {

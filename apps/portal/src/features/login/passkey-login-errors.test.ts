@@ -11,9 +11,12 @@ const refused = (code: string) => new ApiRequestError('answer', { code });
 describe('passkey sign-in errors', () => {
   it("says a passkey that did not verify failed, whatever the server's reason", () => {
     expect(passkeyLoginFailure(refused(passkeyErrors.verificationFailed))).toBe('failed');
-    expect(passkeyLoginFailure(refused(passkeyErrors.unknownCredential))).toBe('failed');
     expect(passkeyLoginFailure(refused(passkeyErrors.notOffered))).toBe('failed');
     expect(passkeyLoginFailure(refused(errorCodes.internal))).toBe('failed');
+  });
+
+  it('says a passkey the domain does not hold may have been removed', () => {
+    expect(passkeyLoginFailure(refused(passkeyErrors.unknownCredential))).toBe('removed');
   });
 
   it('asks to try again after a spent challenge, and to wait after a limit', () => {

@@ -4,15 +4,17 @@ import { type CeremonyFailure, PasskeyCeremonyError } from '../../lib/webauthn.t
 import type { PasskeyLoginError } from './passkey-login-texts.ts';
 
 /**
- * The server's refusals of a passkey sign-in (docs/passkeys.md). One code says the passkey did
- * not verify, whatever the reason (a forger learns nothing); a spent or expired challenge asks
- * for a new try; a limit asks to wait. A setting turned off meanwhile reads as a failure too.
+ * The server's refusals of a passkey sign-in (docs/passkeys.md). One code says a stored passkey
+ * did not verify, whatever the reason (a forger learns nothing); a passkey the domain does not
+ * hold (removed, or never made here) says so, as the authenticator is told to forget it; a
+ * spent or expired challenge asks for a new try; a limit asks to wait. A setting turned off
+ * meanwhile reads as a failure too.
  */
 export const passkeyLoginErrors: ErrorTable<PasskeyLoginError> = {
   network: 'network',
   codes: {
     [passkeyErrors.verificationFailed]: 'failed',
-    [passkeyErrors.unknownCredential]: 'failed',
+    [passkeyErrors.unknownCredential]: 'removed',
     [passkeyErrors.challengeInvalid]: 'expired',
     [passkeyErrors.rateLimited]: 'rateLimited',
     [errorCodes.tooManyAttempts]: 'rateLimited',

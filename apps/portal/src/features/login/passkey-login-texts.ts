@@ -8,6 +8,7 @@ export type PasskeyLoginError =
   | 'expired'
   | 'unsupported'
   | 'rateLimited'
+  | 'removed'
   | 'network';
 
 /** The text of each (literal keys: the translator checks them). */
@@ -17,5 +18,6 @@ export const passkeyLoginErrorTexts = {
   expired: 'login.passkey.errors.expired',
   unsupported: 'login.passkey.errors.unsupported',
   rateLimited: 'login.passkey.errors.rateLimited',
+  removed: 'login.passkey.errors.removed',
   network: 'common.networkError',
 } as const satisfies Record<PasskeyLoginError, string>;
