@@ -2,6 +2,7 @@ import type { AdminClient } from '@keycard/contract/admin';
 import { clientAuthMethods, clientGrantTypes } from '@keycard/contract/configuration';
 import { type ReactNode, useId, useRef, useState } from 'react';
 import { type Translate, useTranslation } from '../../lib/i18n.tsx';
+import { ChoiceField } from '../../ui/choice-field.tsx';
 import { Field } from '../../ui/field.tsx';
 import { type FieldPlace, useFieldErrors } from '../../ui/field-errors.ts';
 import { LinesField } from '../../ui/lines-field.tsx';
@@ -191,29 +192,16 @@ export function ClientForm({
           </p>
         )}
       </fieldset>
-      <Field
+      <ChoiceField
         id={`${prefix}-auth`}
         label={labels.authMethod}
         hint={t('clientForm.authMethodHint')}
-        invalid={Boolean(errors.authMethod)}
         error={errors.authMethod}
-      >
-        {(control) => (
-          <select
-            {...control}
-            value={authMethod}
-            onChange={(event) =>
-              setAuthMethod(clientAuthMethods.find((method) => method === event.target.value) ?? authMethod)
-            }
-          >
-            {clientAuthMethods.map((method) => (
-              <option key={method} value={method}>
-                {t(`clients.authMethods.${method}`)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+        choices={clientAuthMethods}
+        nameOf={(method) => t(`clients.authMethods.${method}`)}
+        value={authMethod}
+        onChange={setAuthMethod}
+      />
     </PanelForm>
   );
 }

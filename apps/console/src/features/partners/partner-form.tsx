@@ -4,6 +4,7 @@ import { useId, useRef, useState } from 'react';
 import { adminRequest } from '../../lib/admin-client.ts';
 import { ApiError, parseRequestBody } from '../../lib/api-error.ts';
 import { type Translate, useTranslation } from '../../lib/i18n.tsx';
+import { ChoiceField } from '../../ui/choice-field.tsx';
 import { Field } from '../../ui/field.tsx';
 import { type FieldPlace, useFieldErrors } from '../../ui/field-errors.ts';
 import { LinesField } from '../../ui/lines-field.tsx';
@@ -244,23 +245,15 @@ export function PartnerForm({
         ))}
         {groupError('algorithms')}
       </fieldset>
-      <Field id={`${id}-linking`} label={labels.linking} hint={t(`partnerForm.linkingHints.${linking}`)}>
-        {(control) => (
-          <select
-            {...control}
-            value={linking}
-            onChange={(event) =>
-              setLinking(partnerLinkingPolicies.find((policy) => policy === event.target.value) ?? linking)
-            }
-          >
-            {partnerLinkingPolicies.map((policy) => (
-              <option key={policy} value={policy}>
-                {t(`partnerForm.linkings.${policy}`)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <ChoiceField
+        id={`${id}-linking`}
+        label={labels.linking}
+        hint={t(`partnerForm.linkingHints.${linking}`)}
+        choices={partnerLinkingPolicies}
+        nameOf={(policy) => t(`partnerForm.linkings.${policy}`)}
+        value={linking}
+        onChange={setLinking}
+      />
       <LinesField
         id={`${id}-redirects`}
         label={`${labels.redirectUris} ${t('common.optional')}`}
