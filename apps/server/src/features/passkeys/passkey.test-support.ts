@@ -136,4 +136,38 @@ export async function accountWithPasskey(
   return { ...account, passkey };
 }
 
+/**
+ * Stored passkeys no authenticator holds, written straight to the table: an account brought up
+ * to a count (the limit of 20) without a ceremony for each. Their credential ids are
+ * `<prefix>-<user id>-<i>`.
+ */
+export async function insertFillerPasskeys(
+  t: TestApp,
+  userId: string,
+  options: { count: number; prefix: string; tenantCode?: string; rpId?: string },
+): Promise<void> {
+  const now = t.clock.now();
+  await t.services.db
+    .insertInto('passkey_credentials')
+    .values(
+      Array.from({ length: options.count }, (_, i) => ({
+        id: `${options.prefix}-${userId.slice(0, 8)}-${i}`,
+        tenant_code: options.tenantCode ?? 'grand-hotel',
+        user_id: userId,
+        credential_id: `${options.prefix}-${userId}-${i}`,
+        public_key: 'AA',
+        counter: 0,
+        transports: '[]',
+        rp_id: options.rpId ?? 'grand-hotel.localhost',
+        aaguid: '00000000-0000-0000-0000-000000000000',
+        backup_eligible: 0,
+        backed_up: 0,
+        name: `Filler ${i}`,
+        created_at: now,
+        last_used_at: null,
+      })),
+    )
+    .execute();
+}
+
 export { type Bend, SoftwareAuthenticator };

@@ -9,6 +9,7 @@ import { mailsTo, refuseMailTo, setTenantSettings, signInTrail } from '../accoun
 import {
   accountWithPasskey,
   createPasskey,
+  insertFillerPasskeys,
   newAccount,
   passkeySignIn,
   passkeyVerify,
@@ -295,28 +296,7 @@ describe.each(engines)('passkeys on %s', (engine) => {
     });
     expect(twice).toMatchObject({ status: 409, json: { code: 'passkey.already_registered' } });
 
-    const now = t().clock.now();
-    await t()
-      .services.db.insertInto('passkey_credentials')
-      .values(
-        Array.from({ length: 19 }, (_, i) => ({
-          id: `filler-${id.slice(0, 8)}-${i}`,
-          tenant_code: 'grand-hotel',
-          user_id: id,
-          credential_id: `filler-${id}-${i}`,
-          public_key: 'AA',
-          counter: 0,
-          transports: '[]',
-          rp_id: 'grand-hotel.localhost',
-          aaguid: '00000000-0000-0000-0000-000000000000',
-          backup_eligible: 0,
-          backed_up: 0,
-          name: `Filler ${i}`,
-          created_at: now,
-          last_used_at: null,
-        })),
-      )
-      .execute();
+    await insertFillerPasskeys(t(), id, { count: 19, prefix: 'filler' });
     const full = await post(browser, origin, apiPaths.passkeys.registrationOptions);
     expect(full).toMatchObject({ status: 409, json: { code: 'passkey.limit_reached' } });
     // At the limit the list still names every one: the portal's signalAllAcceptedCredentials

@@ -7,6 +7,7 @@ import { Browser } from '../../test/http-client.ts';
 import { type Cluster, instancesFor } from '../../test/instances.ts';
 import {
   accountWithPasskey,
+  insertFillerPasskeys,
   newAccount,
   passkeySignIn,
   passwordSignIn,
@@ -90,27 +91,7 @@ describe.each(layouts)('passkey sign-in under attack on %s, %s', (engine) => {
       await passwordSignIn(spread(browser, i), origin, 'grand-hotel', email);
     }
     const now = t().clock.now();
-    await t()
-      .services.db.insertInto('passkey_credentials')
-      .values(
-        Array.from({ length: 19 }, (_, i) => ({
-          id: `race-${id.slice(0, 8)}-${i}`,
-          tenant_code: 'grand-hotel',
-          user_id: id,
-          credential_id: `race-${id}-${i}`,
-          public_key: 'AA',
-          counter: 0,
-          transports: '[]',
-          rp_id: 'grand-hotel.localhost',
-          aaguid: '00000000-0000-0000-0000-000000000000',
-          backup_eligible: 0,
-          backed_up: 0,
-          name: `Filler ${i}`,
-          created_at: now,
-          last_used_at: null,
-        })),
-      )
-      .execute();
+    await insertFillerPasskeys(t(), id, { count: 19, prefix: 'race' });
     // The passkeys now make the account enrolled: its sessions passed MFA just now (as with a code).
     await t()
       .services.db.updateTable('sessions')
